@@ -1,0 +1,3 @@
+module github.com/gopar-dev/gopar
+
+go 1.23
