@@ -1,0 +1,314 @@
+package steal
+
+// The Chase-Lev work-stealing deque.
+//
+// # The algorithm in a few words
+//
+// Items live in a power-of-two ring indexed by two ever-growing counters:
+// top (the thieves' end, oldest item) and bottom (the owner's end, one past
+// the newest item). The live items are the indices [top, bottom), each stored
+// in slot index&mask. The owner pushes and pops at bottom without any
+// read-modify-write; thieves take from top with one CAS. Only when a single
+// item is left do the owner and thieves contend, and the CAS on top decides
+// who gets it.
+//
+//	Push(x):  ring[b] = x; bottom = b+1
+//	Pop():    bottom = b-1; t = top
+//	          t <  b-1: take ring[b-1]               (no thief can reach it)
+//	          t == b-1: CAS top t -> t+1, bottom = b (the last item: race for it)
+//	          t >  b-1: bottom = b, empty            (a thief took the last one)
+//	Steal():  t = top; b = bottom; if t >= b: Empty
+//	          x = ring[t]; CAS top t -> t+1, else Retry
+//
+// # Invariants
+//
+//  1. top never decreases. It is written only by CAS (thieves, and the owner
+//     racing for the last item), always from t to t+1.
+//  2. bottom is written only by the owner. Outside of Pop, top <= bottom; Pop
+//     may briefly make bottom = top-1 and restores it before returning.
+//  3. bottom-top <= len(ring): the owner grows the ring before a Push would
+//     overwrite a live slot.
+//  4. Slot i&mask of the current ring holds item i for every live index i in
+//     [top, bottom). Slots are written only by the owner (Push, Pop, grow and
+//     the lazy clearing below); thieves only read them.
+//  5. A thief succeeds on index t only while top == t (its CAS is from t).
+//     Hence once top > i, no thief can ever take index i again.
+//  6. A ring, once replaced by grow, is never written again. Thieves that
+//     loaded it before the replacement still read correct items from it: grow
+//     copies, it does not move. The garbage collector frees it when the last
+//     such thief drops it, so no epochs or hazard pointers are needed and the
+//     ABA problem cannot arise (a ring's address is never reused while held).
+//
+// # Not keeping items alive
+//
+// A deque must not pin items that the program has finished with, or a worker
+// that once ran a big task would keep its closure's captures reachable.
+//
+//   - Pop takes its item with Swap(nil), so popped slots are cleared at once.
+//   - A thief must NOT clear its slot after a successful CAS: by then top has
+//     moved past the index, the owner may have wrapped around and written a
+//     new item into the very same slot, and the thief would erase it.
+//   - Instead the owner clears the slots of stolen items lazily: it remembers
+//     in cleared how far it has swept, and on Push (and whenever Pop finds the
+//     deque empty) it nils the slots of the indices [cleared, top). This is
+//     safe because such an index i is below top, so by invariant 5 no thief
+//     can succeed on it any more; a slow thief that still reads slot i sees
+//     nil (or a newer item) and then fails its CAS. Nor can slot i&mask hold a
+//     live item: the sweep runs before every Push, so cleared >= bottom-len,
+//     which puts every live index within one ring length above i.
+//
+// # Memory ordering
+//
+// Go's sync/atomic operations are sequentially consistent: all of them appear
+// in one total order that agrees with each goroutine's program order, and an
+// atomic load that observes a store also observes everything written before
+// that store. The argument needs exactly these edges:
+//
+//   - Push writes the slot, then stores bottom. A thief loads bottom, then the
+//     ring, then the slot: if it sees the new bottom it sees the item (and, if
+//     the Push grew the ring, the new ring, which grow published before
+//     bottom).
+//   - Pop stores bottom-1, then loads top. Steal loads top, then bottom. In
+//     the total order, either the thief's bottom load comes after the owner's
+//     store (and the thief sees one item fewer), or the owner's top load comes
+//     after the thief's top load, which precedes its CAS. In the contested
+//     case (one item left) both then CAS top from the same t, so exactly one
+//     wins. This store-then-load is the classic Dekker pattern and is the
+//     reason Pop needs a sequentially consistent store to bottom.
+//   - Steal loads top before bottom: if it loaded bottom first, an old, large
+//     bottom combined with a newer top could make it read past the live range.
+//   - Steal loads the ring after bottom, so a ring grown for an item it sees
+//     is visible to it; an older ring it may hold still has every item it can
+//     successfully CAS for (invariant 6).
+
+import (
+	"sync/atomic"
+)
+
+// cacheLine is the padding that keeps fields written by different goroutines
+// apart. 128 rather than 64 bytes because Intel's spatial prefetcher pulls
+// cache lines in pairs, so 64-byte neighbours still false-share.
+const cacheLine = 128
+
+// ring is a circular buffer of item slots. Its length is a power of two.
+type ring[T any] struct {
+	mask  int64 // len(slots)-1
+	slots []atomic.Pointer[T]
+}
+
+func newRing[T any](size int) *ring[T] {
+	return &ring[T]{mask: int64(size - 1), slots: make([]atomic.Pointer[T], size)}
+}
+
+// at returns the slot of index i.
+func (r *ring[T]) at(i int64) *atomic.Pointer[T] {
+	return &r.slots[i&r.mask]
+}
+
+// Deque is a Chase-Lev work-stealing deque of *T.
+//
+// The owner pushes and pops items at the bottom, last in first out, which keeps
+// its recent work hot in cache; other goroutines steal from the top, first in
+// first out, which hands them the oldest items (in divide-and-conquer work, the
+// biggest ones). Push and Pop cost no read-modify-write atomic except when the
+// owner and a thief race for the last item.
+//
+// The zero value is an empty deque ready to use; its ring is allocated on the
+// first Push and grows as needed. Exactly one goroutine, the owner, may call
+// Push and Pop; any goroutine may call Steal and Len. A Deque must not be
+// copied after first use.
+type Deque[T any] struct {
+	_ [cacheLine]byte // keep top off whatever precedes the deque in memory
+
+	// top is the index of the oldest item: the thieves' end. Changed only by
+	// CAS from t to t+1, by thieves and by the owner racing for the last item.
+	top atomic.Int64
+	_   [cacheLine - 8]byte
+
+	// bottom is one past the index of the newest item: the owner's end.
+	// Written only by the owner; read by thieves.
+	bottom atomic.Int64
+	// buf is the current ring. Written only by the owner (grow); read by
+	// thieves. It shares bottom's line: a thief reads both, the owner writes
+	// it rarely.
+	buf atomic.Pointer[ring[T]]
+	// cleared is owner-only: the slots of all indices below it, in the current
+	// ring, have been nilled (or reused by newer items).
+	cleared int64
+	_       [cacheLine - 24]byte
+}
+
+// Push adds x at the bottom of the deque. Only the owner may call it.
+// It panics if x is nil, because Pop reports an empty deque with nil.
+func (d *Deque[T]) Push(x *T) {
+	if x == nil {
+		panic("steal: Deque.Push(nil)")
+	}
+	// Only we write bottom, so this load is just a read of our own value.
+	b := d.bottom.Load()
+	// Thieves may move top at any time; we may see it late, which only
+	// underestimates the free room.
+	t := d.top.Load()
+	r := d.buf.Load()
+
+	// Is the ring full (or not yet allocated)?
+	if r == nil || b-t > r.mask {
+		// Yes. Grow it (slow path, out of line).
+		r = d.grow(r, t, b)
+	} else if d.cleared < t {
+		// Some items were stolen since we last looked: drop their slots.
+		d.clearStolen(r, t)
+	}
+
+	// Write the item; no thief reads this slot until it sees the new bottom.
+	r.at(b).Store(x)
+	// Publish it: a thief that loads this bottom will see the slot.
+	d.bottom.Store(b + 1)
+}
+
+// Pop removes and returns the item at the bottom of the deque, the most
+// recently pushed one, or nil if the deque is empty. Only the owner may call
+// it.
+func (d *Deque[T]) Pop() *T {
+	b := d.bottom.Load()
+	// Is the deque empty? Only we can make it non-empty again, so a stale top
+	// cannot make this answer wrong, and we skip the costly store below.
+	if t := d.top.Load(); b <= t {
+		d.clearStolenIfAny(t)
+		return nil
+	}
+
+	// Claim the bottom item: a thief that loads bottom from now on will not
+	// go past b.
+	b--
+	d.bottom.Store(b)
+	// Which thieves did we beat to it? (Sequentially consistent: this load
+	// cannot move before the store above.)
+	t := d.top.Load()
+	r := d.buf.Load()
+
+	// Are there other items between us and the thieves?
+	if t < b {
+		// Yes: no thief can reach index b, it is ours. Take it and clear the
+		// slot so it does not keep the item alive.
+		return r.at(b).Swap(nil)
+	}
+
+	// Was the last item already stolen before we claimed it?
+	if t > b {
+		// Yes. Put bottom back: the deque is empty, top == bottom.
+		d.bottom.Store(b + 1)
+		d.clearStolenIfAny(t)
+		return nil
+	}
+
+	// t == b: one item left, and a thief may be after it too. Race for it
+	// with the same CAS a thief uses.
+	won := d.top.CompareAndSwap(t, t+1)
+	// Either way the deque is now empty: top == bottom == b+1.
+	d.bottom.Store(b + 1)
+	if !won {
+		// A thief got it; its slot is swept on the next Push.
+		return nil
+	}
+	// Ours. No thief can succeed on index b any more (top is past it), so
+	// the sweep may clear its slot along with any stolen ones below it.
+	x := r.at(b).Load()
+	d.clearStolen(r, t+1)
+	return x
+}
+
+// Steal removes and returns the item at the top of the deque, the oldest one.
+// Any goroutine may call it. It returns Empty if there was nothing to steal and
+// Retry if it lost a race for the item with another thief or with the owner.
+func (d *Deque[T]) Steal() (*T, Status) {
+	// Load top first: the oldest index we may try to take.
+	t := d.top.Load()
+	// Then bottom: is there anything at or above t? Loading in this order
+	// means a bottom lowered by a concurrent Pop is seen here.
+	b := d.bottom.Load()
+	if t >= b {
+		return nil, Empty
+	}
+	// The ring loaded after bottom holds item t: Push (and grow) wrote it
+	// before publishing this bottom.
+	r := d.buf.Load()
+	x := r.at(t).Load()
+	// Claim index t. If top moved, another thief or the owner took it first,
+	// and x may be stale (nil, or an item from a later wrap-around): drop it.
+	if !d.top.CompareAndSwap(t, t+1) {
+		return nil, Retry
+	}
+	// Ours. Do not clear the slot: the owner may already have reused it after
+	// a wrap-around. The owner sweeps it later (see clearStolen).
+	return x, Success
+}
+
+// Len returns the number of items in the deque. Called by anyone but the
+// owner, it is a racy snapshot, good for heuristics only. It is never negative.
+func (d *Deque[T]) Len() int {
+	t := d.top.Load()
+	b := d.bottom.Load()
+	if b <= t {
+		return 0
+	}
+	return int(b - t)
+}
+
+// grow replaces the ring r, which is full or nil, with one twice as big
+// holding the live items [t, b), and publishes it. Owner only; slow path.
+//
+//go:noinline
+func (d *Deque[T]) grow(r *ring[T], t, b int64) *ring[T] {
+	if r == nil {
+		// First Push: allocate lazily so that the zero Deque is ready to use.
+		nr := newRing[T](initialRingSize)
+		d.buf.Store(nr)
+		d.cleared = t
+		return nr
+	}
+	nr := newRing[T](2 * len(r.slots))
+	// Copy the live items to the same indices in the new ring. Thieves may be
+	// taking some of them from the old ring meanwhile: if one succeeds on
+	// index i, top passes i and the copy at i is simply never read.
+	for i := t; i < b; i++ {
+		nr.at(i).Store(r.at(i).Load())
+	}
+	// Publish the new ring before the bottom that may refer to it (Push
+	// stores bottom after we return). The old ring is left untouched: thieves
+	// that loaded it still read valid items from it, and the garbage collector
+	// frees it when the last one lets go.
+	d.buf.Store(nr)
+	// Nothing below t was copied, so nothing below t needs clearing.
+	d.cleared = t
+	return nr
+}
+
+// clearStolenIfAny is clearStolen for the current ring, if items were stolen
+// since the last sweep.
+func (d *Deque[T]) clearStolenIfAny(t int64) {
+	if d.cleared < t {
+		d.clearStolen(d.buf.Load(), t)
+	}
+}
+
+// clearStolen nils the slots of the stolen indices [d.cleared, t) in ring r.
+// Owner only; t must be a value of top loaded by the owner.
+//
+// Safe because every such index is below top: no thief can succeed on it again
+// (a thief's CAS is from the index it read), and no live item shares its slot
+// (the live indices lie in [top, bottom), less than one ring length above
+// d.cleared, since every Push sweeps first).
+//
+//go:noinline
+func (d *Deque[T]) clearStolen(r *ring[T], t int64) {
+	i := d.cleared
+	// At most a ring's worth can be pending (see above); this only guards it.
+	if n := int64(len(r.slots)); t-i > n {
+		i = t - n
+	}
+	for ; i < t; i++ {
+		r.at(i).Store(nil)
+	}
+	d.cleared = t
+}
