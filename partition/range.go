@@ -1,0 +1,268 @@
+package partition
+
+import "sync/atomic"
+
+// Invariants of a Range (offsets are relative to base; n is the length):
+//
+//   - next (owner only) is where the owner's next Take starts. Items below next
+//     were claimed by the owner or stolen.
+//   - low (written only by the owner, with a sequentially consistent store)
+//     is the end of the block the owner is taking or took last: the owner
+//     never claims an item at or above low without winning a CAS on word.
+//   - word packs the steal range [mid, high). Items at or above high have been
+//     claimed by someone. high never increases, and while high stays the same
+//     mid never decreases, so the word never returns to an earlier value (no
+//     ABA within one Range).
+//   - An item in [mid, high) is claimed only by the goroutine whose CAS
+//     replaces that word; an item below mid is claimed by the owner, which
+//     checks this after publishing low.
+//
+// Memory ordering: Go's atomics are sequentially consistent. The owner's
+// store to low comes before its load of word in that order, and a thief's
+// load of word comes before its load of low; doc.go gives the case analysis
+// that this makes sufficient.
+
+// MaxLen is the longest range a Range can hold: both ends of the steal range
+// are 32-bit offsets from the range's base.
+const MaxLen = 1<<32 - 1
+
+// Status is the outcome of Steal.
+type Status uint8
+
+const (
+	// Empty means the range had nothing a thief could take: it is
+	// exhausted, or what remains is the owner's last block.
+	Empty Status = iota
+	// Success means the thief now owns the block it was given.
+	Success
+	// Retry means the thief lost a race with the owner or another thief;
+	// the range may still hold items, so it is worth trying again.
+	Retry
+)
+
+// String returns "Empty", "Success" or "Retry".
+func (s Status) String() string {
+	switch s {
+	case Empty:
+		return "Empty"
+	case Success:
+		return "Success"
+	case Retry:
+		return "Retry"
+	}
+	return "Status(?)"
+}
+
+// cacheLine is the padding unit between fields that different goroutines
+// write: 64 bytes is the line size of amd64 and most arm64 cores.
+const cacheLine = 64
+
+// A Range is a contiguous block of indices [lo, hi) that one goroutine, its
+// owner, consumes from the bottom a grain at a time with Take, while any
+// other goroutine may Steal the top quarter of what remains:
+//
+//	[low .. [mid .. high))
+//	 owner   thieves
+//
+// A Range is never reset or reused for other items: a thief that steals a
+// block makes a new Range of it (see NewRange). Reusing one would let a
+// stale thief, which loaded the word of the old items and is about to CAS
+// it, succeed against an equal word of the new items after reading the old
+// low, and claim items the new owner has already taken (ABA). A fresh object
+// per steal rules this out for the price of one small allocation, and the
+// garbage collector keeps the old object alive for as long as a stale thief
+// can still look at it.
+type Range struct {
+	// Read-only after NewRange.
+	base int    // absolute index of offset 0
+	n    uint32 // number of items
+	// Owner only: offset where the next Take starts.
+	next uint32
+	_    [cacheLine - 16]byte
+
+	// Written by the owner only (Take), read by thieves. Kept off the
+	// word's cache line so that thieves' CASes do not steal the line the
+	// owner stores to on every Take.
+	low atomic.Uint32
+	_   [cacheLine - 4]byte
+
+	// The steal range, packed as mid<<32 | high (see pack). Changed only
+	// by CAS, by the owner and by thieves.
+	word atomic.Uint64
+	_    [cacheLine - 8]byte
+}
+
+// pack puts the steal range [mid, high) into one word, mid in the high 32
+// bits and high in the low 32 bits, so that one CAS replaces both ends at
+// once without an allocation. Both are offsets from base, at most MaxLen.
+func pack(mid, high uint64) uint64 { return mid<<32 | high }
+
+// unpack is the inverse of pack.
+func unpack(w uint64) (mid, high uint64) { return w >> 32, w & (1<<32 - 1) }
+
+// split returns the word for the remaining items [a, b): the steal range is
+// their top quarter, rounded up, so that a single remaining item can be
+// stolen. With nothing left (b <= a) the word is (b, b): empty, since
+// mid >= high, and still recording high.
+func split(a, b uint64) uint64 {
+	if b <= a {
+		return pack(b, b)
+	}
+	return pack(a+3*(b-a)/4, b)
+}
+
+// NewRange returns a Range holding [lo, hi), owned by the caller. hi <= lo
+// gives an empty range. It panics if hi-lo > MaxLen.
+func NewRange(lo, hi int) *Range {
+	r := new(Range)
+	r.init(lo, hi)
+	return r
+}
+
+// init sets up a zero Range to hold [lo, hi). It must happen before the
+// Range is shared (publishing it, e.g. by an atomic pointer store, orders
+// these writes before any thief's reads).
+func (r *Range) init(lo, hi int) {
+	var n uint64
+	if hi > lo {
+		n = uint64(hi) - uint64(lo) // exact even when hi-lo overflows int
+	}
+	if n > MaxLen {
+		panic("partition: NewRange: range longer than MaxLen")
+	}
+	r.base = lo
+	r.n = uint32(n)
+	r.word.Store(split(0, n))
+}
+
+// Take claims the next block of at most grain items for the owner and
+// returns it as [lo, hi) in absolute indices. Only the owner may call Take.
+// A grain below 1 is treated as 1. ok=false means the range is exhausted:
+// every item was taken or stolen, and Take will never return more.
+//
+// The fast path costs one atomic store and one atomic load; the owner CASes
+// the word only when it comes near the steal range or takes its last items.
+func (r *Range) Take(grain int) (lo, hi int, ok bool) {
+	l := uint64(r.next)
+	n := uint64(r.n)
+	if l >= n {
+		return 0, 0, false
+	}
+	g := uint64(1)
+	if grain > 1 {
+		g = uint64(grain)
+	}
+	nl := n
+	if g < n-l {
+		nl = l + g
+	}
+	// Reserve [l, nl): from here on no thief computes a steal range below
+	// nl from this value. The store is sequentially consistent, so it is
+	// ordered before the load of the word below.
+	r.low.Store(uint32(nl))
+	w := r.word.Load()
+	// Fast path: does the block lie below the steal range, far from it?
+	// Then no thief can reach it any more: it is ours.
+	if mid, high := unpack(w); nl <= mid && mid-nl > 2*(high-mid) {
+		r.next = uint32(nl)
+		return r.base + int(l), r.base + int(nl), true
+	}
+	return r.takeSlow(l, nl, w)
+}
+
+// takeSlow finishes a Take whose block [l, nl) is reserved (low = nl) when
+// the word w loaded after that comes close to the block or overlaps it.
+//
+// Tests run a thief between the two halves of a Take by storing low
+// themselves before calling Take: Take stores the same value again, which
+// changes nothing.
+func (r *Range) takeSlow(l, nl, w uint64) (lo, hi int, ok bool) {
+	for {
+		mid, high := unpack(w)
+		// Was everything from l up stolen?
+		if l >= high {
+			r.next = r.n
+			return 0, 0, false
+		}
+		// Does the block lie below the steal range? Then it is ours.
+		if nl <= mid {
+			// Close to the steal range: shrink it to the top quarter of
+			// what remains so thieves keep finding work we will not
+			// reach soon. A failed CAS is fine: a thief moved it.
+			if mid-nl <= 2*(high-mid) {
+				if nw := split(nl, high); nw != w {
+					r.word.CompareAndSwap(w, nw)
+				}
+			}
+			r.next = uint32(nl)
+			return r.base + int(l), r.base + int(nl), true
+		}
+		// The block reaches into the steal range, or the word is stale
+		// (a thief computed it from an older low). Contend for it: the
+		// CAS claims [l, min(nl, high)) and leaves [nl, high) stealable.
+		if r.word.CompareAndSwap(w, split(nl, high)) {
+			r.next = uint32(nl)
+			return r.base + int(l), r.base + int(min(nl, high)), true
+		}
+		// Lost to a thief: high went down, look again.
+		w = r.word.Load()
+	}
+}
+
+// Steal tries to claim the top quarter of what remains in the range for
+// the calling goroutine, which must not be the owner. On Success [lo, hi)
+// is a non-empty block that the caller now owns; it should wrap it in a new
+// Range (NewRange) if others are to steal from it in turn.
+//
+// Empty means there was nothing to steal; Retry means a race was lost and
+// another attempt may succeed.
+func (r *Range) Steal() (lo, hi int, s Status) {
+	w := r.word.Load()
+	// Is there a steal range at all?
+	if mid, high := unpack(w); mid >= high {
+		return 0, 0, Empty
+	}
+	// Where has the owner got to? Loaded after the word (see doc.go).
+	x := uint64(r.low.Load())
+	return r.stealFrom(w, x)
+}
+
+// stealFrom is the second half of Steal: given the word w and then low x
+// that the thief loaded, it tries to claim the top of [max(x, mid), high).
+// (Split out so that tests can let the owner run between the loads and the
+// CAS.)
+func (r *Range) stealFrom(w, x uint64) (lo, hi int, s Status) {
+	mid, high := unpack(w)
+	if mid >= high {
+		return 0, 0, Empty
+	}
+	// Has the owner reserved everything up to high? Then it is the owner's.
+	if x >= high {
+		return 0, 0, Empty
+	}
+	from := mid
+	if x > mid {
+		// The word is stale, or the owner is about to CAS its way into
+		// the steal range: take the top quarter of [x, high) instead of
+		// waiting for the owner to publish a fresh word. Safe because we
+		// stay at or above both x and mid (see doc.go).
+		from, _ = unpack(split(x, high))
+	}
+	// Leave the owner [x, from) with its own top quarter stealable.
+	if !r.word.CompareAndSwap(w, split(x, from)) {
+		return 0, 0, Retry
+	}
+	return r.base + int(from), r.base + int(high), Success
+}
+
+// Len returns an estimate of the number of items left in the range, from a
+// racy snapshot; it is never negative. It is meant for heuristics such as
+// choosing a victim.
+func (r *Range) Len() int {
+	_, high := unpack(r.word.Load())
+	x := uint64(r.low.Load())
+	if high <= x {
+		return 0
+	}
+	return int(high - x)
+}
