@@ -1,0 +1,47 @@
+// Package runtime is gopar's worker pool: a fixed set of worker goroutines,
+// each owning a Chase-Lev deque, plus a global injector, with fork-join
+// ([Worker.Join]) on top.
+//
+// # The algorithm in a few words
+//
+//	worker loop:
+//	    pop own deque (newest first: hot in cache)
+//	    else take from the injector (work submitted from outside)
+//	    else steal from a random victim's deque (oldest first: the biggest pieces)
+//	    else spin a little, yield, then park until new work is published
+//
+// # Who is a worker
+//
+// Go has no goroutine-local storage, so code cannot ask "which worker am
+// I?". gopar hands the answer around instead: every task receives the
+// *[Worker] that runs it, and a task that forks more work calls
+// [Worker.Join] on it, pushing to and popping from its own deque with no
+// lock.
+//
+// A goroutine that is not a worker (main, an HTTP handler, or user code
+// that a task called without passing the worker on) enters the pool with
+// [Pool.Do]: it leases a guest slot, a worker record with a deque of its own
+// that the pool's workers can steal from, and runs as a worker until its
+// function returns. It therefore participates: while it waits for work it
+// forked, it runs that work or steals other work. Nested parallelism never
+// deadlocks, even with a one-worker pool, and never leaves a worker blocked
+// idle.
+//
+// # Waiting and sleeping
+//
+// A worker that finds nothing spins for a few rounds (yielding the
+// processor), then announces that it is sleepy, searches once more, and
+// parks on its own channel. Whoever publishes work (a push to a deque or to
+// the injector) checks, after publishing, whether anyone is sleepy and if
+// so wakes one worker. Because the sleepy announcement and the publication
+// are both sequentially consistent atomic operations, either the publisher
+// sees the sleeper or the sleeper's last search sees the work: a wake-up
+// cannot be lost. A parked pool uses no CPU.
+//
+// # Panics
+//
+// A panic in a task is recovered on the worker that ran it and re-raised in
+// the goroutine that waits for the task, as a *[Panic] that holds the
+// original value and the stack of the goroutine where it happened. The pool
+// stays usable.
+package runtime

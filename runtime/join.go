@@ -1,0 +1,134 @@
+package runtime
+
+import "sync/atomic"
+
+// Join runs a and b, possibly in parallel, and returns when both are done.
+//
+// b is pushed onto w's deque, where an idle worker can steal it, while w runs
+// a itself. Then w takes b back and runs it, unless it was stolen; in that
+// case w runs other work (its own deque first, then stolen work) until b's
+// thief is done, so the goroutine is never blocked while there is work.
+// Both functions receive the worker that runs them, to fork further.
+//
+// # Panics
+//
+// If a or b panics, Join still waits for the other, then re-panics in the
+// calling goroutine with a *Panic holding the original value and the stack
+// where it happened (a's panic if both did). The pool stays usable.
+//
+// # Locks
+//
+// Do not hold a lock across Join that b, or anything else that may run on
+// this pool, also takes: while waiting for b, w may run another task that
+// blocks on that lock, and then neither can proceed.
+//
+// On a nil Worker, Join runs a then b on the calling goroutine.
+func (w *Worker) Join(a, b func(*Worker)) {
+	if w == nil {
+		joinInline(a, b)
+		return
+	}
+	jb := w.newJob(b)
+	w.push(jb)
+	// Run a; hopefully b gets stolen in the meantime.
+	pa := w.call(a)
+	if !w.takeBack(jb) {
+		// b was stolen: help until its thief is done.
+		w.Wait(&jb.done)
+	}
+	pb := jb.panicked
+	w.recycle(jb)
+	if pa != nil {
+		panic(pa)
+	}
+	if pb != nil {
+		panic(pb)
+	}
+}
+
+// takeBack pops w's deque until it finds jb and runs it inline (true), or
+// finds the deque empty: jb was stolen (false). Jobs above jb were pushed
+// while a ran and not taken (offered work nobody stole): they are run on the
+// way down. Jobs below jb cannot be reached: a thief takes the oldest job
+// first, so if jb is gone, so is everything older.
+func (w *Worker) takeBack(jb *job) bool {
+	for {
+		j := w.deque.Pop()
+		switch j {
+		case nil:
+			return false
+		case jb:
+			jb.panicked = w.call(jb.fn)
+			return true
+		default:
+			w.execute(j)
+		}
+	}
+}
+
+func joinInline(a, b func(*Worker)) {
+	pa := Catch(func() { a(nil) })
+	pb := Catch(func() { b(nil) })
+	if pa != nil {
+		panic(pa)
+	}
+	if pb != nil {
+		panic(pb)
+	}
+}
+
+// Latch is a one-shot signal: it starts unset, and Set sets it for good. A
+// worker waits for it with Worker.Wait, running other work in the meantime.
+// The zero value is an unset latch.
+//
+// # Memory ordering
+//
+// Everything the setting goroutine did before Set happens before Wait (or an
+// IsSet that returns true) returns in the waiting goroutine.
+type Latch struct {
+	set atomic.Bool
+	// waiter is the worker parked (or about to park) on the latch; Set wakes
+	// it. See sleep.go for why a wake-up cannot be lost.
+	waiter atomic.Pointer[Worker]
+}
+
+// Set sets the latch and wakes its waiter, if one is parked.
+func (l *Latch) Set() {
+	l.set.Store(true)
+	// Anyone parked on the latch? The load comes after the store: a waiter
+	// that registered too late to be seen here sees set instead.
+	if w := l.waiter.Load(); w != nil {
+		w.wakeup()
+	}
+}
+
+// IsSet reports whether Set has been called.
+func (l *Latch) IsSet() bool { return l.set.Load() }
+
+func (l *Latch) reset() {
+	l.set.Store(false)
+	l.waiter.Store(nil)
+}
+
+// Wait returns once l is set. Meanwhile w runs other work: its own deque
+// first, then the injector, then work stolen from others; when there is
+// none, it spins briefly and then parks until l is set or new work appears.
+func (w *Worker) Wait(l *Latch) {
+	if w == nil {
+		panic("gopar: Wait on a nil Worker would block forever; wait on the latch from inside Pool.Do")
+	}
+	for rounds := 0; !l.IsSet(); {
+		if j := w.findWork(); j != nil {
+			w.execute(j)
+			rounds = 0
+			continue
+		}
+		if rounds < spinRounds {
+			rounds++
+			yield()
+			continue
+		}
+		w.park(l)
+		rounds = 0
+	}
+}

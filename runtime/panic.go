@@ -1,0 +1,63 @@
+package runtime
+
+import (
+	"fmt"
+	"runtime/debug"
+)
+
+// Panic is what gopar re-raises in the waiting goroutine when a task
+// panicked, possibly on another worker. Value is the value the task passed
+// to panic; Stack is the stack of the goroutine where the panic happened, so
+// the report points at the task and not at the goroutine that re-raised it.
+//
+// Recover it like any other panic value:
+//
+//	defer func() {
+//		if r := recover(); r != nil {
+//			if p, ok := r.(*runtime.Panic); ok {
+//				log.Printf("task failed: %v\n%s", p.Value, p.Stack)
+//			}
+//		}
+//	}()
+type Panic struct {
+	Value any
+	Stack []byte
+}
+
+// NewPanic wraps a recovered value together with the current goroutine's
+// stack. Call it inside the deferred function that recovered v, so that the
+// stack still shows where the panic happened. A value that is already a
+// *Panic is returned as it is: a panic that crosses several joins keeps its
+// first stack.
+func NewPanic(v any) *Panic {
+	if p, ok := v.(*Panic); ok {
+		return p
+	}
+	return &Panic{Value: v, Stack: debug.Stack()}
+}
+
+// Error reports the original value and the stack where it was raised.
+func (p *Panic) Error() string {
+	return fmt.Sprintf("gopar: a task panicked: %v\n\ngoroutine stack where it panicked:\n%s", p.Value, p.Stack)
+}
+
+// Unwrap returns the original value if it is an error, so that errors.Is
+// and errors.As see through the wrapper.
+func (p *Panic) Unwrap() error {
+	if err, ok := p.Value.(error); ok {
+		return err
+	}
+	return nil
+}
+
+// Catch runs f and returns what it panicked with, or nil if it returned
+// normally.
+func Catch(f func()) (p *Panic) {
+	defer func() {
+		if r := recover(); r != nil {
+			p = NewPanic(r)
+		}
+	}()
+	f()
+	return nil
+}

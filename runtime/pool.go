@@ -1,0 +1,192 @@
+package runtime
+
+import (
+	"errors"
+	"fmt"
+	"os"
+	goruntime "runtime"
+	"strconv"
+	"sync"
+	"sync/atomic"
+
+	"github.com/gopar-dev/gopar/steal"
+)
+
+// ErrClosed is the panic value of Pool methods called after Close.
+var ErrClosed = errors.New("gopar: pool is closed; create a new one with runtime.New or use runtime.Default()")
+
+// minGuests is the least number of guest slots a pool keeps for goroutines
+// that enter it with Do; 64 covers many concurrent callers (BENCHMARKS.md W8
+// has 32) plus nesting. A caller that finds every slot taken runs its work
+// sequentially, which is correct, only slower.
+const minGuests = 64
+
+// Pool is a set of worker goroutines that run tasks from per-worker deques.
+// Create one with New, or use Default. All methods are safe for concurrent
+// use.
+type Pool struct {
+	// members holds the pool's workers first, then its guest slots. Thieves
+	// pick victims among members[:nWorkers+guestsInUse].
+	members  []*Worker
+	nWorkers int
+	// guestsInUse is a high-water mark: one past the highest guest slot ever
+	// leased. It only grows, so a thief never misses a leased slot.
+	guestsInUse atomic.Int32
+
+	injector steal.Injector[job]
+
+	// sleepers counts pool workers that have announced they are about to
+	// park. Publishers read it after publishing; see sleep.go.
+	sleepers atomic.Int32
+	// nextWake spreads wake-ups over the workers.
+	nextWake atomic.Uint32
+
+	closed  atomic.Bool
+	exited  sync.WaitGroup
+	isDflt  bool
+	closeMu sync.Mutex
+}
+
+// New starts a pool of the given number of worker goroutines. A count below
+// one is an error.
+func New(workers int) (*Pool, error) {
+	if workers < 1 {
+		return nil, fmt.Errorf("gopar: a pool needs at least one worker, got %d", workers)
+	}
+	guests := max(minGuests, 4*workers)
+	p := &Pool{nWorkers: workers, members: make([]*Worker, workers+guests)}
+	for i := range p.members {
+		p.members[i] = newWorker(p, i, i < workers)
+	}
+	p.exited.Add(workers)
+	for _, w := range p.members[:workers] {
+		go w.run()
+	}
+	return p, nil
+}
+
+// Workers returns the number of worker goroutines of the pool.
+func (p *Pool) Workers() int { return p.nWorkers }
+
+// Close stops the pool's workers once they have run the work already queued,
+// and waits for them to exit. Using the pool after Close panics with
+// ErrClosed. Close must not be called from inside a task of the same pool.
+// Closing the default pool is an error, as other packages share it.
+func (p *Pool) Close() error {
+	if p.isDflt {
+		return errors.New("gopar: the default pool is shared and cannot be closed")
+	}
+	p.closeMu.Lock()
+	defer p.closeMu.Unlock()
+	if p.closed.Swap(true) {
+		return nil
+	}
+	// Every worker gets a token, so one that is parked or about to park sees
+	// closed on its next look.
+	for _, w := range p.members[:p.nWorkers] {
+		w.wakeup()
+	}
+	p.exited.Wait()
+	return nil
+}
+
+// Do runs f on the calling goroutine as a participant of the pool and
+// returns what f returns, after any work f forked has completed. f receives
+// the worker record through which it forks work (Join, Spawn): work forked
+// there is visible to the pool's workers, and while f waits for it, the
+// calling goroutine runs it or other work itself.
+//
+// If every guest slot is taken (many goroutines inside Do at once), f runs
+// with a nil *Worker, on which Join runs its two functions one after the
+// other. A panic in f propagates to the caller unchanged.
+func (p *Pool) Do(f func(w *Worker)) {
+	if p.closed.Load() {
+		panic(ErrClosed)
+	}
+	w := p.lease()
+	if w == nil {
+		f(nil)
+		return
+	}
+	defer p.release(w)
+	f(w)
+}
+
+// Join runs a and b, possibly in parallel, and returns when both are done.
+// It is Do followed by Worker.Join; see Worker.Join.
+func (p *Pool) Join(a, b func(*Worker)) {
+	p.Do(func(w *Worker) { w.Join(a, b) })
+}
+
+// lease claims a free guest slot for the calling goroutine.
+func (p *Pool) lease() *Worker {
+	guests := p.members[p.nWorkers:]
+	for i, g := range guests {
+		// Is the slot free? Then try to claim it.
+		if !g.leased.Load() && g.leased.CompareAndSwap(false, true) {
+			// Raise the high-water mark so that thieves look at this slot.
+			for {
+				n := p.guestsInUse.Load()
+				if int(n) > i || p.guestsInUse.CompareAndSwap(n, int32(i+1)) {
+					break
+				}
+			}
+			return g
+		}
+	}
+	return nil
+}
+
+// release gives a guest slot back. Work the guest offered and nobody ran
+// stays in its deque, where thieves and the next guest will find it.
+func (p *Pool) release(g *Worker) {
+	g.leased.Store(false)
+	// The next guest may be another goroutine: make sure no wake-up token
+	// meant for this one makes the next one's first sleep return early.
+	select {
+	case <-g.wake:
+	default:
+	}
+}
+
+// victims returns the workers a thief may steal from right now.
+func (p *Pool) victims() []*Worker {
+	return p.members[:p.nWorkers+int(p.guestsInUse.Load())]
+}
+
+var (
+	defaultOnce sync.Once
+	defaultPool *Pool
+)
+
+// WorkersEnv is the environment variable that sizes the default pool.
+const WorkersEnv = "GOPAR_WORKERS"
+
+// Default returns the shared pool, starting it on first use. It has as many
+// workers as the GOPAR_WORKERS environment variable says, or GOMAXPROCS if
+// that variable is unset. An invalid value (not a positive integer) is
+// reported once on standard error and the GOMAXPROCS default is used.
+func Default() *Pool {
+	defaultOnce.Do(func() {
+		n, err := workersFromEnv(os.Getenv(WorkersEnv))
+		if err != nil {
+			fmt.Fprintf(os.Stderr, "gopar: %v; using GOMAXPROCS=%d workers\n", err, n)
+		}
+		defaultPool, _ = New(n)
+		defaultPool.isDflt = true
+	})
+	return defaultPool
+}
+
+// workersFromEnv parses GOPAR_WORKERS; on error it returns GOMAXPROCS.
+func workersFromEnv(v string) (int, error) {
+	procs := goruntime.GOMAXPROCS(0)
+	if v == "" {
+		return procs, nil
+	}
+	n, err := strconv.Atoi(v)
+	if err != nil || n < 1 {
+		return procs, fmt.Errorf("%s=%q is not a positive integer", WorkersEnv, v)
+	}
+	return n, nil
+}

@@ -1,0 +1,168 @@
+package runtime
+
+import (
+	"errors"
+	goruntime "runtime"
+	"strings"
+	"sync"
+	"syscall"
+	"testing"
+	"time"
+)
+
+func TestNewRejectsBadWorkerCounts(t *testing.T) {
+	for _, n := range []int{0, -1, -100} {
+		p, err := New(n)
+		if err == nil || p != nil {
+			t.Fatalf("New(%d) = %v, %v; want an error", n, p, err)
+		}
+		if !strings.Contains(err.Error(), "at least one worker") {
+			t.Fatalf("New(%d) error does not say what is wrong: %v", n, err)
+		}
+	}
+}
+
+func TestWorkersFromEnv(t *testing.T) {
+	procs := goruntime.GOMAXPROCS(0)
+	cases := []struct {
+		v       string
+		want    int
+		wantErr bool
+	}{
+		{"", procs, false}, {"3", 3, false}, {"1", 1, false},
+		{"0", procs, true}, {"-2", procs, true}, {"many", procs, true}, {"2.5", procs, true},
+	}
+	for _, c := range cases {
+		n, err := workersFromEnv(c.v)
+		if n != c.want || (err != nil) != c.wantErr {
+			t.Errorf("workersFromEnv(%q) = %d, %v; want %d, error %v", c.v, n, err, c.want, c.wantErr)
+		}
+		if err != nil && !strings.Contains(err.Error(), WorkersEnv) {
+			t.Errorf("error for %q does not name %s: %v", c.v, WorkersEnv, err)
+		}
+	}
+}
+
+func TestCloseLeaksNoGoroutine(t *testing.T) {
+	before := goruntime.NumGoroutine()
+	for range 5 {
+		p, err := New(4)
+		if err != nil {
+			t.Fatal(err)
+		}
+		p.Do(func(w *Worker) { fib(w, 12) })
+		if err := p.Close(); err != nil {
+			t.Fatal(err)
+		}
+		if err := p.Close(); err != nil {
+			t.Fatalf("second Close: %v", err)
+		}
+	}
+	// Exited goroutines may take a moment to be reaped by the scheduler.
+	deadline := time.Now().Add(5 * time.Second)
+	for goruntime.NumGoroutine() > before && time.Now().Before(deadline) {
+		goruntime.Gosched()
+	}
+	if after := goruntime.NumGoroutine(); after > before {
+		t.Fatalf("goroutines: %d before, %d after closing the pools", before, after)
+	}
+}
+
+func TestClosedPoolFailsClearly(t *testing.T) {
+	p, _ := New(2)
+	p.Close()
+	defer func() {
+		if r := recover(); r != ErrClosed {
+			t.Fatalf("Do on a closed pool: recovered %v, want ErrClosed", r)
+		}
+	}()
+	p.Do(func(*Worker) { t.Error("ran on a closed pool") })
+}
+
+func TestDefaultPoolCannotBeClosed(t *testing.T) {
+	if err := Default().Close(); err == nil {
+		t.Fatal("closing the default pool succeeded")
+	}
+	var got int
+	Default().Do(func(w *Worker) { got = fib(w, 10) })
+	if got != 55 {
+		t.Fatalf("default pool fib(10) = %d", got)
+	}
+}
+
+func cpuTime() time.Duration {
+	var ru syscall.Rusage
+	if err := syscall.Getrusage(syscall.RUSAGE_SELF, &ru); err != nil {
+		panic(err)
+	}
+	return time.Duration(ru.Utime.Nano() + ru.Stime.Nano())
+}
+
+// TestParkedPoolUsesNoCPU: once every worker has parked, the process uses
+// (almost) no CPU time over 200 ms.
+func TestParkedPoolUsesNoCPU(t *testing.T) {
+	if raceScale > 1 {
+		t.Skip("the race detector's own threads use CPU")
+	}
+	p := newPool(t, 4)
+	p.Do(func(w *Worker) { fib(w, 18) })
+	waitParked(t, p)
+	before := cpuTime()
+	time.Sleep(200 * time.Millisecond) // the measurement window, not synchronisation
+	used := cpuTime() - before
+	t.Logf("CPU used by an idle 4-worker pool over 200 ms: %v", used)
+	if used > 2*time.Millisecond {
+		t.Fatalf("idle pool used %v of CPU over 200 ms, want < 2ms", used)
+	}
+}
+
+// waitParked waits until every worker of p has announced it is sleepy, by
+// yielding, not by sleeping.
+func waitParked(t *testing.T, p *Pool) {
+	deadline := time.Now().Add(5 * time.Second)
+	for int(p.sleepers.Load()) < p.nWorkers {
+		if time.Now().After(deadline) {
+			t.Fatalf("workers did not park: %d of %d sleepy", p.sleepers.Load(), p.nWorkers)
+		}
+		goruntime.Gosched()
+	}
+	goruntime.GC() // let the collector's background work finish before measuring
+}
+
+// TestWakeFromParked: work offered to a fully parked pool gets run by a
+// worker (the caller waits without running it itself).
+func TestWakeFromParked(t *testing.T) {
+	p := newPool(t, 2)
+	for range 20 {
+		waitParked(t, p)
+		var ran Latch
+		var ranOn sync.Map
+		p.Do(func(w *Worker) {
+			// The caller waits on a latch that only the offered job sets; a
+			// parked worker must be woken to steal it, or the caller would
+			// run it itself from its own deque. Either way the latch is set.
+			w.Offer(func(v *Worker) { ranOn.Store(v.isPool, true); ran.Set() })
+			w.Wait(&ran)
+		})
+		if !ran.IsSet() {
+			t.Fatal("offered job did not run")
+		}
+	}
+	if s := p.Stats(); s.Wakeups == 0 && s.Executed == 0 {
+		t.Fatalf("no wake-up recorded: %+v", s)
+	}
+}
+
+func TestPanicError(t *testing.T) {
+	base := errors.New("base")
+	p := NewPanic(base)
+	if !errors.Is(p, base) || !strings.Contains(p.Error(), "base") {
+		t.Fatalf("Panic does not expose its value: %v", p)
+	}
+	if NewPanic(p) != p {
+		t.Fatal("NewPanic wrapped a *Panic again")
+	}
+	if NewPanic("text").Unwrap() != nil {
+		t.Fatal("Unwrap of a non-error value is not nil")
+	}
+}

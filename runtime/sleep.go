@@ -1,0 +1,100 @@
+package runtime
+
+// The sleep protocol. SLEEP.md beside this file states it in full, with the
+// argument that a wake-up cannot be lost; sleep.pml is its model.
+//
+// A participant with nothing to do spins spinRounds rounds (search, yield),
+// then parks: park announces the worker (as sleepy for new work, if it is a
+// pool worker; as the latch's waiter, if it waits on a latch), searches once
+// more, and only then blocks on its wake channel. A publisher publishes
+// first (deque or injector push, or Latch.Set) and looks for an announced
+// sleeper second. All of these are sequentially consistent atomics, so of a
+// publisher and a sleeper at least one sees the other.
+
+// spinRounds is how many fruitless searches a participant makes, yielding
+// between them, before it parks: about as long as a wake-up takes (a few
+// microseconds), so a short gap between jobs costs no park/wake round trip.
+const spinRounds = 32
+
+// park blocks w until it may have something to do: new work was published
+// (pool workers only), l was set (if l is not nil), or the pool closed
+// (pool workers' main loop, l == nil).
+func (w *Worker) park(l *Latch) {
+	p := w.pool
+	if l != nil {
+		l.waiter.Store(w)
+	}
+	if w.isPool {
+		w.sleepy.Store(true)
+		p.sleepers.Add(1)
+	}
+	// Last look, now that publishers can see the announcement.
+	if !w.shouldStayAwake(l) {
+		w.stats.parks.Add(1)
+		<-w.wake
+	}
+	// Take the announcement back, unless a waker already did (and counted).
+	if w.isPool && w.sleepy.CompareAndSwap(true, false) {
+		p.sleepers.Add(-1)
+	}
+	if l != nil {
+		l.waiter.Store(nil)
+	}
+}
+
+// shouldStayAwake is park's last look: is there a reason not to block?
+func (w *Worker) shouldStayAwake(l *Latch) bool {
+	p := w.pool
+	if l != nil {
+		if l.IsSet() {
+			return true
+		}
+	} else if p.closed.Load() {
+		return true
+	}
+	if !p.injector.IsEmpty() {
+		return true
+	}
+	for _, v := range p.victims() {
+		if v.deque.Len() > 0 {
+			return true
+		}
+	}
+	return false
+}
+
+// notify is called by every publisher of work, after publishing. It costs
+// one atomic load when nobody is sleepy.
+func (p *Pool) notify() {
+	if p.sleepers.Load() == 0 {
+		return
+	}
+	p.wakeOne()
+}
+
+// wakeOne wakes one sleepy pool worker, if there still is one. It claims
+// the worker's announcement with a CAS, so two publishers never spend their
+// wake-ups on the same sleeper.
+func (p *Pool) wakeOne() {
+	n := p.nWorkers
+	start := int(p.nextWake.Add(1) % uint32(n))
+	for i := 0; i < n; i++ {
+		w := p.members[(start+i)%n]
+		if w.sleepy.Load() && w.sleepy.CompareAndSwap(true, false) {
+			p.sleepers.Add(-1)
+			w.stats.wakeups.Add(1)
+			w.wakeup()
+			return
+		}
+	}
+}
+
+// wakeup leaves a token in w's wake channel. A token sent before w blocks
+// is kept (the channel has room for one), so it cannot be lost; a spare
+// token only makes a later park return early, and w then searches again.
+func (w *Worker) wakeup() {
+	select {
+	case w.wake <- struct{}{}:
+	default:
+	}
+}

@@ -1,0 +1,164 @@
+/*
+ * Promela model of gopar's sleep protocol (sleep.go, join.go's Latch; the
+ * argument is in SLEEP.md).
+ *
+ * Check (0 errors expected; end states are checked, so no -E):
+ *
+ *   spin -a sleep.pml && gcc -O2 -DSAFETY -o pan pan.c && ./pan -m1000000
+ *
+ * Processes: W pool workers running the worker loop (search, announce
+ * sleepy, search once more, park on a one-token channel), and one external
+ * caller that publishes J jobs (push, then notify) and then waits on a latch
+ * that the job finishing last sets. By default the caller does not run jobs
+ * while it waits, so the jobs complete only if the workers' wake-ups work;
+ * with -DHELP it also runs jobs, as a guest does in Worker.Wait. Deques and the injector are abstracted into
+ * one counter of published jobs: a search takes a job if there is one, in one
+ * atomic step, which is what a successful pop/steal is; a failed search has
+ * seen the counter at zero. Every other statement is one atomic operation of
+ * the Go code, and interleavings are sequentially consistent as sync/atomic
+ * is.
+ *
+ * Checked: when no process can move any more (timeout), every job has run
+ * and the caller has returned: no wake-up was lost, for work published from
+ * outside the pool and for the latch. A bug variant must fail:
+ *
+ *   spin -DBUG_NOTIFY_FIRST -a sleep.pml ...  (notify before publishing: lost wake-up)
+ *   spin -DBUG_NO_RECHECK   -a sleep.pml ...  (park without the last look: lost wake-up)
+ */
+
+#ifndef W
+#define W 2
+#endif
+#ifndef J
+#define J 2
+#endif
+
+byte jobs = 0;          /* published, not yet taken */
+byte pending = J;       /* jobs not yet finished */
+byte sleepers = 0;
+bool sleepy[W];
+bool token[W + 1];      /* wake channel of capacity one; index W is the caller */
+bool latchSet = false;
+bool latchWaiter = false;
+bool callerDone = false;
+
+/* wakeOne: claim one sleepy worker's announcement with a CAS and give it a token. */
+inline wakeOne() {
+	i = 0;
+	do
+	:: i < W ->
+		atomic { if :: sleepy[i] -> sleepy[i] = false; claimed = true :: else -> claimed = false fi };
+		if
+		:: claimed -> sleepers--; token[i] = true; break
+		:: else -> i++
+		fi
+	:: else -> break
+	od
+}
+
+/* notify: one load of sleepers, then wakeOne if anyone is sleepy. */
+inline notify() {
+	if
+	:: sleepers > 0 -> wakeOne()
+	:: else -> skip
+	fi
+}
+
+/* Running a job: the one that finishes last sets the latch and wakes its waiter. */
+inline runJob() {
+	atomic { pending--; last = (pending == 0) };
+	if
+	:: last ->
+		latchSet = true;
+		if
+		:: latchWaiter -> token[W] = true
+		:: else -> skip
+		fi
+	:: else -> skip
+	fi
+}
+
+proctype worker(byte me) {
+	byte i; bool claimed, got, last;
+end_loop:
+	do
+	:: atomic { if :: jobs > 0 -> jobs--; got = true :: else -> got = false fi };
+		if
+		:: got -> runJob()
+		:: else ->
+			/* park(nil): announce, last look, block. */
+			sleepy[me] = true;
+			sleepers++;
+#ifdef BUG_NO_RECHECK
+			got = false;
+#else
+			got = (jobs > 0);
+#endif
+			if
+			:: got -> skip
+			:: else ->
+end_park:		token[me] == true;
+				token[me] = false
+			fi;
+			/* Take the announcement back unless a waker did. */
+			atomic { if :: sleepy[me] -> sleepy[me] = false; claimed = true :: else -> claimed = false fi };
+			if
+			:: claimed -> sleepers--
+			:: else -> skip
+			fi
+		fi
+	od
+}
+
+active proctype caller() {
+	byte i, n = 0; bool claimed, got, last;
+	/* Publish J jobs: push first, notify second. */
+	do
+	:: n < J ->
+#ifdef BUG_NOTIFY_FIRST
+		notify();
+		jobs++;
+#else
+		jobs++;
+		notify();
+#endif
+		n++
+	:: else -> break
+	od;
+	/* Worker.Wait(latch): help, then park on the latch. */
+	do
+	:: latchSet -> break
+	:: else ->
+#ifdef HELP
+		atomic { if :: jobs > 0 -> jobs--; got = true :: else -> got = false fi };
+#else
+		got = false;
+#endif
+		if
+		:: got -> runJob()
+		:: else ->
+			latchWaiter = true;
+			if
+			:: latchSet -> skip
+			:: else -> token[W] == true; token[W] = false
+			fi;
+			latchWaiter = false
+		fi
+	od;
+	callerDone = true
+}
+
+init {
+	byte k = 0;
+	atomic {
+		do
+		:: k < W -> run worker(k); k++
+		:: else -> break
+		od
+	}
+}
+
+/* When nothing can move any more, everything must be done. */
+active proctype monitor() {
+	timeout -> assert(callerDone && pending == 0 && jobs == 0)
+}

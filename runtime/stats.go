@@ -1,0 +1,45 @@
+package runtime
+
+import "sync/atomic"
+
+// counters are one worker's statistics. Only the worker writes them
+// (atomically, so that Stats can read them at any time).
+type counters struct {
+	executed     atomic.Uint64
+	steals       atomic.Uint64
+	stealRetries atomic.Uint64
+	stealEmpties atomic.Uint64
+	injected     atomic.Uint64
+	parks        atomic.Uint64
+	wakeups      atomic.Uint64
+}
+
+// Stats are counters summed over a pool's workers and guest slots since the
+// pool started. Each field is read atomically, but the fields are not read
+// at one instant: treat a snapshot taken while the pool is busy as
+// approximate.
+type Stats struct {
+	Executed      uint64 // jobs run that came from a deque or the injector (Join's inline runs are not counted)
+	Steals        uint64 // successful steals from another participant's deque
+	StealRetries  uint64 // steal attempts that lost a race
+	EmptyScans    uint64 // full scans of all victims that found nothing
+	InjectorTakes uint64 // jobs taken from the injector
+	Parks         uint64 // times a participant blocked waiting for work or a latch
+	Wakeups       uint64 // sleeping workers woken because work was published
+}
+
+// Stats returns the pool's counters.
+func (p *Pool) Stats() Stats {
+	var s Stats
+	for _, w := range p.members {
+		c := &w.stats
+		s.Executed += c.executed.Load()
+		s.Steals += c.steals.Load()
+		s.StealRetries += c.stealRetries.Load()
+		s.EmptyScans += c.stealEmpties.Load()
+		s.InjectorTakes += c.injected.Load()
+		s.Parks += c.parks.Load()
+		s.Wakeups += c.wakeups.Load()
+	}
+	return s
+}

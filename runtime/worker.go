@@ -1,0 +1,250 @@
+package runtime
+
+import (
+	goruntime "runtime"
+	"sync/atomic"
+
+	"github.com/gopar-dev/gopar/steal"
+)
+
+// job is a unit of work in a deque or the injector.
+//
+// Ownership: the goroutine that pushes a job writes fn before the push (an
+// atomic store of the deque slot publishes it). The goroutine that pops or
+// steals it writes panicked before setting done. After done is set, only the
+// waiter touches the job again (to read panicked and to recycle it); the
+// runner touches nothing but done's atomic fields.
+type job struct {
+	fn       func(*Worker)
+	done     Latch
+	panicked *Panic
+	detached bool // nobody waits: the runner recycles it
+}
+
+// Worker is the record of one participant of a pool: a worker goroutine, or
+// a goroutine that entered the pool with Pool.Do. It is handed to every task
+// the pool runs; tasks use it to fork more work. A Worker must only be used
+// by the goroutine it was handed to, for as long as the task runs.
+//
+// A nil *Worker is valid: it stands for "no pool", and Join on it runs its
+// functions one after the other on the calling goroutine.
+type Worker struct {
+	pool  *Pool
+	index int
+	// deque: only the goroutine currently acting as this worker pushes and
+	// pops; anyone steals.
+	deque steal.Deque[job]
+	// wake carries wake-up tokens. Capacity one: a token sent before the
+	// worker parks is kept, so the wake-up is not lost.
+	wake chan struct{}
+	// sleepy is true between a pool worker's announcement that it is about
+	// to park and the moment it, or a waker, takes the announcement back.
+	sleepy atomic.Bool
+	// leased marks a guest slot in use (guest workers only).
+	leased atomic.Bool
+	isPool bool
+
+	// Owner-only state.
+	rng  uint64
+	free []*job
+
+	stats counters
+}
+
+func newWorker(p *Pool, i int, isPool bool) *Worker {
+	return &Worker{
+		pool:   p,
+		index:  i,
+		wake:   make(chan struct{}, 1),
+		isPool: isPool,
+		rng:    uint64(i)*0x9E3779B97F4A7C15 + 1,
+	}
+}
+
+// Pool returns the pool w belongs to (nil for a nil Worker).
+func (w *Worker) Pool() *Pool {
+	if w == nil {
+		return nil
+	}
+	return w.pool
+}
+
+// Index returns w's position in its pool: 0 to Workers()-1 for the pool's
+// own workers, above that for goroutines that entered with Pool.Do. A nil
+// Worker has index -1.
+func (w *Worker) Index() int {
+	if w == nil {
+		return -1
+	}
+	return w.index
+}
+
+// run is the loop of a pool worker goroutine. It exits once the pool is
+// closed and no work is left for it to find.
+func (w *Worker) run() {
+	defer w.pool.exited.Done()
+	for rounds := 0; ; {
+		if j := w.findWork(); j != nil {
+			w.execute(j)
+			rounds = 0
+			continue
+		}
+		if w.pool.closed.Load() {
+			return
+		}
+		if rounds < spinRounds {
+			rounds++
+			yield()
+			continue
+		}
+		w.park(nil)
+		rounds = 0
+	}
+}
+
+// findWork looks for a job: own deque, then the injector, then other
+// participants' deques, starting at a random victim.
+func (w *Worker) findWork() *job {
+	// Newest local work first: it is hot in the cache.
+	if j := w.deque.Pop(); j != nil {
+		return j
+	}
+	p := w.pool
+	// Work submitted from outside the pool.
+	for !p.injector.IsEmpty() {
+		j, s := p.injector.Steal()
+		if s == steal.Success {
+			w.stats.injected.Add(1)
+			return j
+		}
+		if s == steal.Empty {
+			break
+		}
+	}
+	return w.stealFromOthers()
+}
+
+// stealFromOthers scans every victim once from a random start, and again
+// while a scan lost a race: an empty scan means there was nothing to steal,
+// a lost race means there may be.
+func (w *Worker) stealFromOthers() *job {
+	for {
+		victims := w.pool.victims()
+		n := len(victims)
+		start := int(w.random() % uint64(n))
+		retry := false
+		for i := 0; i < n; i++ {
+			v := victims[(start+i)%n]
+			if v == w {
+				continue
+			}
+			j, s := v.deque.Steal()
+			switch s {
+			case steal.Success:
+				w.stats.steals.Add(1)
+				return j
+			case steal.Retry:
+				w.stats.stealRetries.Add(1)
+				retry = true
+			}
+		}
+		if !retry {
+			w.stats.stealEmpties.Add(1)
+			return nil
+		}
+	}
+}
+
+// execute runs a job found in a deque or the injector and signals its
+// waiter.
+func (w *Worker) execute(j *job) {
+	w.stats.executed.Add(1)
+	if j.detached {
+		// Nobody waits for a detached job, so a panic has nowhere to go
+		// but up: it crashes the program, as in a go statement.
+		j.fn(w)
+		j.fn = nil
+		w.recycle(j)
+		return
+	}
+	j.panicked = w.call(j.fn)
+	j.done.Set()
+}
+
+// call runs f as this worker and returns what it panicked with, if anything.
+func (w *Worker) call(f func(*Worker)) (p *Panic) {
+	defer func() {
+		if r := recover(); r != nil {
+			p = NewPanic(r)
+		}
+	}()
+	f(w)
+	return nil
+}
+
+// Offer pushes fn onto w's deque, where idle workers can steal it, and wakes
+// a sleeping worker if there is one. Nobody waits for fn: if no other worker
+// takes it, w runs it the next time it looks for work in its own deque (in
+// Join, Wait or, for pool workers, its main loop). fn must not panic; a
+// panic escaping it crashes the program, as in a go statement.
+//
+// On a nil Worker, Offer runs fn at once on the calling goroutine.
+func (w *Worker) Offer(fn func(*Worker)) {
+	if w == nil {
+		fn(nil)
+		return
+	}
+	j := w.newJob(fn)
+	j.detached = true
+	w.push(j)
+}
+
+// push publishes j on w's deque, then wakes a sleeper if any: the order
+// matters, see sleep.go.
+func (w *Worker) push(j *job) {
+	w.deque.Push(j)
+	w.pool.notify()
+}
+
+// newJob takes a job from w's free list, or allocates one.
+func (w *Worker) newJob(fn func(*Worker)) *job {
+	var j *job
+	if n := len(w.free); n > 0 {
+		j = w.free[n-1]
+		w.free = w.free[:n-1]
+	} else {
+		j = new(job)
+	}
+	j.fn = fn
+	return j
+}
+
+// maxFree bounds a worker's free list; deeper recursion allocates.
+const maxFree = 256
+
+// recycle returns a finished job to w's free list. The job must not be
+// reachable by any other goroutine except as a stale pointer that a failed
+// steal discards.
+func (w *Worker) recycle(j *job) {
+	if len(w.free) >= maxFree {
+		return
+	}
+	// Field by field: a runner that has just set done may still be reading
+	// done's waiter, atomically.
+	j.fn, j.panicked, j.detached = nil, nil, false
+	j.done.reset()
+	w.free = append(w.free, j)
+}
+
+// random returns a pseudo-random number (xorshift64; owner only).
+func (w *Worker) random() uint64 {
+	x := w.rng
+	x ^= x << 13
+	x ^= x >> 7
+	x ^= x << 17
+	w.rng = x
+	return x
+}
+
+// yield lets other goroutines run during the spin phase.
+func yield() { goruntime.Gosched() }
