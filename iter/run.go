@@ -1,0 +1,214 @@
+package iter
+
+import (
+	"cmp"
+	"slices"
+	"sync"
+	"sync/atomic"
+	"time"
+
+	"github.com/gopar-dev/gopar/partition"
+	"github.com/gopar-dev/gopar/runtime"
+)
+
+// Reducer says how a parallel loop turns blocks of indices into a result.
+//
+// The loop is cut into runs: maximal sequences of contiguous blocks that one
+// goroutine folds, one after the other, into an accumulator that starts at
+// Identity(). Combine then joins the runs' accumulators in index order, so
+// it needs to be associative, not commutative.
+type Reducer[A any] struct {
+	Identity func() A
+	// Fold folds the items with index in [lo, hi) into acc.
+	Fold func(acc A, lo, hi int) A
+	// Combine joins the results of two adjacent runs, left first. Nil means
+	// only the side effects of Fold matter, and Run returns Identity().
+	Combine func(left, right A) A
+}
+
+// Timing of the adaptive schedule. Reading the clock costs about 35 ns here,
+// so it is read once per block.
+const (
+	// goParallelAfter: a loop that has run this long on the caller alone is
+	// worth waking workers for (waking one takes a few microseconds). A loop
+	// that finishes sooner never touches the pool: 1,000 cheap items cost
+	// about what a plain loop costs.
+	goParallelAfter = 20 * time.Microsecond
+	// blockTarget is the time one block should take: long enough that the
+	// per-block costs (two atomics, a clock read, a func call) stay around
+	// 1%, short enough that a block into a hot spot does not unbalance the
+	// loop.
+	blockTarget = 4 * time.Microsecond
+	// maxBlock bounds a block's size so that the first block into a hot
+	// spot cannot be huge.
+	maxBlock = 1 << 16
+)
+
+// Run folds the items of [lo, hi) with r and returns the combined result.
+//
+// The caller starts alone, in blocks that double in size. If the loop is not
+// done after goParallelAfter, the rest of it goes to the work-stealing
+// partitioner and the pool's workers are offered a share; the caller keeps
+// working as one of the participants and returns when every item is done.
+//
+// A panic in Fold stops the loop (blocks not yet started are skipped) and is
+// re-raised in the caller as a *runtime.Panic, after every participant has
+// left the loop.
+func Run[A any](pool *runtime.Pool, lo, hi int, r Reducer[A]) (result A) {
+	if hi <= lo {
+		return r.Identity()
+	}
+	defer func() {
+		if v := recover(); v != nil {
+			panic(runtime.NewPanic(v))
+		}
+	}()
+
+	// Inline phase: the caller alone, no shared state.
+	acc := r.Identity()
+	start := time.Now()
+	size, i := 1, lo
+	for last := time.Duration(0); i < hi; {
+		n := min(size, hi-i)
+		acc = r.Fold(acc, i, i+n)
+		i += n
+		now := time.Since(start)
+		size = nextBlock(size, n, now-last)
+		last = now
+		if now > goParallelAfter {
+			break
+		}
+	}
+	if i == hi {
+		return acc
+	}
+
+	// Parallel phase over what is left.
+	if pool == nil {
+		pool = runtime.Default()
+	}
+	o := &loop[A]{r: r, parts: partition.NewLoop(i, hi, pool.Workers()), size: size}
+	if r.Combine != nil {
+		o.runs = append(o.runs, run[A]{lo: lo, acc: acc})
+	}
+	pool.Do(func(w *runtime.Worker) {
+		if w != nil {
+			help := func(w *runtime.Worker) { o.participate(w) }
+			for range pool.Workers() - 1 {
+				w.Offer(help)
+			}
+		}
+		o.participate(w)
+		if w != nil {
+			w.Wait(&o.done)
+		}
+	})
+	if p := o.panicked.Load(); p != nil {
+		panic(p)
+	}
+	return o.combine()
+}
+
+// nextBlock adapts the block size to the time the last block of n items
+// took: double while blocks are quick, scale down when one was slow.
+func nextBlock(size, n int, took time.Duration) int {
+	switch {
+	case took < blockTarget/2:
+		if n == size {
+			return min(2*size, maxBlock)
+		}
+	case took > 2*blockTarget:
+		scaled := int(int64(n) * int64(blockTarget) / int64(took))
+		return max(1, scaled)
+	}
+	return size
+}
+
+// loop is the shared state of the parallel phase of one Run.
+type loop[A any] struct {
+	r     Reducer[A]
+	parts *partition.Loop
+	size  int // block size the caller had reached: where helpers start
+	done  runtime.Latch
+
+	panicked atomic.Pointer[runtime.Panic]
+
+	mu   sync.Mutex
+	runs []run[A]
+}
+
+type run[A any] struct {
+	lo  int
+	acc A
+}
+
+// participate runs blocks of the loop until the partitioner has nothing more
+// for this goroutine, records its runs, and leaves; the last to leave sets
+// done.
+func (o *loop[A]) participate(w *runtime.Worker) {
+	var p partition.Participant
+	if !o.parts.Enter(&p) {
+		return
+	}
+	var mine []run[A]
+	var cur run[A]
+	next := -1 // end of the current run; -1: no run yet
+	size := o.size
+	start := time.Now()
+	last := time.Duration(0)
+	for {
+		lo, hi, ok := p.Next(size)
+		if !ok {
+			break
+		}
+		if lo != next {
+			if next >= 0 && o.r.Combine != nil {
+				mine = append(mine, cur)
+			}
+			cur = run[A]{lo: lo, acc: o.r.Identity()}
+		}
+		if !o.fold(&cur.acc, lo, hi) {
+			o.parts.Cancel()
+		}
+		next = hi
+		now := time.Since(start)
+		size = nextBlock(size, hi-lo, now-last)
+		last = now
+	}
+	if next >= 0 && o.r.Combine != nil {
+		mine = append(mine, cur)
+		o.mu.Lock()
+		o.runs = append(o.runs, mine...)
+		o.mu.Unlock()
+	}
+	// Leave publishes the runs recorded above to whoever sees the loop done.
+	if p.Leave() {
+		o.done.Set()
+	}
+}
+
+// fold folds one block into *acc; it reports false if Fold panicked, after
+// recording the first panic of the loop.
+func (o *loop[A]) fold(acc *A, lo, hi int) (ok bool) {
+	defer func() {
+		if v := recover(); v != nil {
+			o.panicked.CompareAndSwap(nil, runtime.NewPanic(v))
+			ok = false
+		}
+	}()
+	*acc = o.r.Fold(*acc, lo, hi)
+	return true
+}
+
+// combine joins the runs in index order.
+func (o *loop[A]) combine() A {
+	if o.r.Combine == nil {
+		return o.r.Identity()
+	}
+	slices.SortFunc(o.runs, func(a, b run[A]) int { return cmp.Compare(a.lo, b.lo) })
+	acc := o.runs[0].acc
+	for _, r := range o.runs[1:] {
+		acc = o.r.Combine(acc, r.acc)
+	}
+	return acc
+}

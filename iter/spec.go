@@ -1,0 +1,223 @@
+package iter
+
+import "github.com/gopar-dev/gopar/runtime"
+
+// Spec describes an indexed pipeline: a source of items addressed by index
+// in [Lo, Hi), and the adapters applied to them. Item i is found by the
+// first of these that applies:
+//
+//   - gen != nil: gen(i) gives the item and whether it survives the filters;
+//   - at != nil: at(i), kept if keep is nil or keep(at(i));
+//   - slice != nil: slice[i], kept if keep is nil or keep(slice[i]);
+//   - otherwise ints: the index itself (T is int), kept if keep allows.
+//
+// The special forms exist so that the common pipelines pay one indirect
+// call per item or none: Range(lo, hi).Map(f) stores f itself as at, and a
+// terminal operation loops over it directly.
+//
+// A Spec is a small value; adapters return modified copies and never change
+// their receiver, so a pipeline can be reused and extended.
+type Spec[T any] struct {
+	Lo, Hi int
+	Pool   *runtime.Pool // nil: runtime.Default()
+
+	ints  bool
+	slice []T
+	at    func(int) T
+	keep  func(T) bool
+	gen   func(int) (T, bool)
+}
+
+// Ints is the Spec of the integers in [lo, hi); hi <= lo gives an empty one.
+func Ints(lo, hi int) Spec[int] {
+	return Spec[int]{Lo: lo, Hi: max(lo, hi), ints: true}
+}
+
+// Slice is the Spec of the elements of xs, in order.
+func Slice[T any](xs []T) Spec[T] {
+	return Spec[T]{Lo: 0, Hi: len(xs), slice: xs}
+}
+
+// Func is the Spec of at(i) for i in [lo, hi).
+func Func[T any](lo, hi int, at func(int) T) Spec[T] {
+	return Spec[T]{Lo: lo, Hi: max(lo, hi), at: at}
+}
+
+// Len is the number of source indices (an upper bound on the number of items
+// when a filter is present).
+func (s *Spec[T]) Len() int { return s.Hi - s.Lo }
+
+// Filtered reports whether some items may be dropped.
+func (s *Spec[T]) Filtered() bool { return s.gen != nil || s.keep != nil }
+
+// Filter keeps the items for which pred returns true.
+func (s Spec[T]) Filter(pred func(T) bool) Spec[T] {
+	switch {
+	case s.gen != nil:
+		gen := s.gen
+		s.gen = func(i int) (T, bool) {
+			v, ok := gen(i)
+			return v, ok && pred(v)
+		}
+	case s.keep != nil:
+		keep := s.keep
+		s.keep = func(v T) bool { return keep(v) && pred(v) }
+	default:
+		s.keep = pred
+	}
+	return s
+}
+
+// Map applies f to every item. f runs only on items that survive the
+// filters before it.
+func (s Spec[T]) Map(f func(T) T) Spec[T] {
+	return MapSpec(s, f)
+}
+
+// MapSpec is Map with a change of item type.
+func MapSpec[T, U any](s Spec[T], f func(T) U) Spec[U] {
+	out := Spec[U]{Lo: s.Lo, Hi: s.Hi, Pool: s.Pool}
+	if s.Filtered() {
+		item := s.Item
+		out.gen = func(i int) (U, bool) {
+			v, ok := item(i)
+			if !ok {
+				var zero U
+				return zero, false
+			}
+			return f(v), true
+		}
+		return out
+	}
+	switch {
+	case s.at != nil:
+		at := s.at
+		out.at = func(i int) U { return f(at(i)) }
+	case s.slice != nil:
+		xs := s.slice
+		out.at = func(i int) U { return f(xs[i]) }
+	default:
+		// The items are the indices: T is int, so f is a func(int) U and
+		// becomes at itself, with no wrapper to call through.
+		out.at = any(f).(func(int) U)
+	}
+	return out
+}
+
+// Item returns item i and whether it survives the filters. It is the slow,
+// general path; the terminal operations loop over the special forms.
+func (s *Spec[T]) Item(i int) (T, bool) {
+	var v T
+	switch {
+	case s.gen != nil:
+		return s.gen(i)
+	case s.at != nil:
+		v = s.at(i)
+	case s.slice != nil:
+		v = s.slice[i]
+	default:
+		v = any(i).(T)
+	}
+	if s.keep != nil && !s.keep(v) {
+		return v, false
+	}
+	return v, true
+}
+
+// Each calls yield for every surviving item with index in [lo, hi), in
+// index order.
+func (s *Spec[T]) Each(lo, hi int, yield func(T)) {
+	switch {
+	case s.gen != nil:
+		for i := lo; i < hi; i++ {
+			if v, ok := s.gen(i); ok {
+				yield(v)
+			}
+		}
+	case s.keep != nil:
+		for i := lo; i < hi; i++ {
+			if v, ok := s.Item(i); ok {
+				yield(v)
+			}
+		}
+	case s.at != nil:
+		at := s.at
+		for i := lo; i < hi; i++ {
+			yield(at(i))
+		}
+	case s.slice != nil:
+		for _, v := range s.slice[lo:hi] {
+			yield(v)
+		}
+	default:
+		// T is int: convert yield once rather than every item.
+		yieldInt := any(yield).(func(int))
+		for i := lo; i < hi; i++ {
+			yieldInt(i)
+		}
+	}
+}
+
+// Fill stores the items with index in [lo, hi) at dst[i-s.Lo]. It must
+// only be used on an unfiltered Spec.
+func (s *Spec[T]) Fill(dst []T, lo, hi int) {
+	out := dst[lo-s.Lo : hi-s.Lo]
+	switch {
+	case s.at != nil:
+		for k := range out {
+			out[k] = s.at(lo + k)
+		}
+	case s.slice != nil:
+		copy(out, s.slice[lo:hi])
+	default:
+		ints := any(out).([]int)
+		for k := range ints {
+			ints[k] = lo + k
+		}
+	}
+}
+
+// EachUntil is Each that stops as soon as yield returns false; it reports
+// whether it went through the whole block.
+func (s *Spec[T]) EachUntil(lo, hi int, yield func(T) bool) bool {
+	for i := lo; i < hi; i++ {
+		if v, ok := s.Item(i); ok && !yield(v) {
+			return false
+		}
+	}
+	return true
+}
+
+// Number is the set of types Sum accepts.
+type Number interface {
+	~int | ~int8 | ~int16 | ~int32 | ~int64 |
+		~uint | ~uint8 | ~uint16 | ~uint32 | ~uint64 | ~uintptr |
+		~float32 | ~float64 | ~complex64 | ~complex128
+}
+
+// SumBlock adds up the surviving items with index in [lo, hi).
+func SumBlock[T Number](s *Spec[T], lo, hi int) T {
+	var acc T
+	switch {
+	case s.gen != nil || s.keep != nil:
+		s.Each(lo, hi, func(v T) { acc += v })
+	case s.at != nil:
+		// The hot loop of par.Range(lo, hi).Map(f).Sum(): one call per item.
+		at := s.at
+		for i := lo; i < hi; i++ {
+			acc += at(i)
+		}
+	case s.slice != nil:
+		for _, v := range s.slice[lo:hi] {
+			acc += v
+		}
+	default:
+		// T is int: add as ints and convert once.
+		var sum int
+		for i := lo; i < hi; i++ {
+			sum += i
+		}
+		acc = any(sum).(T)
+	}
+	return acc
+}

@@ -1,0 +1,120 @@
+package par
+
+import (
+	"reflect"
+
+	"github.com/gopar-dev/gopar/iter"
+	"github.com/gopar-dev/gopar/runtime"
+)
+
+// Number is the set of element types that Sum accepts.
+type Number = iter.Number
+
+// Seq is implemented by every iterator of this package (Iter and Nums), so
+// that the functions Map and Sum accept any of them.
+type Seq[T any] interface {
+	spec() iter.Spec[T]
+}
+
+// Iter is a parallel iterator over items of type T: a source (Range, Slice)
+// and the adapters applied to it. Adapters return a new Iter and leave their
+// receiver unchanged; nothing runs until a terminal operation (ForEach,
+// Reduce, Count, Collect, ...) is called. The zero Iter is empty.
+//
+// The functions handed to an iterator run on several goroutines at once and
+// in no particular order, so they must be safe for concurrent use.
+// Terminal operations return when every item is done. A panic in any of
+// them stops the operation and is re-raised in the caller as a
+// *runtime.Panic holding the original value and stack.
+type Iter[T any] struct {
+	s iter.Spec[T]
+}
+
+// Nums is an Iter over numbers, which adds Sum. Range returns one, and Map
+// and Filter on it keep it a Nums, so par.Range(0, n).Map(f).Sum() reads as
+// it runs.
+type Nums[T Number] struct {
+	Iter[T]
+}
+
+func (it Iter[T]) spec() iter.Spec[T] { return it.s }
+
+// Range returns the integers lo, lo+1, ..., hi-1. It is empty when hi <= lo.
+func Range(lo, hi int) Nums[int] {
+	return Nums[int]{Iter[int]{iter.Ints(lo, hi)}}
+}
+
+// Slice returns the elements of xs in order. The slice is read while the
+// terminal operation runs and must not be modified meanwhile.
+func Slice[T any](xs []T) Iter[T] {
+	return Iter[T]{iter.Slice(xs)}
+}
+
+// Numbers is Slice for a slice of numbers: the result has Sum.
+func Numbers[T Number](xs []T) Nums[T] {
+	return Nums[T]{Slice(xs)}
+}
+
+// Map returns an iterator over f(x) for every item x of it. To change the
+// item type, use the function par.Map (Go methods cannot add type
+// parameters).
+func (it Iter[T]) Map(f func(T) T) Iter[T] {
+	mustFunc(f, "Map")
+	return Iter[T]{it.s.Map(f)}
+}
+
+// Filter returns an iterator over the items x of it for which pred(x) is
+// true, in the same order.
+func (it Iter[T]) Filter(pred func(T) bool) Iter[T] {
+	mustFunc(pred, "Filter")
+	return Iter[T]{it.s.Filter(pred)}
+}
+
+// Len returns the number of items when no Filter is in the pipeline, and an
+// upper bound otherwise, without running anything.
+func (it Iter[T]) Len() int { return it.s.Len() }
+
+// WithPool returns it with its terminal operations running on pool rather
+// than on runtime.Default().
+func (it Iter[T]) WithPool(pool *runtime.Pool) Iter[T] {
+	it.s.Pool = pool
+	return it
+}
+
+// Map returns an iterator over f(x) for every item x of it.
+func (it Nums[T]) Map(f func(T) T) Nums[T] {
+	return Nums[T]{it.Iter.Map(f)}
+}
+
+// Filter returns an iterator over the items x of it for which pred(x) is
+// true, in the same order.
+func (it Nums[T]) Filter(pred func(T) bool) Nums[T] {
+	return Nums[T]{it.Iter.Filter(pred)}
+}
+
+// WithPool returns it with its terminal operations running on pool.
+func (it Nums[T]) WithPool(pool *runtime.Pool) Nums[T] {
+	return Nums[T]{it.Iter.WithPool(pool)}
+}
+
+// Sum returns the sum of the items (0 for none). Integer sums wrap around
+// on overflow as the + operator does; float sums are added in blocks, so
+// they may differ from a sequential loop's in the last bits.
+func (it Nums[T]) Sum() T { return Sum[T](it) }
+
+// Map returns an iterator over f(x) for every item x of it; f may change the
+// item type. It works on every iterator of this package:
+//
+//	squares := par.Map(par.Range(0, n), func(i int) float64 { return float64(i * i) })
+func Map[T, U any](it Seq[T], f func(T) U) Iter[U] {
+	mustFunc(f, "Map")
+	return Iter[U]{iter.MapSpec(it.spec(), f)}
+}
+
+// mustFunc panics with a clear message on a nil function, at the point where
+// the pipeline is built rather than later on some worker.
+func mustFunc[F any](f F, where string) {
+	if v := reflect.ValueOf(f); v.Kind() != reflect.Func || v.IsNil() {
+		panic("gopar: par." + where + " was given a nil function")
+	}
+}

@@ -1,0 +1,147 @@
+package par_test
+
+import (
+	"errors"
+	"fmt"
+	"slices"
+	"strconv"
+	"strings"
+	"sync/atomic"
+	"testing"
+
+	"github.com/gopar-dev/gopar/par"
+	"github.com/gopar-dev/gopar/runtime"
+)
+
+func mix(x uint64) uint64 {
+	x += 0x9E3779B97F4A7C15
+	x = (x ^ x>>30) * 0xBF58476D1CE4E5B9
+	x = (x ^ x>>27) * 0x94D049BB133111EB
+	return x ^ x>>31
+}
+
+func mixInt(i int) uint64 { return mix(uint64(i)) }
+
+func seqSum(lo, hi int) uint64 {
+	var s uint64
+	for i := lo; i < hi; i++ {
+		s += mixInt(i)
+	}
+	return s
+}
+
+var sizes = []int{0, 1, 2, 3, 7, 100, 1000, 4096, 100_000, 1 << 20}
+
+func TestSumMatchesLoop(t *testing.T) {
+	for _, n := range sizes {
+		if got, want := par.Sum(par.Map(par.Range(0, n), mixInt)), seqSum(0, n); got != want {
+			t.Errorf("n=%d: par.Sum = %d, loop = %d", n, got, want)
+		}
+		want := 0
+		for i := -5; i < n-5; i++ {
+			want += i * 3
+		}
+		if got := par.Range(-5, n-5).Map(func(i int) int { return i * 3 }).Sum(); got != want {
+			t.Errorf("n=%d: Range.Map.Sum = %d, want %d", n, got, want)
+		}
+	}
+}
+
+func TestForEachExactlyOnce(t *testing.T) {
+	for _, n := range sizes {
+		seen := make([]atomic.Int32, n)
+		par.Range(0, n).ForEach(func(i int) { seen[i].Add(1) })
+		for i := range seen {
+			if c := seen[i].Load(); c != 1 {
+				t.Fatalf("n=%d: item %d ran %d times", n, i, c)
+			}
+		}
+	}
+}
+
+func TestReduceKeepsOrder(t *testing.T) {
+	for _, n := range []int{0, 1, 10, 5000, 20_000} {
+		xs := make([]string, n)
+		for i := range xs {
+			xs[i] = strconv.Itoa(i % 10)
+		}
+		got := par.Slice(xs).Reduce(func() string { return "" }, func(a, b string) string { return a + b })
+		if want := strings.Join(xs, ""); got != want {
+			t.Fatalf("n=%d: Reduce concatenation out of order (len %d vs %d)", n, len(got), len(want))
+		}
+	}
+}
+
+func TestCollectAndFilter(t *testing.T) {
+	for _, n := range sizes {
+		got := par.Map(par.Range(0, n), func(i int) int { return 2 * i }).Collect()
+		if len(got) != n {
+			t.Fatalf("n=%d: Collect len %d", n, len(got))
+		}
+		for i, v := range got {
+			if v != 2*i {
+				t.Fatalf("n=%d: Collect[%d] = %d", n, i, v)
+			}
+		}
+		odd := par.Range(0, n).Filter(func(i int) bool { return i%3 == 1 }).Collect()
+		var want []int
+		for i := 0; i < n; i++ {
+			if i%3 == 1 {
+				want = append(want, i)
+			}
+		}
+		if !slices.Equal(odd, want) && !(len(odd) == 0 && len(want) == 0) {
+			t.Fatalf("n=%d: Filter.Collect wrong", n)
+		}
+		if c := par.Range(0, n).Filter(func(i int) bool { return i%3 == 1 }).Count(); c != len(want) {
+			t.Fatalf("n=%d: Count = %d, want %d", n, c, len(want))
+		}
+	}
+}
+
+func TestPanicReachesCaller(t *testing.T) {
+	boom := errors.New("boom")
+	for _, n := range []int{10, 1 << 20} {
+		func() {
+			defer func() {
+				r := recover()
+				p, ok := r.(*runtime.Panic)
+				if !ok {
+					t.Fatalf("n=%d: recovered %T %v, want *runtime.Panic", n, r, r)
+				}
+				if !errors.Is(p, boom) || len(p.Stack) == 0 {
+					t.Fatalf("n=%d: panic lost its value or stack: %v", n, p.Value)
+				}
+			}()
+			par.Range(0, n).ForEach(func(i int) {
+				if i == n-1 {
+					panic(boom)
+				}
+			})
+		}()
+	}
+	// The pool still works.
+	if got := par.Range(0, 1<<20).Sum(); got != (1<<20)*((1<<20)-1)/2 {
+		t.Fatalf("sum after panic = %d", got)
+	}
+}
+
+func TestNestedOneWorker(t *testing.T) {
+	p, err := runtime.New(1)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer p.Close()
+	var total atomic.Uint64
+	par.Range(0, 64).WithPool(p).ForEach(func(i int) {
+		total.Add(par.Sum(par.Map(par.Range(0, 1<<14), mixInt).WithPool(p)))
+	})
+	if want := 64 * seqSum(0, 1<<14); total.Load() != want {
+		t.Fatalf("nested total %d, want %d", total.Load(), want)
+	}
+}
+
+func ExampleRange() {
+	fmt.Println(par.Range(1, 101).Sum())
+	// Output: 5050
+}
