@@ -1,0 +1,154 @@
+// Command tour runs a few gopar pipelines and prints each result beside a
+// plain loop's, with both times.
+//
+//	go run ./examples/tour
+package main
+
+import (
+	"fmt"
+	"math"
+	goruntime "runtime"
+	"strings"
+	"time"
+
+	"github.com/gopar-dev/gopar/par"
+	"github.com/gopar-dev/gopar/runtime"
+)
+
+// mix is the splitmix64 finalizer: a cheap, well-mixed function of i.
+func mix(x uint64) uint64 {
+	x += 0x9E3779B97F4A7C15
+	x = (x ^ x>>30) * 0xBF58476D1CE4E5B9
+	x = (x ^ x>>27) * 0x94D049BB133111EB
+	return x ^ x>>31
+}
+
+func mixInt(i int) uint64 { return mix(uint64(i)) }
+
+// skewed costs i/16 rounds of mix: the last items are the expensive ones, so
+// an even split of the range would leave one core with most of the work.
+func skewed(i int) uint64 {
+	h := uint64(i)
+	for range i / 16 {
+		h = mix(h)
+	}
+	return h
+}
+
+func isPrime(n int) bool {
+	if n < 2 {
+		return false
+	}
+	for d := 2; d*d <= n; d++ {
+		if n%d == 0 {
+			return false
+		}
+	}
+	return true
+}
+
+// best runs f a few times and returns its fastest time and its result.
+func best[T any](f func() T) (time.Duration, T) {
+	var r T
+	fastest := time.Duration(math.MaxInt64)
+	for range 3 {
+		start := time.Now()
+		r = f()
+		fastest = min(fastest, time.Since(start))
+	}
+	return fastest, r
+}
+
+func row[T comparable](name string, loop, pipeline func() T) {
+	tl, rl := best(loop)
+	tp, rp := best(pipeline)
+	same := "same result"
+	if rl != rp {
+		same = fmt.Sprintf("DIFFERENT: %v vs %v", rl, rp)
+	}
+	fmt.Printf("%-44s %12v %12v %6.2fx  %s\n", name, tl.Round(time.Microsecond), tp.Round(time.Microsecond),
+		float64(tl)/float64(tp), same)
+}
+
+func main() {
+	workers := runtime.Default().Workers()
+	fmt.Printf("gopar tour: %d workers (GOMAXPROCS=%d, set GOPAR_WORKERS to change)\n\n", workers, goruntime.GOMAXPROCS(0))
+	fmt.Printf("%-44s %12s %12s %7s\n", "pipeline", "plain loop", "gopar", "speedup")
+
+	const n = 1 << 24
+	row("par.Range(0, n).Map(f).Sum()",
+		func() int {
+			s := 0
+			for i := 0; i < n; i++ {
+				s += i * i % 7
+			}
+			return s
+		},
+		func() int { return par.Range(0, n).Map(func(i int) int { return i * i % 7 }).Sum() })
+
+	row("par.Sum(par.Map(par.Range(0, n), mix))",
+		func() uint64 {
+			var s uint64
+			for i := 0; i < n; i++ {
+				s += mixInt(i)
+			}
+			return s
+		},
+		func() uint64 { return par.Sum(par.Map(par.Range(0, n), mixInt)) })
+
+	const m = 1 << 14
+	row("uneven items: par.Map(Range, skewed).Sum",
+		func() uint64 {
+			var s uint64
+			for i := 0; i < m; i++ {
+				s += skewed(i)
+			}
+			return s
+		},
+		func() uint64 { return par.Sum(par.Map(par.Range(0, m), skewed)) })
+
+	const p = 1 << 21
+	row("primes below 2^21: Filter(isPrime).Count()",
+		func() int {
+			c := 0
+			for i := 0; i < p; i++ {
+				if isPrime(i) {
+					c++
+				}
+			}
+			return c
+		},
+		func() int { return par.Range(0, p).Filter(isPrime).Count() })
+
+	words := strings.Fields(strings.Repeat("the quick brown fox jumps over the lazy dog ", 20000))
+	row("ordered Reduce: concatenate first letters",
+		func() string {
+			var b strings.Builder
+			for _, w := range words {
+				b.WriteByte(w[0])
+			}
+			return b.String()
+		},
+		func() string {
+			firsts := par.Map(par.Slice(words), func(w string) string { return w[:1] })
+			return strings.Join(firsts.Collect(), "")
+		})
+
+	row("small input: 1,000 items (runs inline)",
+		func() uint64 {
+			var s uint64
+			for i := 0; i < 1000; i++ {
+				s += mixInt(i)
+			}
+			return s
+		},
+		func() uint64 { return par.Sum(par.Map(par.Range(0, 1000), mixInt)) })
+
+	fmt.Println()
+	var a, b uint64
+	par.Join(func() { a = par.Sum(par.Map(par.Range(0, n/2), mixInt)) },
+		func() { b = par.Sum(par.Map(par.Range(n/2, n), mixInt)) })
+	fmt.Printf("par.Join of two halves gives the same sum: %v\n", a+b == par.Sum(par.Map(par.Range(0, n), mixInt)))
+	s := runtime.Default().Stats()
+	fmt.Printf("pool stats: %d jobs run, %d steals, %d parks, %d wake-ups\n", s.Executed, s.Steals, s.Parks, s.Wakeups)
+}
