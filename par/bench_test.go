@@ -11,7 +11,7 @@ import (
 // Quick in-package benchmarks; the full suite with every baseline and peer
 // is the benchmarks module.
 
-var sink uint64
+var sink any
 
 const w1 = 1 << 26
 

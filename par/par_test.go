@@ -2,7 +2,9 @@ package par_test
 
 import (
 	"errors"
-	"fmt"
+	"os"
+	"os/exec"
+	goruntime "runtime"
 	"slices"
 	"strconv"
 	"strings"
@@ -141,7 +143,52 @@ func TestNestedOneWorker(t *testing.T) {
 	}
 }
 
-func ExampleRange() {
-	fmt.Println(par.Range(1, 101).Sum())
-	// Output: 5050
+// TestNestedWithOneDefaultWorker runs the nested case in a child process
+// with GOPAR_WORKERS=1, since the default pool is sized once per process.
+func TestNestedWithOneDefaultWorker(t *testing.T) {
+	if os.Getenv("GOPAR_TEST_CHILD") == "nested" {
+		if w := runtime.Default().Workers(); w != 1 {
+			t.Fatalf("GOPAR_WORKERS=1 gave %d workers", w)
+		}
+		var total atomic.Uint64
+		par.Range(0, 16).ForEach(func(i int) {
+			par.Range(0, 4).ForEach(func(j int) {
+				total.Add(par.Sum(par.Map(par.Range(0, 1<<14), mixInt)))
+			})
+		})
+		if want := 64 * seqSum(0, 1<<14); total.Load() != want {
+			t.Fatalf("nested total %d, want %d", total.Load(), want)
+		}
+		return
+	}
+	cmd := exec.Command(os.Args[0], "-test.run=^TestNestedWithOneDefaultWorker$", "-test.v")
+	cmd.Env = append(os.Environ(), "GOPAR_TEST_CHILD=nested", "GOPAR_WORKERS=1")
+	out, err := cmd.CombinedOutput()
+	if err != nil {
+		t.Fatalf("child with GOPAR_WORKERS=1 failed: %v\n%s", err, out)
+	}
+	if !strings.Contains(string(out), "PASS") {
+		t.Fatalf("child did not pass:\n%s", out)
+	}
+}
+
+// TestAllocationsDoNotGrowWithN: a terminal operation allocates O(workers +
+// steals), never O(items).
+func TestAllocationsDoNotGrowWithN(t *testing.T) {
+	allocs := func(n int) float64 {
+		return testing.AllocsPerRun(5, func() {
+			sink = par.Range(0, n).Map(func(i int) int { return i ^ 0x55 }).Sum()
+		})
+	}
+	small, large, huge := allocs(1e3), allocs(1e6), allocs(1e7)
+	t.Logf("allocations per Range(0, n).Map(f).Sum(): n=1e3: %.1f, n=1e6: %.1f, n=1e7: %.1f", small, large, huge)
+	// The 1e3 loop runs inline; the 1e6 one adds the parallel phase's fixed
+	// cost (loop state, one job per worker, a range per steal). A cost per
+	// item would be thousands.
+	if bound := small + 16 + 4*float64(goruntime.GOMAXPROCS(0)); large > bound {
+		t.Fatalf("n=1e6 allocates %.1f per run, n=1e3 %.1f: grows with n", large, small)
+	}
+	if huge > small+16+4*float64(goruntime.GOMAXPROCS(0)) {
+		t.Fatalf("n=1e7 allocates %.1f per run", huge)
+	}
 }

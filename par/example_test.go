@@ -1,0 +1,168 @@
+package par_test
+
+import (
+	"errors"
+	"fmt"
+	"strings"
+	"sync/atomic"
+
+	"github.com/gopar-dev/gopar/par"
+	"github.com/gopar-dev/gopar/runtime"
+)
+
+func ExampleRange() {
+	// The sum of the squares of 0..999.
+	fmt.Println(par.Range(0, 1000).Map(func(i int) int { return i * i }).Sum())
+	// Output: 332833500
+}
+
+func ExampleSlice() {
+	words := []string{"par", "allel", "ism"}
+	lengths := par.Map(par.Slice(words), func(w string) int { return len(w) })
+	fmt.Println(par.Sum(lengths))
+	// Output: 11
+}
+
+func ExampleNumbers() {
+	fmt.Println(par.Numbers([]float64{0.5, 1.5, 2}).Sum())
+	// Output: 4
+}
+
+func ExampleMap() {
+	// par.Map may change the item type; it accepts every iterator.
+	names := par.Map(par.Range(1, 4), func(i int) string { return strings.Repeat("*", i) }).Collect()
+	fmt.Println(names)
+	// Output: [* ** ***]
+}
+
+func ExampleIter_Map() {
+	doubled := par.Slice([]int{1, 2, 3}).Map(func(x int) int { return 2 * x }).Collect()
+	fmt.Println(doubled)
+	// Output: [2 4 6]
+}
+
+func ExampleIter_Filter() {
+	even := par.Range(0, 10).Filter(func(i int) bool { return i%2 == 0 }).Collect()
+	fmt.Println(even)
+	// Output: [0 2 4 6 8]
+}
+
+func ExampleIter_ForEach() {
+	var hits atomic.Int64
+	par.Range(0, 100_000).ForEach(func(i int) {
+		if i%1000 == 0 {
+			hits.Add(1)
+		}
+	})
+	fmt.Println(hits.Load())
+	// Output: 100
+}
+
+func ExampleIter_Reduce() {
+	// Partial results are combined in index order, so an associative but
+	// not commutative operation, such as concatenation, is fine.
+	letters := strings.Split("abcdefghijklmnopqrstuvwxyz", "")
+	word := par.Slice(letters).Reduce(func() string { return "" }, func(a, b string) string { return a + b })
+	fmt.Println(word)
+	// Output: abcdefghijklmnopqrstuvwxyz
+}
+
+func ExampleIter_Count() {
+	isPrime := func(n int) bool {
+		if n < 2 {
+			return false
+		}
+		for d := 2; d*d <= n; d++ {
+			if n%d == 0 {
+				return false
+			}
+		}
+		return true
+	}
+	fmt.Println(par.Range(0, 100_000).Filter(isPrime).Count())
+	// Output: 9592
+}
+
+func ExampleIter_Collect() {
+	fmt.Println(par.Range(5, 10).Collect())
+	// Output: [5 6 7 8 9]
+}
+
+func ExampleNums_Sum() {
+	fmt.Println(par.Range(1, 101).Sum())
+	// Output: 5050
+}
+
+func ExampleSum() {
+	cubes := par.Map(par.Range(1, 4), func(i int) int64 { return int64(i * i * i) })
+	fmt.Println(par.Sum(cubes))
+	// Output: 36
+}
+
+func ExampleJoin() {
+	var left, right int
+	par.Join(
+		func() { left = par.Range(0, 1000).Sum() },
+		func() { right = par.Range(1000, 2000).Sum() },
+	)
+	fmt.Println(left + right)
+	// Output: 1999000
+}
+
+func ExampleBlocks() {
+	out := make([]int, 10)
+	par.Blocks(0, len(out), func(lo, hi int) {
+		// A hand-written loop over a contiguous sub-range: no call per item.
+		for i := lo; i < hi; i++ {
+			out[i] = i * i
+		}
+	})
+	fmt.Println(out)
+	// Output: [0 1 4 9 16 25 36 49 64 81]
+}
+
+func ExampleReduceBlocks() {
+	sum := par.ReduceBlocks(0, 1_000_000, func(lo, hi int) int {
+		s := 0
+		for i := lo; i < hi; i++ {
+			s += i
+		}
+		return s
+	}, func(a, b int) int { return a + b })
+	fmt.Println(sum)
+	// Output: 499999500000
+}
+
+func ExampleChunks() {
+	xs := []int{1, 2, 3, 4, 5}
+	par.Chunks(xs, func(lo int, chunk []int) {
+		for k := range chunk {
+			chunk[k] *= 10
+		}
+	})
+	fmt.Println(xs)
+	// Output: [10 20 30 40 50]
+}
+
+func ExampleIter_WithPool() {
+	pool, err := runtime.New(2)
+	if err != nil {
+		panic(err)
+	}
+	defer pool.Close()
+	fmt.Println(par.Range(0, 10).WithPool(pool).Sum())
+	// Output: 45
+}
+
+func Example_panic() {
+	defer func() {
+		p := recover().(*runtime.Panic)
+		fmt.Println("recovered:", p.Value)
+	}()
+	par.Range(0, 100).ForEach(func(i int) {
+		if i == 42 {
+			panic(errors.New("item 42 is bad"))
+		}
+	})
+	// Output: recovered: item 42 is bad
+}
