@@ -118,6 +118,21 @@ func (p *Pool) Join(a, b func(*Worker)) {
 	p.Do(func(w *Worker) { w.Join(a, b) })
 }
 
+// Go runs fn on one of the pool's workers, asynchronously: it is put in the
+// pool's injector, and a sleeping worker is woken for it. Nobody waits for
+// fn; use a Latch or Scope to learn when it is done. A panic escaping fn
+// crashes the program, as in a go statement.
+func (p *Pool) Go(fn func(w *Worker)) {
+	if p.closed.Load() {
+		panic(ErrClosed)
+	}
+	if fn == nil {
+		panic("gopar: Pool.Go was given a nil function")
+	}
+	p.injector.Push(&job{fn: fn, detached: true})
+	p.notify()
+}
+
 // lease claims a free guest slot for the calling goroutine.
 func (p *Pool) lease() *Worker {
 	guests := p.members[p.nWorkers:]

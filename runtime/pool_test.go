@@ -118,7 +118,7 @@ func TestParkedPoolUsesNoCPU(t *testing.T) {
 
 // waitParked waits until every worker of p has announced it is sleepy, by
 // yielding, not by sleeping.
-func waitParked(t *testing.T, p *Pool) {
+func waitParked(t testing.TB, p *Pool) {
 	deadline := time.Now().Add(5 * time.Second)
 	for int(p.sleepers.Load()) < p.nWorkers {
 		if time.Now().After(deadline) {

@@ -110,8 +110,11 @@ func (r *ring[T]) at(i int64) *atomic.Pointer[T] {
 // The owner pushes and pops items at the bottom, last in first out, which keeps
 // its recent work hot in cache; other goroutines steal from the top, first in
 // first out, which hands them the oldest items (in divide-and-conquer work, the
-// biggest ones). Push and Pop cost no read-modify-write atomic except when the
-// owner and a thief race for the last item.
+// biggest ones). Push and Pop never compare-and-swap, and so never retry,
+// except when the owner and a thief race for the last item.
+//
+// Its fields are padded onto separate cache lines (a Deque is 384 bytes), so
+// that thieves updating top do not slow the owner updating bottom.
 //
 // The zero value is an empty deque ready to use; its ring is allocated on the
 // first Push and grows as needed. Exactly one goroutine, the owner, may call
@@ -178,8 +181,8 @@ func (d *Deque[T]) Pop() *T {
 		return nil
 	}
 
-	// Claim the bottom item: a thief that loads bottom from now on will not
-	// go past b.
+	// Claim the bottom item: thieves that load bottom from now on see b and
+	// stay below it.
 	b--
 	d.bottom.Store(b)
 	// Which thieves did we beat to it? (Sequentially consistent: this load

@@ -1,0 +1,72 @@
+package runtime
+
+import (
+	"slices"
+	"sync"
+	"testing"
+	"time"
+)
+
+// Join overhead: fib(n) with a Join at every level against the plain
+// recursion (BENCHMARKS.md W6). Joins per fib(n) = fib(n+1) - 1.
+
+const fibN = 30
+
+var fibSink int
+
+func BenchmarkFib(b *testing.B) {
+	joins := float64(seqFib(fibN+1) - 1)
+	b.Run("seq", func(b *testing.B) {
+		for range b.N {
+			fibSink = seqFib(fibN)
+		}
+	})
+	for _, workers := range []int{1, 2} {
+		b.Run("join/workers="+string(rune('0'+workers)), func(b *testing.B) {
+			p := newPool(b, workers)
+			b.ResetTimer()
+			for range b.N {
+				p.Do(func(w *Worker) { fibSink = fib(w, fibN) })
+			}
+			b.ReportMetric(float64(b.Elapsed().Nanoseconds())/float64(b.N)/joins, "ns/join")
+		})
+	}
+	b.Run("goroutine-per-fork", func(b *testing.B) {
+		for range b.N {
+			fibSink = goFib(fibN)
+		}
+		b.ReportMetric(float64(b.Elapsed().Nanoseconds())/float64(b.N)/joins, "ns/join")
+	})
+}
+
+func goFib(n int) int {
+	if n < 2 {
+		return n
+	}
+	var a, b int
+	var wg sync.WaitGroup
+	wg.Add(1)
+	go func() { defer wg.Done(); b = goFib(n - 2) }()
+	a = goFib(n - 1)
+	wg.Wait()
+	return a + b
+}
+
+// BenchmarkWakeParked measures how long a job submitted from outside takes
+// to start when every worker of the pool is parked.
+func BenchmarkWakeParked(b *testing.B) {
+	p := newPool(b, 2)
+	lat := make([]time.Duration, 0, b.N)
+	started := make(chan time.Duration)
+	b.ResetTimer()
+	for range b.N {
+		b.StopTimer()
+		waitParked(b, p)
+		b.StartTimer()
+		t0 := time.Now()
+		p.Go(func(*Worker) { started <- time.Since(t0) })
+		lat = append(lat, <-started)
+	}
+	slices.Sort(lat)
+	b.ReportMetric(float64(lat[len(lat)/2].Nanoseconds())/1e3, "us-median")
+}

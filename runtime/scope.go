@@ -1,0 +1,79 @@
+package runtime
+
+import "sync/atomic"
+
+// Scope is handed to the body of Worker.Scope and to every task spawned in
+// it. Tasks spawned through it may spawn more; the scope ends when all of
+// them are done. A Scope value is bound to the worker running the code it was
+// handed to: use the one you were given, not one captured from an enclosing
+// task.
+type Scope struct {
+	w  *Worker
+	st *scopeState
+}
+
+type scopeState struct {
+	// pending counts the body and the spawned tasks not yet finished; the
+	// one that brings it to zero sets done.
+	pending  atomic.Int64
+	done     Latch
+	panicked atomic.Pointer[Panic]
+}
+
+// Scope runs body, in which tasks may be spawned with Scope.Spawn, and
+// returns when body and every task spawned in the scope (recursively) have
+// returned. While it waits, w runs work, the scope's or other.
+//
+// # Panics
+//
+// A panic in body or in a spawned task does not cancel the others: the rest
+// of the scope still runs to completion, then Scope re-panics in the calling
+// goroutine with a *Panic holding the first panic's value and stack. Later
+// panics are dropped.
+//
+// On a nil Worker, spawned tasks run at once, on the calling goroutine.
+func (w *Worker) Scope(body func(s Scope)) {
+	st := &scopeState{}
+	st.pending.Store(1)
+	if p := Catch(func() { body(Scope{w, st}) }); p != nil {
+		st.panicked.CompareAndSwap(nil, p)
+	}
+	st.finish()
+	if w != nil {
+		w.Wait(&st.done)
+	}
+	if p := st.panicked.Load(); p != nil {
+		panic(p)
+	}
+}
+
+// Scope is Do followed by Worker.Scope.
+func (p *Pool) Scope(body func(s Scope)) {
+	p.Do(func(w *Worker) { w.Scope(body) })
+}
+
+// Spawn offers fn to the pool as part of the scope: it runs on some worker,
+// possibly this one, before the scope ends. fn receives a Scope bound to the
+// worker that runs it, through which it may spawn more.
+func (s Scope) Spawn(fn func(s Scope)) {
+	if fn == nil {
+		panic("gopar: Scope.Spawn was given a nil function")
+	}
+	st := s.st
+	st.pending.Add(1)
+	s.w.Offer(func(w *Worker) {
+		if p := Catch(func() { fn(Scope{w, st}) }); p != nil {
+			st.panicked.CompareAndSwap(nil, p)
+		}
+		st.finish()
+	})
+}
+
+// Worker returns the worker the scope value is bound to.
+func (s Scope) Worker() *Worker { return s.w }
+
+func (st *scopeState) finish() {
+	if st.pending.Add(-1) == 0 {
+		st.done.Set()
+	}
+}

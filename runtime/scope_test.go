@@ -1,0 +1,83 @@
+package runtime
+
+import (
+	"errors"
+	goruntime "runtime"
+	"sync/atomic"
+	"testing"
+)
+
+// TestScopeRunsEverySpawnOnce spawns a tree of tasks in which tasks spawn
+// more, and checks each ran exactly once before Scope returned.
+func TestScopeRunsEverySpawnOnce(t *testing.T) {
+	defer goruntime.GOMAXPROCS(goruntime.GOMAXPROCS(8))
+	for _, workers := range []int{1, 4} {
+		p := newPool(t, workers)
+		const depth = 12
+		counts := make([]atomic.Int32, 1<<depth)
+		var spawn func(s Scope, node, level int)
+		spawn = func(s Scope, node, level int) {
+			if level == depth {
+				counts[node-(1<<depth)].Add(1)
+				return
+			}
+			s.Spawn(func(s Scope) { spawn(s, 2*node, level+1) })
+			s.Spawn(func(s Scope) { spawn(s, 2*node+1, level+1) })
+		}
+		p.Scope(func(s Scope) { spawn(s, 1, 0) })
+		for i := range counts {
+			if c := counts[i].Load(); c != 1 {
+				t.Fatalf("workers=%d: leaf %d ran %d times", workers, i, c)
+			}
+		}
+	}
+}
+
+func TestScopePanicsAfterTheRestFinished(t *testing.T) {
+	p := newPool(t, 2)
+	boom := errors.New("boom")
+	var finished atomic.Int32
+	r := func() (r any) {
+		defer func() { r = recover() }()
+		p.Scope(func(s Scope) {
+			for i := range 100 {
+				s.Spawn(func(Scope) {
+					if i == 50 {
+						panic(boom)
+					}
+					finished.Add(1)
+				})
+			}
+		})
+		return nil
+	}()
+	pe, ok := r.(*Panic)
+	if !ok || !errors.Is(pe, boom) {
+		t.Fatalf("recovered %v, want *Panic of boom", r)
+	}
+	if finished.Load() != 99 {
+		t.Fatalf("%d of the 99 other tasks finished before Scope re-panicked", finished.Load())
+	}
+}
+
+func TestScopeOnNilWorker(t *testing.T) {
+	var w *Worker
+	n := 0
+	w.Scope(func(s Scope) {
+		s.Spawn(func(s Scope) { n++; s.Spawn(func(Scope) { n++ }) })
+	})
+	if n != 2 {
+		t.Fatalf("nil-worker scope ran %d tasks, want 2", n)
+	}
+}
+
+func TestGoRunsOnAWorker(t *testing.T) {
+	p := newPool(t, 2)
+	// The caller blocks on a channel (it does not help), so only a worker
+	// can run the job.
+	onPool := make(chan bool)
+	p.Go(func(w *Worker) { onPool <- w.isPool })
+	if !<-onPool {
+		t.Fatal("Pool.Go ran its function off the pool's workers")
+	}
+}
