@@ -1,0 +1,86 @@
+package iter
+
+import (
+	"testing"
+	"time"
+
+	"github.com/gopar-dev/gopar/runtime"
+)
+
+func TestNextBlock(t *testing.T) {
+	cases := []struct {
+		size, n int
+		took    time.Duration
+		want    int
+	}{
+		{1, 1, 0, maxGrowth},                            // unmeasurably quick: grow as fast as allowed
+		{16, 16, blockTarget / 4, 64},                   // a quarter of the target: 4x
+		{64, 10, blockTarget / 4, 64},                   // cut short by the end of a range: keep
+		{100, 100, blockTarget, 100},                    // on target: keep
+		{100, 100, 10 * blockTarget, 10},                // ten times too slow: a tenth
+		{1, 1, time.Second, 1},                          // never below one
+		{maxBlock, maxBlock, time.Nanosecond, maxBlock}, // never above maxBlock
+	}
+	for _, c := range cases {
+		if got := nextBlock(c.size, c.n, c.took); got != c.want {
+			t.Errorf("nextBlock(%d, %d, %v) = %d, want %d", c.size, c.n, c.took, got, c.want)
+		}
+	}
+}
+
+// TestRunCombinesInOrder checks the runs of a parallel loop are combined in
+// index order, with an operation that is associative but not commutative,
+// over loops long enough to go parallel.
+func TestRunCombinesInOrder(t *testing.T) {
+	type span struct{ lo, hi int }
+	pool, err := runtime.New(2)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer pool.Close()
+	for _, n := range []int{1, 10, 1000, 300_000} {
+		got := Run(pool, 0, n, Reducer[span]{
+			Identity: func() span { return span{-1, -1} },
+			Fold: func(acc span, lo, hi int) span {
+				for i := lo; i < hi; i++ {
+					if work(i) == 0 { // a little work per item, so the loop goes parallel
+						t.Log("unlikely")
+					}
+				}
+				if acc.lo < 0 {
+					return span{lo, hi}
+				}
+				if acc.hi != lo {
+					t.Errorf("n=%d: block [%d,%d) folded after a run ending at %d", n, lo, hi, acc.hi)
+				}
+				return span{acc.lo, hi}
+			},
+			Combine: func(a, b span) span {
+				if a.lo < 0 {
+					return b
+				}
+				if b.lo < 0 {
+					return a
+				}
+				if a.hi != b.lo {
+					t.Errorf("n=%d: combined [%d,%d) with [%d,%d)", n, a.lo, a.hi, b.lo, b.hi)
+				}
+				return span{a.lo, b.hi}
+			},
+		})
+		if got != (span{0, n}) {
+			t.Fatalf("n=%d: Run covered %v", n, got)
+		}
+	}
+	if pool.Stats().Executed == 0 {
+		t.Fatal("no loop went parallel: the test checked nothing of the parallel phase")
+	}
+}
+
+func work(i int) uint64 {
+	h := uint64(i)
+	for range 20 {
+		h = h*0x9E3779B97F4A7C15 + 1
+	}
+	return h
+}
