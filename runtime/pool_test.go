@@ -1,8 +1,10 @@
 package runtime
 
 import (
+	"bytes"
 	"errors"
 	goruntime "runtime"
+	"runtime/trace"
 	"strings"
 	"sync"
 	"syscall"
@@ -164,5 +166,23 @@ func TestPanicError(t *testing.T) {
 	}
 	if NewPanic("text").Unwrap() != nil {
 		t.Fatal("Unwrap of a non-error value is not nil")
+	}
+}
+
+// TestTraceRegions runs work under runtime/trace and checks the trace
+// mentions the workers' regions.
+func TestTraceRegions(t *testing.T) {
+	var buf bytes.Buffer
+	if err := trace.Start(&buf); err != nil {
+		t.Skipf("tracing unavailable: %v", err)
+	}
+	p := newPool(t, 2)
+	p.Do(func(w *Worker) { fib(w, 16) })
+	var l Latch
+	p.Go(func(*Worker) { l.Set() })
+	p.Do(func(w *Worker) { w.Wait(&l) })
+	trace.Stop()
+	if !bytes.Contains(buf.Bytes(), []byte("gopar.")) {
+		t.Fatal("the trace has no gopar regions")
 	}
 }

@@ -1,7 +1,10 @@
 package runtime
 
 import (
+	"context"
 	goruntime "runtime"
+	"runtime/trace"
+	"strconv"
 	"sync/atomic"
 
 	"github.com/gopar-dev/gopar/steal"
@@ -159,6 +162,24 @@ func (w *Worker) stealFromOthers() *job {
 // waiter.
 func (w *Worker) execute(j *job) {
 	w.stats.executed.Add(1)
+	if trace.IsEnabled() {
+		w.executeTraced(j)
+		return
+	}
+	w.executeJob(j)
+}
+
+// executeTraced runs j inside a runtime/trace region named after the
+// worker, so that go tool trace shows which worker ran what.
+func (w *Worker) executeTraced(j *job) {
+	kind := "gopar.worker"
+	if !w.isPool {
+		kind = "gopar.guest"
+	}
+	trace.WithRegion(context.Background(), kind+"#"+strconv.Itoa(w.index), func() { w.executeJob(j) })
+}
+
+func (w *Worker) executeJob(j *job) {
 	if j.detached {
 		// Nobody waits for a detached job, so a panic has nowhere to go
 		// but up: it crashes the program, as in a go statement.
@@ -230,9 +251,12 @@ func (w *Worker) recycle(j *job) {
 		return
 	}
 	// Field by field: a runner that has just set done may still be reading
-	// done's waiter, atomically.
+	// done's waiter, atomically. A job that was never stolen has an untouched
+	// latch, and the common case skips the two stores.
 	j.fn, j.panicked, j.detached = nil, nil, false
-	j.done.reset()
+	if j.done.IsSet() {
+		j.done.reset()
+	}
 	w.free = append(w.free, j)
 }
 
