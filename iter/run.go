@@ -24,6 +24,10 @@ type Reducer[A any] struct {
 	// Combine joins the results of two adjacent runs, left first. Nil means
 	// only the side effects of Fold matter, and Run returns Identity().
 	Combine func(left, right A) A
+	// Stop, if not nil, is asked after each block whether the loop can end
+	// early (an item was found, an error returned): blocks not yet started
+	// are then skipped.
+	Stop func(acc A) bool
 }
 
 // Timing of the adaptive schedule. Reading the clock costs about 35 ns here,
@@ -75,6 +79,9 @@ func Run[A any](pool *runtime.Pool, lo, hi int, r Reducer[A]) (result A) {
 		now := time.Since(start)
 		size = nextBlock(size, n, now-last)
 		last = now
+		if r.Stop != nil && r.Stop(acc) {
+			return acc
+		}
 		if now > goParallelAfter {
 			break
 		}
@@ -177,7 +184,7 @@ func (o *loop[A]) participate(w *runtime.Worker) {
 			}
 			cur = run[A]{lo: lo, acc: o.r.Identity()}
 		}
-		if !o.fold(&cur.acc, lo, hi) {
+		if !o.fold(&cur.acc, lo, hi) || (o.r.Stop != nil && o.r.Stop(cur.acc)) {
 			o.parts.Cancel()
 		}
 		next = hi

@@ -4,7 +4,6 @@ import (
 	"errors"
 	"os"
 	"os/exec"
-	goruntime "runtime"
 	"slices"
 	"strconv"
 	"strings"
@@ -173,7 +172,11 @@ func TestNestedWithOneDefaultWorker(t *testing.T) {
 }
 
 // TestAllocationsDoNotGrowWithN: a terminal operation allocates O(workers +
-// steals), never O(items).
+// steals), never O(items). The 1e3 loop runs inline with a fixed number of
+// allocations; the larger ones add the parallel phase's (loop state, one
+// job per worker, one range per successful steal, one slice of runs per
+// participant), which depend on how the run went but not on n: an
+// allocation per item would be a million.
 func TestAllocationsDoNotGrowWithN(t *testing.T) {
 	allocs := func(n int) float64 {
 		return testing.AllocsPerRun(5, func() {
@@ -182,13 +185,12 @@ func TestAllocationsDoNotGrowWithN(t *testing.T) {
 	}
 	small, large, huge := allocs(1e3), allocs(1e6), allocs(1e7)
 	t.Logf("allocations per Range(0, n).Map(f).Sum(): n=1e3: %.1f, n=1e6: %.1f, n=1e7: %.1f", small, large, huge)
-	// The 1e3 loop runs inline; the 1e6 one adds the parallel phase's fixed
-	// cost (loop state, one job per worker, a range per steal). A cost per
-	// item would be thousands.
-	if bound := small + 16 + 4*float64(goruntime.GOMAXPROCS(0)); large > bound {
-		t.Fatalf("n=1e6 allocates %.1f per run, n=1e3 %.1f: grows with n", large, small)
+	if small > 10 {
+		t.Errorf("the inline path allocates %.1f times per call", small)
 	}
-	if huge > small+16+4*float64(goruntime.GOMAXPROCS(0)) {
-		t.Fatalf("n=1e7 allocates %.1f per run", huge)
+	for n, a := range map[string]float64{"1e6": large, "1e7": huge} {
+		if a > 200 {
+			t.Errorf("n=%s allocates %.1f times per call: something grows with n", n, a)
+		}
 	}
 }

@@ -1,0 +1,135 @@
+package par
+
+import (
+	"math"
+	"sync/atomic"
+
+	"github.com/gopar-dev/gopar/iter"
+)
+
+// Any reports whether pred is true for some item. It stops as soon as one
+// is found: items after it may or may not be tested.
+func (it Iter[T]) Any(pred func(T) bool) bool {
+	mustFunc(pred, "Any")
+	_, found := it.Find(pred)
+	return found
+}
+
+// All reports whether pred is true for every item (true for none). It stops
+// at the first item for which pred is false.
+func (it Iter[T]) All(pred func(T) bool) bool {
+	mustFunc(pred, "All")
+	_, found := it.Find(func(v T) bool { return !pred(v) })
+	return !found
+}
+
+type match[T any] struct {
+	v     T
+	found bool
+}
+
+// Find returns some item for which pred is true, and true; or the zero T
+// and false if there is none. Which match it returns when there are several
+// is not specified (use FindFirst for the first). It stops early: once a
+// match is found, blocks not yet started are skipped.
+func (it Iter[T]) Find(pred func(T) bool) (T, bool) {
+	mustFunc(pred, "Find")
+	s := it.s
+	m := iter.Run(s.Pool, s.Lo, s.Hi, iter.Reducer[match[T]]{
+		Identity: func() match[T] { return match[T]{} },
+		Fold: func(acc match[T], lo, hi int) match[T] {
+			if acc.found {
+				return acc
+			}
+			s.EachUntil(lo, hi, func(v T) bool {
+				if pred(v) {
+					acc = match[T]{v, true}
+					return false
+				}
+				return true
+			})
+			return acc
+		},
+		Combine: func(a, b match[T]) match[T] {
+			if a.found {
+				return a
+			}
+			return b
+		},
+		Stop: func(acc match[T]) bool { return acc.found },
+	})
+	return m.v, m.found
+}
+
+// FindFirst returns the lowest-index item for which pred is true, and true;
+// or the zero T and false if there is none. Blocks entirely above a match
+// already found are skipped; every block below it still runs.
+func (it Iter[T]) FindFirst(pred func(T) bool) (T, bool) {
+	mustFunc(pred, "FindFirst")
+	s := it.s
+	var best atomic.Int64 // lowest index of a match found so far
+	best.Store(math.MaxInt64)
+	type hit struct {
+		v     T
+		i     int
+		found bool
+	}
+	h := iter.Run(s.Pool, s.Lo, s.Hi, iter.Reducer[hit]{
+		Identity: func() hit { return hit{} },
+		Fold: func(acc hit, lo, hi int) hit {
+			if acc.found || int64(lo) >= best.Load() {
+				return acc
+			}
+			for i := lo; i < hi; i++ {
+				if v, ok := s.Item(i); ok && pred(v) {
+					for {
+						b := best.Load()
+						if int64(i) >= b || best.CompareAndSwap(b, int64(i)) {
+							break
+						}
+					}
+					return hit{v, i, true}
+				}
+			}
+			return acc
+		},
+		Combine: func(a, b hit) hit {
+			if a.found {
+				return a
+			}
+			return b
+		},
+	})
+	return h.v, h.found
+}
+
+// TryForEach calls f for every item until one returns an error, and returns
+// that error (nil if none did). After an error, blocks not yet started are
+// skipped and calls already running finish. When several calls fail, the
+// error of the lowest-index one among them is returned.
+func (it Iter[T]) TryForEach(f func(T) error) error {
+	mustFunc(f, "TryForEach")
+	s := it.s
+	type failure struct{ err error }
+	r := iter.Run(s.Pool, s.Lo, s.Hi, iter.Reducer[failure]{
+		Identity: func() failure { return failure{} },
+		Fold: func(acc failure, lo, hi int) failure {
+			if acc.err != nil {
+				return acc
+			}
+			s.EachUntil(lo, hi, func(v T) bool {
+				acc.err = f(v)
+				return acc.err == nil
+			})
+			return acc
+		},
+		Combine: func(a, b failure) failure {
+			if a.err != nil {
+				return a
+			}
+			return b
+		},
+		Stop: func(acc failure) bool { return acc.err != nil },
+	})
+	return r.err
+}
