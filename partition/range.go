@@ -1,6 +1,10 @@
 package partition
 
-import "sync/atomic"
+import (
+	"os"
+	"strconv"
+	"sync/atomic"
+)
 
 // Invariants of a Range (offsets are relative to base; n is the length):
 //
@@ -101,14 +105,30 @@ func pack(mid, high uint64) uint64 { return mid<<32 | high }
 func unpack(w uint64) (mid, high uint64) { return w >> 32, w & (1<<32 - 1) }
 
 // split returns the word for the remaining items [a, b): the steal range is
-// their top quarter, rounded up, so that a single remaining item can be
-// stolen. With nothing left (b <= a) the word is (b, b): empty, since
-// mid >= high, and still recording high.
+// their top quarter (1/stealDivisor), rounded up, so that a single remaining
+// item can be stolen. With nothing left (b <= a) the word is (b, b): empty,
+// since mid >= high, and still recording high.
 func split(a, b uint64) uint64 {
 	if b <= a {
 		return pack(b, b)
 	}
-	return pack(a+3*(b-a)/4, b)
+	if stealDivisor == 4 {
+		return pack(a+3*(b-a)/4, b) // the default, with no division instruction
+	}
+	return pack(a+(stealDivisor-1)*(b-a)/stealDivisor, b)
+}
+
+// stealDivisor: thieves take 1/stealDivisor of what an owner has left. The
+// quarter is the seed's choice and measured best here (docs/benchmarks.md);
+// GOPAR_STEAL_DIVISOR (2 to 16) overrides it for such experiments. Any value
+// keeps the protocol correct: split only needs a <= mid < b.
+var stealDivisor = stealDivisorFromEnv(os.Getenv("GOPAR_STEAL_DIVISOR"))
+
+func stealDivisorFromEnv(v string) uint64 {
+	if d, err := strconv.Atoi(v); err == nil && d >= 2 && d <= 16 {
+		return uint64(d)
+	}
+	return 4
 }
 
 // NewRange returns a Range holding [lo, hi), owned by the caller. hi <= lo

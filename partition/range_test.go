@@ -12,6 +12,9 @@ import (
 )
 
 func TestSplit(t *testing.T) {
+	if stealDivisor != 4 {
+		t.Skip("GOPAR_STEAL_DIVISOR changes the split")
+	}
 	for _, c := range []struct{ a, b, mid, high uint64 }{
 		{0, 1, 0, 1}, // one item: stealable
 		{0, 2, 1, 2},
@@ -291,6 +294,14 @@ func BenchmarkSteal(b *testing.B) {
 	for range b.N {
 		if _, _, s := r.Steal(); s != Success {
 			r = NewRange(0, MaxLen)
+		}
+	}
+}
+
+func TestStealDivisorFromEnv(t *testing.T) {
+	for v, want := range map[string]uint64{"": 4, "2": 2, "16": 16, "1": 4, "17": 4, "x": 4, "-3": 4} {
+		if got := stealDivisorFromEnv(v); got != want {
+			t.Errorf("stealDivisorFromEnv(%q) = %d, want %d", v, got, want)
 		}
 	}
 }
