@@ -50,10 +50,13 @@ const (
 
 // Run folds the items of [lo, hi) with r and returns the combined result.
 //
-// The caller starts alone, in blocks that double in size. If the loop is not
-// done after goParallelAfter, the rest of it goes to the work-stealing
-// partitioner and the pool's workers are offered a share; the caller keeps
-// working as one of the participants and returns when every item is done.
+// The caller starts alone, in blocks that grow while they are quick (see
+// nextBlock). If the loop is not done after goParallelAfter, the rest of it
+// goes to the work-stealing partitioner, split into one partition per pool
+// worker, and Workers()-1 helper jobs are offered to the pool: with the
+// caller, that makes one participant per worker. The caller keeps working as
+// one of them and returns when every item is done. (On a one-worker pool the
+// caller therefore runs the whole loop itself.)
 //
 // A panic in Fold stops the loop (blocks not yet started are skipped) and is
 // re-raised in the caller as a *runtime.Panic, after every participant has
@@ -178,13 +181,11 @@ func (o *loop[A]) participate(w *runtime.Worker) {
 		if !ok {
 			break
 		}
-		if lo != next {
-			if next >= 0 && o.r.Combine != nil {
-				mine = append(mine, cur)
-			}
-			cur = run[A]{lo: lo, acc: o.r.Identity()}
+		fresh := lo != next
+		if fresh && next >= 0 && o.r.Combine != nil {
+			mine = append(mine, cur)
 		}
-		if !o.fold(&cur.acc, lo, hi) || (o.r.Stop != nil && o.r.Stop(cur.acc)) {
+		if !o.fold(&cur, fresh, lo, hi) {
 			o.parts.Cancel()
 		}
 		next = hi
@@ -204,17 +205,23 @@ func (o *loop[A]) participate(w *runtime.Worker) {
 	}
 }
 
-// fold folds one block into *acc; it reports false if Fold panicked, after
-// recording the first panic of the loop.
-func (o *loop[A]) fold(acc *A, lo, hi int) (ok bool) {
+// fold folds the block [lo, hi) into cur, starting a new run at lo if fresh.
+// It reports false when the loop should stop: the user's code panicked (the
+// first panic of the loop is recorded) or Stop says the loop is done. All of
+// the user's code in a participant runs here, under recover: helpers run as
+// detached jobs, where an escaping panic would crash the program.
+func (o *loop[A]) fold(cur *run[A], fresh bool, lo, hi int) (ok bool) {
 	defer func() {
 		if v := recover(); v != nil {
 			o.panicked.CompareAndSwap(nil, runtime.NewPanic(v))
 			ok = false
 		}
 	}()
-	*acc = o.r.Fold(*acc, lo, hi)
-	return true
+	if fresh {
+		*cur = run[A]{lo: lo, acc: o.r.Identity()}
+	}
+	cur.acc = o.r.Fold(cur.acc, lo, hi)
+	return o.r.Stop == nil || !o.r.Stop(cur.acc)
 }
 
 // combine joins the runs in index order.

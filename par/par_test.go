@@ -194,3 +194,28 @@ func TestAllocationsDoNotGrowWithN(t *testing.T) {
 		}
 	}
 }
+
+// TestPanicInIdentityOnHelper: every callback, Reduce's identity included,
+// runs under recover on helpers too, so its panic reaches the caller
+// instead of crashing a worker.
+func TestPanicInIdentityOnHelper(t *testing.T) {
+	p, err := runtime.New(4)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer p.Close()
+	var calls atomic.Int64
+	r := func() (r any) {
+		defer func() { r = recover() }()
+		par.Range(0, 1<<22).WithPool(p).Reduce(func() int {
+			if calls.Add(1) > 2 {
+				panic("identity failed")
+			}
+			return 0
+		}, func(a, b int) int { return a + b })
+		return nil
+	}()
+	if pe, ok := r.(*runtime.Panic); !ok || pe.Value != "identity failed" {
+		t.Fatalf("recovered %v, want *runtime.Panic(identity failed)", r)
+	}
+}

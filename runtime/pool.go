@@ -90,11 +90,13 @@ func (p *Pool) Close() error {
 	return nil
 }
 
-// Do runs f on the calling goroutine as a participant of the pool and
-// returns what f returns, after any work f forked has completed. f receives
-// the worker record through which it forks work (Join, Spawn): work forked
-// there is visible to the pool's workers, and while f waits for it, the
-// calling goroutine runs it or other work itself.
+// Do runs f on the calling goroutine as a participant of the pool, and
+// returns when f returns. f receives the worker record through which it
+// forks work (Join, Scope, Offer): work forked there is visible to the
+// pool's workers, and while f waits for it (Join, Scope, Wait), the calling
+// goroutine runs it or other work itself. Work offered with Offer that f
+// does not wait for may still be pending when Do returns; it stays in the
+// guest slot's deque, where the pool's workers find it.
 //
 // If every guest slot is taken (many goroutines inside Do at once), f runs
 // with a nil *Worker, on which Join runs its two functions one after the

@@ -16,25 +16,25 @@ package runtime
 // microseconds), so a short gap between jobs costs no park/wake round trip.
 const spinRounds = 32
 
-// park blocks w until it may have something to do: new work was published
-// (pool workers only), l was set (if l is not nil), or the pool closed
-// (pool workers' main loop, l == nil).
+// park blocks w until it may have something to do: new work was published,
+// l was set (if l is not nil), or the pool closed (pool workers' main loop,
+// l == nil). Guests announce themselves as sleepy too: a guest is often a
+// pool worker's goroutine inside a nested loop, and should help with new
+// work rather than wait idle for its latch.
 func (w *Worker) park(l *Latch) {
 	p := w.pool
 	if l != nil {
 		l.waiter.Store(w)
 	}
-	if w.isPool {
-		w.sleepy.Store(true)
-		p.sleepers.Add(1)
-	}
+	w.sleepy.Store(true)
+	p.sleepers.Add(1)
 	// Last look, now that publishers can see the announcement.
 	if !w.shouldStayAwake(l) {
 		w.stats.parks.Add(1)
 		<-w.wake
 	}
 	// Take the announcement back, unless a waker already did (and counted).
-	if w.isPool && w.sleepy.CompareAndSwap(true, false) {
+	if w.sleepy.CompareAndSwap(true, false) {
 		p.sleepers.Add(-1)
 	}
 	if l != nil {
@@ -72,14 +72,15 @@ func (p *Pool) notify() {
 	p.wakeOne()
 }
 
-// wakeOne wakes one sleepy pool worker, if there still is one. It claims
-// the worker's announcement with a CAS, so two publishers never spend their
-// wake-ups on the same sleeper.
+// wakeOne wakes one sleepy participant (a pool worker, or a guest waiting
+// on a latch), if there still is one. It claims the announcement with a
+// CAS, so two publishers never spend their wake-ups on the same sleeper.
 func (p *Pool) wakeOne() {
-	n := p.nWorkers
+	members := p.victims()
+	n := len(members)
 	start := int(p.nextWake.Add(1) % uint32(n))
 	for i := 0; i < n; i++ {
-		w := p.members[(start+i)%n]
+		w := members[(start+i)%n]
 		if w.sleepy.Load() && w.sleepy.CompareAndSwap(true, false) {
 			p.sleepers.Add(-1)
 			w.stats.wakeups.Add(1)

@@ -2,8 +2,9 @@ package runtime
 
 import "sync/atomic"
 
-// counters are one worker's statistics. Only the worker writes them
-// (atomically, so that Stats can read them at any time).
+// counters are one worker's statistics, updated atomically so that Stats can
+// read them at any time. The worker writes them, except wakeups, which the
+// publisher that woke it increments.
 type counters struct {
 	executed     atomic.Uint64
 	steals       atomic.Uint64
