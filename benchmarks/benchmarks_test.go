@@ -1,0 +1,63 @@
+package benchmarks
+
+import "testing"
+
+// sink keeps the checksums alive so that no run can be optimized away.
+var sink uint64
+
+// bench runs one sub-benchmark per implementation of w, so that names read
+// BenchmarkW1/static, BenchmarkW1/gopar-item, and so on.
+func bench(b *testing.B, w *Workload) {
+	for _, im := range w.Impls {
+		b.Run(im.Name, func(b *testing.B) {
+			for b.Loop() {
+				sink += im.Run()
+			}
+		})
+	}
+}
+
+func BenchmarkW0(b *testing.B) { bench(b, W0) }
+func BenchmarkW1(b *testing.B) { bench(b, W1) }
+func BenchmarkW2(b *testing.B) { bench(b, W2) }
+func BenchmarkW3(b *testing.B) { bench(b, W3) }
+func BenchmarkW4(b *testing.B) { bench(b, W4) }
+func BenchmarkW5(b *testing.B) { bench(b, W5) }
+func BenchmarkW6(b *testing.B) { bench(b, W6) }
+func BenchmarkW7(b *testing.B) { bench(b, W7) }
+func BenchmarkW8(b *testing.B) { bench(b, W8) }
+
+// TestChecksums checks that every implementation of every workload returns the
+// checksum of seq. With -short it skips the slowest implementations.
+func TestChecksums(t *testing.T) {
+	for _, w := range All {
+		t.Run(w.ID, func(t *testing.T) {
+			want := w.Impls[0].Run()
+			for _, im := range w.Impls[1:] {
+				if testing.Short() && w.ID == "W6" && im.Name != "gopar-join" {
+					continue // a goroutine per fork takes about a second
+				}
+				if got := im.Run(); got != want {
+					t.Errorf("%s %s: checksum %#x, seq has %#x", w.ID, im.Name, got, want)
+				}
+			}
+		})
+	}
+}
+
+// TestTargets checks that every target names implementations that exist.
+func TestTargets(t *testing.T) {
+	for _, w := range All {
+		if _, ok := w.Impl("seq"); !ok || w.Impls[0].Name != "seq" {
+			t.Errorf("%s: seq is not the first implementation", w.ID)
+		}
+		for _, tg := range w.Targets {
+			if _, ok := w.Impl(tg.Impl); !ok {
+				t.Errorf("%s: target names %s, which the workload lacks", w.ID, tg.Impl)
+			}
+			if _, ok := w.Impl(tg.Against); !ok && tg.Against != BestPeer {
+				t.Errorf("%s: target measures against %s, which the workload lacks", w.ID, tg.Against)
+			}
+		}
+	}
+}

@@ -1,0 +1,16 @@
+// Package benchmarks holds the workloads of BENCHMARKS.md (W0..W8) and, for each,
+// the implementations gopar is measured against: a plain loop (seq), the hand-rolled
+// fan-outs gopar replaces (static, static-fn, dynamic, one goroutine per item), the
+// peers a Go user would pick instead (errgroup, conc, pargo), and gopar itself.
+//
+// Every implementation of a workload returns the same checksum; TestChecksums checks
+// that they agree. The workloads are timed two ways:
+//
+//   - as testing.B benchmarks, one per workload with one sub-benchmark per
+//     implementation (go test -bench . -count 10 | benchstat);
+//   - by the compare command (go run ./cmd/compare), which alternates the
+//     implementations of a workload round by round, takes medians, and prints the
+//     ratios that BENCHMARKS.md sets as targets, with PASS or MISS for each.
+//
+// This is its own module so that users of gopar never download the peers.
+package benchmarks
