@@ -36,9 +36,15 @@ func init() {
 			Impl{"gopar-block", func() uint64 { return par.ReduceBlocks(0, w.l.n, w.l.block, add64) }},
 		)
 	}
-	add("W3", Impl{"gopar-item", func() uint64 { return goparItem(w3Loop.n, w3Loop.item) }})
-	add("W4", Impl{"gopar-item", func() uint64 { return goparItem(w4Loop.n, w4Loop.item) }})
-	add("W5", Impl{"gopar-item", func() uint64 { return goparItem(w5Loop.n, w5Loop.item) }})
+	for _, w := range []struct {
+		id string
+		l  loop
+	}{{"W3", w3Loop}, {"W4", w4Loop}, {"W5", w5Loop}} {
+		add(w.id,
+			Impl{"gopar-item", func() uint64 { return goparItem(w.l.n, w.l.item) }},
+			Impl{"gopar-block", func() uint64 { return par.ReduceBlocks(0, w.l.n, w.l.block, add64) }},
+		)
+	}
 	add("W6", Impl{"gopar-join", func() uint64 { return fibJoin(fibN) }},
 		Impl{"gopar-worker", func() uint64 {
 			var r uint64

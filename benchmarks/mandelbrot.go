@@ -13,7 +13,8 @@ var W5 = &Workload{
 	Impls:    w5Loop.baselines(),
 	Targets: []Target{
 		{Impl: "gopar-item", Against: "dynamic", Limit: 1.03},
-		{Impl: "gopar-item", Against: BestPeer, Limit: 1},
+		{Impl: "gopar-block", Against: "dynamic", Limit: 1.03},
+		{Impl: "gopar-block", Against: BestPeer, Limit: 1},
 	},
 }
 

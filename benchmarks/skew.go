@@ -11,8 +11,10 @@ var W3 = &Workload{
 	Impls: w3Loop.baselines(),
 	Targets: []Target{
 		{Impl: "gopar-item", Against: "static", Limit: 0.72},
+		{Impl: "gopar-block", Against: "static", Limit: 0.72},
 		{Impl: "gopar-item", Against: "dynamic", Limit: 1.03},
-		{Impl: "gopar-item", Against: BestPeer, Limit: 1},
+		{Impl: "gopar-block", Against: "dynamic", Limit: 1.03},
+		{Impl: "gopar-block", Against: BestPeer, Limit: 1},
 	},
 }
 
@@ -50,8 +52,10 @@ var W4 = &Workload{
 	Impls: w4Loop.baselines(),
 	Targets: []Target{
 		{Impl: "gopar-item", Against: "static", Limit: 0.60},
+		{Impl: "gopar-block", Against: "static", Limit: 0.60},
 		{Impl: "gopar-item", Against: "dynamic", Limit: 1.03},
-		{Impl: "gopar-item", Against: BestPeer, Limit: 1},
+		{Impl: "gopar-block", Against: "dynamic", Limit: 1.03},
+		{Impl: "gopar-block", Against: BestPeer, Limit: 1},
 	},
 }
 

@@ -46,6 +46,10 @@ const (
 	// maxBlock bounds a block's size so that the first block into a hot
 	// spot cannot be huge.
 	maxBlock = 1 << 16
+	// takesPerClock: in the parallel phase a block is taken from the
+	// partitioner in this many pieces (a take costs two atomics, about 5 ns;
+	// a clock read 35 ns).
+	takesPerClock = 8
 )
 
 // Run folds the items of [lo, hi) with r and returns the combined result.
@@ -173,11 +177,18 @@ func (o *loop[A]) participate(w *runtime.Worker) {
 	var mine []run[A]
 	var cur run[A]
 	next := -1 // end of the current run; -1: no run yet
+	// The block size (items per blockTarget) is measured over takesPerClock
+	// takes of a block/takesPerClock items each: the clock is read once per
+	// block, while only one take at a time is out of the thieves' reach, so a
+	// take that runs into a hot spot unbalances the loop by 1/takesPerClock of
+	// a block, not by a whole one.
 	size := o.size
+	take := max(1, size/takesPerClock)
 	start := time.Now()
 	last := time.Duration(0)
+	measured, takes := 0, 0
 	for {
-		lo, hi, ok := p.Next(size)
+		lo, hi, ok := p.Next(take)
 		if !ok {
 			break
 		}
@@ -189,9 +200,13 @@ func (o *loop[A]) participate(w *runtime.Worker) {
 			o.parts.Cancel()
 		}
 		next = hi
-		now := time.Since(start)
-		size = nextBlock(size, hi-lo, now-last)
-		last = now
+		measured += hi - lo
+		if takes++; takes == takesPerClock {
+			now := time.Since(start)
+			size = nextBlock(take*takesPerClock, measured, now-last)
+			take = max(1, size/takesPerClock)
+			last, measured, takes = now, 0, 0
+		}
 	}
 	if next >= 0 && o.r.Combine != nil {
 		mine = append(mine, cur)
