@@ -174,44 +174,16 @@ func (o *loop[A]) participate(w *runtime.Worker) {
 	if !o.parts.Enter(&p) {
 		return
 	}
-	var mine []run[A]
-	var cur run[A]
-	next := -1 // end of the current run; -1: no run yet
-	// The block size (items per blockTarget) is measured over takesPerClock
-	// takes of a block/takesPerClock items each: the clock is read once per
-	// block, while only one take at a time is out of the thieves' reach, so a
-	// take that runs into a hot spot unbalances the loop by 1/takesPerClock of
-	// a block, not by a whole one.
-	size := o.size
-	take := max(1, size/takesPerClock)
-	start := time.Now()
-	last := time.Duration(0)
-	measured, takes := 0, 0
-	for {
-		lo, hi, ok := p.Next(take)
-		if !ok {
-			break
-		}
-		fresh := lo != next
-		if fresh && next >= 0 && o.r.Combine != nil {
-			mine = append(mine, cur)
-		}
-		if !o.fold(&cur, fresh, lo, hi) {
-			o.parts.Cancel()
-		}
-		next = hi
-		measured += hi - lo
-		if takes++; takes == takesPerClock {
-			now := time.Since(start)
-			size = nextBlock(take*takesPerClock, measured, now-last)
-			take = max(1, size/takesPerClock)
-			last, measured, takes = now, 0, 0
-		}
+	st := participant[A]{next: -1, size: o.size, start: time.Now()}
+	st.take = max(1, st.size/takesPerClock)
+	// A panic stops runBlocks; cancel the loop, and run again to drain it.
+	for !o.runBlocks(&p, &st) {
+		o.parts.Cancel()
 	}
-	if next >= 0 && o.r.Combine != nil {
-		mine = append(mine, cur)
+	if st.next >= 0 && o.r.Combine != nil {
+		st.mine = append(st.mine, st.cur)
 		o.mu.Lock()
-		o.runs = append(o.runs, mine...)
+		o.runs = append(o.runs, st.mine...)
 		o.mu.Unlock()
 	}
 	// Leave publishes the runs recorded above to whoever sees the loop done.
@@ -220,23 +192,60 @@ func (o *loop[A]) participate(w *runtime.Worker) {
 	}
 }
 
-// fold folds the block [lo, hi) into cur, starting a new run at lo if fresh.
-// It reports false when the loop should stop: the user's code panicked (the
-// first panic of the loop is recorded) or Stop says the loop is done. All of
-// the user's code in a participant runs here, under recover: helpers run as
-// detached jobs, where an escaping panic would crash the program.
-func (o *loop[A]) fold(cur *run[A], fresh bool, lo, hi int) (ok bool) {
+// participant is one goroutine's state in the parallel phase.
+type participant[A any] struct {
+	mine []run[A] // finished runs
+	cur  run[A]   // the run being folded
+	next int      // end of cur; -1: no run yet
+
+	// The block size (items per blockTarget) is measured over takesPerClock
+	// takes of size/takesPerClock items each: the clock is read once per
+	// block, while only one take at a time is out of the thieves' reach, so a
+	// take that runs into a hot spot unbalances the loop by a fraction of a
+	// block, not by a whole one.
+	size, take      int
+	start           time.Time
+	last            time.Duration
+	measured, takes int
+}
+
+// runBlocks folds the blocks the partitioner hands out into st until it has
+// no more (true), or until the user's code panics (false; the first panic of
+// the loop is recorded). All the user's code that a participant runs
+// (Identity, Fold, Stop) runs here, under one recover: helpers are detached
+// jobs, where an escaping panic would crash the program.
+func (o *loop[A]) runBlocks(p *partition.Participant, st *participant[A]) (finished bool) {
 	defer func() {
 		if v := recover(); v != nil {
 			o.panicked.CompareAndSwap(nil, runtime.NewPanic(v))
-			ok = false
+			finished = false
 		}
 	}()
-	if fresh {
-		*cur = run[A]{lo: lo, acc: o.r.Identity()}
+	for {
+		lo, hi, ok := p.Next(st.take)
+		if !ok {
+			return true
+		}
+		if lo != st.next {
+			if st.next >= 0 && o.r.Combine != nil {
+				st.mine = append(st.mine, st.cur)
+			}
+			st.next = -1 // if Identity panics, there is no current run
+			st.cur = run[A]{lo: lo, acc: o.r.Identity()}
+		}
+		st.cur.acc = o.r.Fold(st.cur.acc, lo, hi)
+		st.next = hi
+		if o.r.Stop != nil && o.r.Stop(st.cur.acc) {
+			o.parts.Cancel()
+		}
+		st.measured += hi - lo
+		if st.takes++; st.takes == takesPerClock {
+			now := time.Since(st.start)
+			st.size = nextBlock(st.take*takesPerClock, st.measured, now-st.last)
+			st.take = max(1, st.size/takesPerClock)
+			st.last, st.measured, st.takes = now, 0, 0
+		}
 	}
-	cur.acc = o.r.Fold(cur.acc, lo, hi)
-	return o.r.Stop == nil || !o.r.Stop(cur.acc)
 }
 
 // combine joins the runs in index order.
