@@ -4,6 +4,8 @@ import (
 	"os"
 	"strconv"
 	"sync/atomic"
+
+	"github.com/gopar-dev/gopar/steal"
 )
 
 // Invariants of a Range (offsets are relative to base; n is the length):
@@ -30,32 +32,19 @@ import (
 // are 32-bit offsets from the range's base.
 const MaxLen = 1<<32 - 1
 
-// Status is the outcome of Steal.
-type Status uint8
+// Status is the outcome of Steal: the same three outcomes as a deque steal,
+// so that a lost race is never confused with an exhausted range. Here Empty
+// means nothing a thief could take (the range is exhausted, or what remains
+// is the owner's current block), Success that the thief now owns the block
+// it was given, Retry that it lost a race and the range may still hold items.
+type Status = steal.Status
 
+// The outcomes of Steal.
 const (
-	// Empty means the range had nothing a thief could take: it is
-	// exhausted, or what remains is the owner's last block.
-	Empty Status = iota
-	// Success means the thief now owns the block it was given.
-	Success
-	// Retry means the thief lost a race with the owner or another thief;
-	// the range may still hold items, so it is worth trying again.
-	Retry
+	Empty   = steal.Empty
+	Success = steal.Success
+	Retry   = steal.Retry
 )
-
-// String returns "Empty", "Success" or "Retry".
-func (s Status) String() string {
-	switch s {
-	case Empty:
-		return "Empty"
-	case Success:
-		return "Success"
-	case Retry:
-		return "Retry"
-	}
-	return "Status(?)"
-}
 
 // cacheLine is the padding unit between fields that different goroutines
 // write: 64 bytes is the line size of amd64 and most arm64 cores.
