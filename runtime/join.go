@@ -117,18 +117,17 @@ func (w *Worker) Wait(l *Latch) {
 	if w == nil {
 		panic("gopar: Wait on a nil Worker would block forever; wait on the latch from inside Pool.Do")
 	}
-	for rounds := 0; !l.IsSet(); {
+	var idle spinner
+	for !l.IsSet() {
 		if j := w.findWork(); j != nil {
 			w.execute(j)
-			rounds = 0
+			idle.reset()
 			continue
 		}
-		if rounds < spinRounds {
-			rounds++
-			yield()
+		if idle.spin() {
 			continue
 		}
 		w.park(l)
-		rounds = 0
+		idle.reset()
 	}
 }

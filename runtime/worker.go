@@ -86,22 +86,21 @@ func (w *Worker) Index() int {
 // closed and no work is left for it to find.
 func (w *Worker) run() {
 	defer w.pool.exited.Done()
-	for rounds := 0; ; {
+	var idle spinner
+	for {
 		if j := w.findWork(); j != nil {
 			w.execute(j)
-			rounds = 0
+			idle.reset()
 			continue
 		}
 		if w.pool.closed.Load() {
 			return
 		}
-		if rounds < spinRounds {
-			rounds++
-			yield()
+		if idle.spin() {
 			continue
 		}
 		w.park(nil)
-		rounds = 0
+		idle.reset()
 	}
 }
 
