@@ -211,7 +211,10 @@ func (d *Deque[T]) Pop() *T {
 	// Either way the deque is now empty: top == bottom == b+1.
 	d.bottom.Store(b + 1)
 	if !won {
-		// A thief got it; its slot is swept on the next Push.
+		// A thief got it. Top is past b either way, so no thief can succeed
+		// on b or below any more: sweep now, or a deque drained this way
+		// would keep the stolen items alive until its next Push.
+		d.clearStolen(r, t+1)
 		return nil
 	}
 	// Ours. No thief can succeed on index b any more (top is past it), so

@@ -138,7 +138,14 @@ nopush:		skip
 					od;
 					cleared = t + 1;
 					TAKE(x)
-				:: else -> skip
+				:: else ->
+					/* lost to a thief: top is past b, sweep as well */
+					i = cleared;
+					do
+					:: i < t + 1 -> WRITE(cur, i, 0); i++
+					:: else -> break
+					od;
+					cleared = t + 1
 				fi
 			fi
 		fi
