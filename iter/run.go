@@ -65,7 +65,7 @@ const (
 // A panic in Fold stops the loop (blocks not yet started are skipped) and is
 // re-raised in the caller as a *runtime.Panic, after every participant has
 // left the loop.
-func Run[A any](pool *runtime.Pool, lo, hi int, r Reducer[A]) (result A) {
+func Run[A any](cfg Config, lo, hi int, r Reducer[A]) (result A) {
 	if hi <= lo {
 		return r.Identity()
 	}
@@ -80,7 +80,7 @@ func Run[A any](pool *runtime.Pool, lo, hi int, r Reducer[A]) (result A) {
 	start := time.Now()
 	size, i := 1, lo
 	for last := time.Duration(0); i < hi; {
-		n := min(size, hi-i)
+		n := min(cfg.clamp(size), hi-i)
 		acc = r.Fold(acc, i, i+n)
 		i += n
 		now := time.Since(start)
@@ -98,10 +98,11 @@ func Run[A any](pool *runtime.Pool, lo, hi int, r Reducer[A]) (result A) {
 	}
 
 	// Parallel phase over what is left.
+	pool := cfg.Pool
 	if pool == nil {
 		pool = runtime.Default()
 	}
-	o := &loop[A]{r: r, parts: partition.NewLoop(i, hi, pool.Workers()), size: size}
+	o := &loop[A]{r: r, cfg: cfg, parts: partition.NewLoop(i, hi, pool.Workers()), size: size}
 	if r.Combine != nil {
 		o.runs = append(o.runs, run[A]{lo: lo, acc: acc})
 	}
@@ -151,6 +152,7 @@ const maxGrowth = 16
 // loop is the shared state of the parallel phase of one Run.
 type loop[A any] struct {
 	r     Reducer[A]
+	cfg   Config
 	parts *partition.Loop
 	size  int // block size the caller had reached: where helpers start
 	done  runtime.Latch
@@ -175,7 +177,7 @@ func (o *loop[A]) participate(w *runtime.Worker) {
 		return
 	}
 	st := participant[A]{next: -1, size: o.size, start: time.Now()}
-	st.take = max(1, st.size/takesPerClock)
+	st.take = o.cfg.clamp(st.size / takesPerClock)
 	// A panic stops runBlocks; cancel the loop, and run again to drain it.
 	for !o.runBlocks(&p, &st) {
 		o.parts.Cancel()
@@ -242,7 +244,7 @@ func (o *loop[A]) runBlocks(p *partition.Participant, st *participant[A]) (finis
 		if st.takes++; st.takes == takesPerClock {
 			now := time.Since(st.start)
 			st.size = nextBlock(st.take*takesPerClock, st.measured, now-st.last)
-			st.take = max(1, st.size/takesPerClock)
+			st.take = o.cfg.clamp(st.size / takesPerClock)
 			st.last, st.measured, st.takes = now, 0, 0
 		}
 	}

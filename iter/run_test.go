@@ -40,7 +40,7 @@ func TestRunCombinesInOrder(t *testing.T) {
 	defer pool.Close()
 	combines := 0 // Combine runs only in the parallel phase, on the caller
 	for _, n := range []int{1, 10, 1000, 300_000} {
-		got := Run(pool, 0, n, Reducer[span]{
+		got := Run(Config{Pool: pool}, 0, n, Reducer[span]{
 			Identity: func() span { return span{-1, -1} },
 			Fold: func(acc span, lo, hi int) span {
 				for i := lo; i < hi; i++ {
@@ -85,4 +85,39 @@ func work(i int) uint64 {
 		h = h*0x9E3779B97F4A7C15 + 1
 	}
 	return h
+}
+
+// TestRunBlockBounds: with MaxBlock no block exceeds it; with MinBlock no
+// block is smaller, except the last piece of a range.
+func TestRunBlockBounds(t *testing.T) {
+	pool, err := runtime.New(2)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer pool.Close()
+	const n = 200_000
+	type sizes struct{ small, large, count int }
+	for _, cfg := range []Config{{Pool: pool, MaxBlock: 3}, {Pool: pool, MinBlock: 5000}} {
+		got := Run(cfg, 0, n, Reducer[sizes]{
+			Identity: func() sizes { return sizes{small: n} },
+			Fold: func(acc sizes, lo, hi int) sizes {
+				for i := lo; i < hi; i++ {
+					work(i)
+				}
+				acc.small, acc.large, acc.count = min(acc.small, hi-lo), max(acc.large, hi-lo), acc.count+1
+				return acc
+			},
+			Combine: func(a, b sizes) sizes {
+				return sizes{min(a.small, b.small), max(a.large, b.large), a.count + b.count}
+			},
+		})
+		if cfg.MaxBlock > 0 && got.large > cfg.MaxBlock {
+			t.Errorf("MaxBlock %d: a block of %d items", cfg.MaxBlock, got.large)
+		}
+		// Only the last piece of a range may be short, and there are few
+		// ranges (two partitions plus one per steal).
+		if cfg.MinBlock > 0 && got.count > n/cfg.MinBlock+64 {
+			t.Errorf("MinBlock %d: %d blocks for %d items", cfg.MinBlock, got.count, n)
+		}
+	}
 }

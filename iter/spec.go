@@ -19,13 +19,35 @@ import "github.com/gopar-dev/gopar/runtime"
 // their receiver, so a pipeline can be reused and extended.
 type Spec[T any] struct {
 	Lo, Hi int
-	Pool   *runtime.Pool // nil: runtime.Default()
+	Config
 
 	ints  bool
 	slice []T
 	at    func(int) T
 	keep  func(T) bool
 	gen   func(int) (T, bool)
+}
+
+// Config is how a loop runs: on which pool, and within which bounds on the
+// number of items run in one go. The zero Config runs on runtime.Default()
+// with no bounds, which is what the targets in BENCHMARKS.md are met with.
+type Config struct {
+	Pool *runtime.Pool // nil: runtime.Default()
+	// MinBlock, if positive, is the fewest items handed out at a time (to
+	// amortise a per-block setup in the block API). A range that runs out
+	// still hands out its last, smaller piece.
+	MinBlock int
+	// MaxBlock, if positive, is the most items handed out at a time (to bound
+	// the work that no thief can take, when item costs vary wildly).
+	MaxBlock int
+}
+
+// clamp applies the bounds to a number of items.
+func (c Config) clamp(n int) int {
+	if c.MaxBlock > 0 {
+		n = min(n, c.MaxBlock)
+	}
+	return max(n, c.MinBlock, 1)
 }
 
 // Ints is the Spec of the integers in [lo, hi); hi <= lo gives an empty one.
@@ -76,7 +98,7 @@ func (s Spec[T]) Map(f func(T) T) Spec[T] {
 
 // MapSpec is Map with a change of item type.
 func MapSpec[T, U any](s Spec[T], f func(T) U) Spec[U] {
-	out := Spec[U]{Lo: s.Lo, Hi: s.Hi, Pool: s.Pool}
+	out := Spec[U]{Lo: s.Lo, Hi: s.Hi, Config: s.Config}
 	if s.Filtered() {
 		item := s.Item
 		out.gen = func(i int) (U, bool) {

@@ -17,7 +17,7 @@ func Blocks(from, to int, body func(lo, hi int)) {
 // BlocksOn is Blocks on the given pool (nil: the default pool).
 func BlocksOn(pool *runtime.Pool, from, to int, body func(lo, hi int)) {
 	mustFunc(body, "Blocks")
-	iter.Run(pool, from, to, iter.Reducer[struct{}]{
+	iter.Run(iter.Config{Pool: pool}, from, to, iter.Reducer[struct{}]{
 		Identity: func() struct{} { return struct{}{} },
 		Fold: func(acc struct{}, lo, hi int) struct{} {
 			body(lo, hi)
@@ -50,7 +50,7 @@ func ReduceBlocksOn[T any](pool *runtime.Pool, from, to int, body func(lo, hi in
 		v  T
 		ok bool
 	}
-	r := iter.Run(pool, from, to, iter.Reducer[partial]{
+	r := iter.Run(iter.Config{Pool: pool}, from, to, iter.Reducer[partial]{
 		Identity: func() partial { return partial{} },
 		Fold: func(acc partial, lo, hi int) partial {
 			v := body(lo, hi)

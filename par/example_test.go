@@ -166,3 +166,11 @@ func Example_panic() {
 	})
 	// Output: recovered: item 42 is bad
 }
+
+func ExampleIter_WithBlockSize() {
+	// Items whose cost varies by orders of magnitude: run at most 4 at a
+	// time, so an idle worker can always take over the rest.
+	work := func(i int) int { return i % 3 }
+	fmt.Println(par.Range(0, 1000).WithBlockSize(0, 4).Map(work).Sum())
+	// Output: 999
+}

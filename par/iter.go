@@ -1,6 +1,7 @@
 package par
 
 import (
+	"fmt"
 	"reflect"
 
 	"github.com/gopar-dev/gopar/iter"
@@ -79,6 +80,27 @@ func (it Iter[T]) Len() int { return it.s.Len() }
 func (it Iter[T]) WithPool(pool *runtime.Pool) Iter[T] {
 	it.s.Pool = pool
 	return it
+}
+
+// WithBlockSize returns it with bounds on how many items its terminal
+// operations run in one go: at least min (a range that runs out still hands
+// out its last, smaller piece) and at most max; 0 leaves a bound unset.
+// Block sizes adapt to the measured cost of items without them; set max to
+// bound the work that no idle worker can take over when item costs vary by
+// orders of magnitude, min to amortise a costly per-block setup. It panics
+// on negative bounds or min > max.
+func (it Iter[T]) WithBlockSize(min, max int) Iter[T] {
+	if min < 0 || max < 0 || (max > 0 && min > max) {
+		panic(fmt.Sprintf("gopar: WithBlockSize(%d, %d): bounds must be >= 0 (0: none) with min <= max", min, max))
+	}
+	it.s.MinBlock, it.s.MaxBlock = min, max
+	return it
+}
+
+// WithBlockSize returns it with bounds on how many items run in one go; see
+// Iter.WithBlockSize.
+func (it Nums[T]) WithBlockSize(min, max int) Nums[T] {
+	return Nums[T]{it.Iter.WithBlockSize(min, max)}
 }
 
 // Map returns an iterator over f(x) for every item x of it.

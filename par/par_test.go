@@ -2,6 +2,7 @@ package par_test
 
 import (
 	"errors"
+	"fmt"
 	"os"
 	"os/exec"
 	"slices"
@@ -220,5 +221,23 @@ func TestPanicInIdentityOnHelper(t *testing.T) {
 	}()
 	if pe, ok := r.(*runtime.Panic); !ok || pe.Value != "identity failed" {
 		t.Fatalf("recovered %v, want *runtime.Panic(identity failed)", r)
+	}
+}
+
+func TestWithBlockSize(t *testing.T) {
+	var calls atomic.Int64
+	got := par.Range(0, 10_000).WithBlockSize(0, 1).Map(func(i int) int { calls.Add(1); return i }).Sum()
+	if got != 10_000*9_999/2 || calls.Load() != 10_000 {
+		t.Fatalf("WithBlockSize(0, 1): sum %d after %d calls", got, calls.Load())
+	}
+	for _, b := range [][2]int{{-1, 0}, {0, -1}, {5, 4}} {
+		func() {
+			defer func() {
+				if r := recover(); r == nil || !strings.Contains(fmt.Sprint(r), "WithBlockSize") {
+					t.Errorf("WithBlockSize(%d, %d) did not panic clearly: %v", b[0], b[1], r)
+				}
+			}()
+			par.Range(0, 1).WithBlockSize(b[0], b[1])
+		}()
 	}
 }

@@ -35,7 +35,7 @@ type match[T any] struct {
 func (it Iter[T]) Find(pred func(T) bool) (T, bool) {
 	mustFunc(pred, "Find")
 	s := it.s
-	m := iter.Run(s.Pool, s.Lo, s.Hi, iter.Reducer[match[T]]{
+	m := iter.Run(s.Config, s.Lo, s.Hi, iter.Reducer[match[T]]{
 		Identity: func() match[T] { return match[T]{} },
 		Fold: func(acc match[T], lo, hi int) match[T] {
 			if acc.found {
@@ -74,7 +74,7 @@ func (it Iter[T]) FindFirst(pred func(T) bool) (T, bool) {
 		i     int
 		found bool
 	}
-	h := iter.Run(s.Pool, s.Lo, s.Hi, iter.Reducer[hit]{
+	h := iter.Run(s.Config, s.Lo, s.Hi, iter.Reducer[hit]{
 		Identity: func() hit { return hit{} },
 		Fold: func(acc hit, lo, hi int) hit {
 			if acc.found || int64(lo) >= best.Load() {
@@ -111,7 +111,7 @@ func (it Iter[T]) TryForEach(f func(T) error) error {
 	mustFunc(f, "TryForEach")
 	s := it.s
 	type failure struct{ err error }
-	r := iter.Run(s.Pool, s.Lo, s.Hi, iter.Reducer[failure]{
+	r := iter.Run(s.Config, s.Lo, s.Hi, iter.Reducer[failure]{
 		Identity: func() failure { return failure{} },
 		Fold: func(acc failure, lo, hi int) failure {
 			if acc.err != nil {

@@ -7,7 +7,7 @@ import "github.com/gopar-dev/gopar/iter"
 func (it Iter[T]) ForEach(f func(T)) {
 	mustFunc(f, "ForEach")
 	s := it.s
-	iter.Run(s.Pool, s.Lo, s.Hi, iter.Reducer[struct{}]{
+	iter.Run(s.Config, s.Lo, s.Hi, iter.Reducer[struct{}]{
 		Identity: func() struct{} { return struct{}{} },
 		Fold: func(acc struct{}, lo, hi int) struct{} {
 			s.Each(lo, hi, f)
@@ -28,7 +28,7 @@ func (it Iter[T]) Reduce(identity func() T, op func(T, T) T) T {
 	mustFunc(identity, "Reduce (identity)")
 	mustFunc(op, "Reduce (op)")
 	s := it.s
-	return iter.Run(s.Pool, s.Lo, s.Hi, iter.Reducer[T]{
+	return iter.Run(s.Config, s.Lo, s.Hi, iter.Reducer[T]{
 		Identity: identity,
 		Fold: func(acc T, lo, hi int) T {
 			s.Each(lo, hi, func(v T) { acc = op(acc, v) })
@@ -46,7 +46,7 @@ func (it Iter[T]) Count() int {
 	if !s.Filtered() {
 		return s.Len()
 	}
-	return iter.Run(s.Pool, s.Lo, s.Hi, iter.Reducer[int]{
+	return iter.Run(s.Config, s.Lo, s.Hi, iter.Reducer[int]{
 		Identity: func() int { return 0 },
 		Fold: func(acc int, lo, hi int) int {
 			s.Each(lo, hi, func(T) { acc++ })
@@ -62,7 +62,7 @@ func (it Iter[T]) Collect() []T {
 	if !s.Filtered() {
 		// Every item has a known place: write it there directly.
 		out := make([]T, s.Len())
-		iter.Run(s.Pool, s.Lo, s.Hi, iter.Reducer[struct{}]{
+		iter.Run(s.Config, s.Lo, s.Hi, iter.Reducer[struct{}]{
 			Identity: func() struct{} { return struct{}{} },
 			Fold: func(acc struct{}, lo, hi int) struct{} {
 				s.Fill(out, lo, hi)
@@ -71,7 +71,7 @@ func (it Iter[T]) Collect() []T {
 		})
 		return out
 	}
-	out := iter.Run(s.Pool, s.Lo, s.Hi, iter.Reducer[[]T]{
+	out := iter.Run(s.Config, s.Lo, s.Hi, iter.Reducer[[]T]{
 		Identity: func() []T { return nil },
 		Fold: func(acc []T, lo, hi int) []T {
 			s.Each(lo, hi, func(v T) { acc = append(acc, v) })
@@ -89,7 +89,7 @@ func (it Iter[T]) Collect() []T {
 // such as the result of par.Map (0 for none). See Nums.Sum.
 func Sum[T Number](it Seq[T]) T {
 	s := it.spec()
-	return iter.Run(s.Pool, s.Lo, s.Hi, iter.Reducer[T]{
+	return iter.Run(s.Config, s.Lo, s.Hi, iter.Reducer[T]{
 		Identity: func() T { return 0 },
 		Fold: func(acc T, lo, hi int) T {
 			return acc + iter.SumBlock(&s, lo, hi)
