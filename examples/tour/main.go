@@ -5,8 +5,11 @@
 package main
 
 import (
+	"crypto/sha256"
+	"encoding/hex"
 	"fmt"
 	"math"
+	"math/bits"
 	goruntime "runtime"
 	"strings"
 	"time"
@@ -35,6 +38,21 @@ func skewed(i int) uint64 {
 	return h
 }
 
+// mixBlock is the hand-written loop a fan-out would run over [lo, hi).
+func mixBlock(lo, hi int) uint64 {
+	var s uint64
+	for i := lo; i < hi; i++ {
+		s += mix(uint64(i))
+	}
+	return s
+}
+
+// digest is the first 8 hex digits of a line's SHA-256.
+func digest(line string) string {
+	sum := sha256.Sum256([]byte(line))
+	return hex.EncodeToString(sum[:4])
+}
+
 func isPrime(n int) bool {
 	if n < 2 {
 		return false
@@ -59,6 +77,19 @@ func best[T any](f func() T) (time.Duration, T) {
 	return fastest, r
 }
 
+// roughly rounds a duration to three significant digits or so.
+func roughly(d time.Duration) time.Duration {
+	switch {
+	case d > time.Second:
+		return d.Round(time.Millisecond)
+	case d > time.Millisecond:
+		return d.Round(10 * time.Microsecond)
+	case d > 10*time.Microsecond:
+		return d.Round(100 * time.Nanosecond)
+	}
+	return d.Round(10 * time.Nanosecond)
+}
+
 func row[T comparable](name string, loop, pipeline func() T) {
 	tl, rl := best(loop)
 	tp, rp := best(pipeline)
@@ -66,25 +97,24 @@ func row[T comparable](name string, loop, pipeline func() T) {
 	if rl != rp {
 		same = fmt.Sprintf("DIFFERENT: %v vs %v", rl, rp)
 	}
-	fmt.Printf("%-44s %12v %12v %6.2fx  %s\n", name, tl.Round(time.Microsecond), tp.Round(time.Microsecond),
-		float64(tl)/float64(tp), same)
+	fmt.Printf("%-46s %12v %12v %6.2fx  %s\n", name, roughly(tl), roughly(tp), float64(tl)/float64(tp), same)
 }
 
 func main() {
 	workers := runtime.Default().Workers()
 	fmt.Printf("gopar tour: %d workers (GOMAXPROCS=%d, set GOPAR_WORKERS to change)\n\n", workers, goruntime.GOMAXPROCS(0))
-	fmt.Printf("%-44s %12s %12s %7s\n", "pipeline", "plain loop", "gopar", "speedup")
+	fmt.Printf("%-46s %12s %12s %7s\n", "pipeline", "plain loop", "gopar", "speedup")
 
 	const n = 1 << 24
 	row("par.Range(0, n).Map(f).Sum()",
 		func() int {
 			s := 0
 			for i := 0; i < n; i++ {
-				s += i * i % 7
+				s += bits.OnesCount64(mix(uint64(i)))
 			}
 			return s
 		},
-		func() int { return par.Range(0, n).Map(func(i int) int { return i * i % 7 }).Sum() })
+		func() int { return par.Range(0, n).Map(func(i int) int { return bits.OnesCount64(mix(uint64(i))) }).Sum() })
 
 	row("par.Sum(par.Map(par.Range(0, n), mix))",
 		func() uint64 {
@@ -95,6 +125,12 @@ func main() {
 			return s
 		},
 		func() uint64 { return par.Sum(par.Map(par.Range(0, n), mixInt)) })
+
+	row("block API: par.ReduceBlocks(0, n, loop, +)",
+		func() uint64 { return mixBlock(0, n) },
+		func() uint64 {
+			return par.ReduceBlocks(0, n, mixBlock, func(a, b uint64) uint64 { return a + b })
+		})
 
 	const m = 1 << 14
 	row("uneven items: par.Map(Range, skewed).Sum",
@@ -120,18 +156,20 @@ func main() {
 		},
 		func() int { return par.Range(0, p).Filter(isPrime).Count() })
 
-	words := strings.Fields(strings.Repeat("the quick brown fox jumps over the lazy dog ", 20000))
-	row("ordered Reduce: concatenate first letters",
+	lines := make([]string, 1<<15)
+	for i := range lines {
+		lines[i] = strings.Repeat(fmt.Sprint(i), 40)
+	}
+	row("ordered: par.Map(Slice(lines), sha256).Collect",
 		func() string {
-			var b strings.Builder
-			for _, w := range words {
-				b.WriteByte(w[0])
+			digests := make([]string, len(lines))
+			for i, l := range lines {
+				digests[i] = digest(l)
 			}
-			return b.String()
+			return strings.Join(digests, "")
 		},
 		func() string {
-			firsts := par.Map(par.Slice(words), func(w string) string { return w[:1] })
-			return strings.Join(firsts.Collect(), "")
+			return strings.Join(par.Map(par.Slice(lines), digest).Collect(), "")
 		})
 
 	row("small input: 1,000 items (runs inline)",
