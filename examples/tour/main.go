@@ -114,7 +114,9 @@ func main() {
 			}
 			return s
 		},
-		func() int { return par.Range(0, n).Map(func(i int) int { return bits.OnesCount64(mix(uint64(i))) }).Sum() })
+		func() int {
+			return par.Range(0, n).Map(func(i int) int { return bits.OnesCount64(mix(uint64(i))) }).Sum()
+		})
 
 	row("par.Sum(par.Map(par.Range(0, n), mix))",
 		func() uint64 {
