@@ -185,6 +185,9 @@ func main() {
 		func() uint64 { return par.Sum(par.Map(par.Range(0, 1000), mixInt)) })
 
 	fmt.Println()
+	fmt.Println("A per-item pipeline calls f through a func value, 1-3 ns a call here, which a plain")
+	fmt.Println("loop may inline away: for items that cheap, the block API runs your own loop instead.")
+	fmt.Println()
 	var a, b uint64
 	par.Join(func() { a = par.Sum(par.Map(par.Range(0, n/2), mixInt)) },
 		func() { b = par.Sum(par.Map(par.Range(n/2, n), mixInt)) })
