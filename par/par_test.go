@@ -243,3 +243,53 @@ func TestWithBlockSize(t *testing.T) {
 		}()
 	}
 }
+
+// TestEmptyAndReversedRanges: hi <= lo is an empty range for every terminal
+// operation, and no callback runs.
+func TestEmptyAndReversedRanges(t *testing.T) {
+	for _, r := range [][2]int{{0, 0}, {10, 3}, {5, -5}, {-1, -2}} {
+		it := par.Range(r[0], r[1])
+		called := false
+		it.ForEach(func(int) { called = true })
+		if called || it.Sum() != 0 || it.Count() != 0 || len(it.Collect()) != 0 || it.Len() != 0 {
+			t.Fatalf("Range(%d, %d) is not empty", r[0], r[1])
+		}
+		if it.Any(func(int) bool { return true }) || !it.All(func(int) bool { return false }) {
+			t.Fatalf("Range(%d, %d): Any/All see items", r[0], r[1])
+		}
+		if got := it.Reduce(func() int { return 7 }, func(a, b int) int { return a + b }); got != 7 {
+			t.Fatalf("Range(%d, %d).Reduce = %d, want the identity 7", r[0], r[1], got)
+		}
+	}
+	if xs := par.Slice([]string(nil)).Collect(); xs == nil || len(xs) != 0 {
+		t.Fatalf("Slice(nil).Collect() = %#v, want an empty non-nil slice", xs)
+	}
+}
+
+// TestNilFunctionsPanicClearly: a nil callback is caught where the pipeline
+// is built, with a message that names the method.
+func TestNilFunctionsPanicClearly(t *testing.T) {
+	cases := map[string]func(){
+		"Map":         func() { par.Range(0, 1).Map(nil) },
+		"Filter":      func() { par.Range(0, 1).Filter(nil) },
+		"ForEach":     func() { par.Range(0, 1).ForEach(nil) },
+		"Reduce":      func() { par.Range(0, 1).Reduce(nil, nil) },
+		"TryForEach":  func() { par.Range(0, 1).TryForEach(nil) },
+		"Join":        func() { par.Join(nil, func() {}) },
+		"Blocks":      func() { par.Blocks(0, 1, nil) },
+		"par.Map":     func() { par.Map[int, int](par.Range(0, 1), nil) },
+		"FindFirst":   func() { par.Range(0, 1).FindFirst(nil) },
+		"ReduceBlock": func() { par.ReduceBlocks[int](0, 1, nil, nil) },
+	}
+	for name, f := range cases {
+		func() {
+			defer func() {
+				r := recover()
+				if r == nil || !strings.Contains(fmt.Sprint(r), "nil function") {
+					t.Errorf("%s(nil): recovered %v, want a message about a nil function", name, r)
+				}
+			}()
+			f()
+		}()
+	}
+}
