@@ -70,3 +70,24 @@ func BenchmarkWakeParked(b *testing.B) {
 	slices.Sort(lat)
 	b.ReportMetric(float64(lat[len(lat)/2].Nanoseconds())/1e3, "us-median")
 }
+
+// BenchmarkJoinOneWorkerAlone measures Join's overhead where nobody can
+// steal: fib runs on the only worker of a one-worker pool, submitted with
+// Go, while the caller blocks on a channel.
+func BenchmarkJoinOneWorkerAlone(b *testing.B) {
+	joins := float64(seqFib(fibN+1) - 1)
+	p := newPool(b, 1)
+	b.Run("seq", func(b *testing.B) {
+		for range b.N {
+			fibSink = seqFib(fibN)
+		}
+	})
+	b.Run("join", func(b *testing.B) {
+		done := make(chan int)
+		for range b.N {
+			p.Go(func(w *Worker) { done <- fib(w, fibN) })
+			fibSink = <-done
+		}
+		b.ReportMetric(float64(b.Elapsed().Nanoseconds())/float64(b.N)/joins, "ns/join")
+	})
+}
