@@ -51,9 +51,8 @@ package steal
 //   - Instead the owner clears the slots of stolen items lazily: it remembers
 //     in cleared how far it has swept, and on Push (and whenever Pop finds the
 //     deque empty or races for the last item) it nils the slots of the
-//     indices [cleared, top). This is
-//     safe because such an index i is below top, so by invariant 5 no thief
-//     can succeed on it any more; a slow thief that still reads slot i sees
+//     indices [cleared, top). This is safe because such an index i is below
+//     top, so by invariant 5 no thief can succeed on it any more; a slow thief that still reads slot i sees
 //     nil (or a newer item) and then fails its CAS. Nor can slot i&mask hold a
 //     live item: the sweep runs before every Push, so cleared >= bottom-len,
 //     which puts every live index within one ring length above i.
