@@ -174,3 +174,49 @@ func ExampleIter_WithBlockSize() {
 	fmt.Println(par.Range(0, 1000).WithBlockSize(0, 4).Map(work).Sum())
 	// Output: 999
 }
+
+func ExampleNums_Map() {
+	// Map on a numeric iterator keeps Sum available.
+	fmt.Println(par.Range(1, 4).Map(func(i int) int { return i * 10 }).Sum())
+	// Output: 60
+}
+
+func ExampleNums_Filter() {
+	fmt.Println(par.Range(0, 10).Filter(func(i int) bool { return i%2 == 1 }).Sum())
+	// Output: 25
+}
+
+func ExampleIter_Len() {
+	it := par.Range(0, 100).Filter(func(i int) bool { return i < 10 })
+	fmt.Println(it.Len(), it.Count()) // Len is an upper bound once a Filter is present
+	// Output: 100 10
+}
+
+func ExampleBlocksOn() {
+	pool, err := runtime.New(2)
+	if err != nil {
+		panic(err)
+	}
+	defer pool.Close()
+	squares := make([]int, 8)
+	par.BlocksOn(pool, 0, len(squares), func(lo, hi int) {
+		for i := lo; i < hi; i++ {
+			squares[i] = i * i
+		}
+	})
+	fmt.Println(squares)
+	// Output: [0 1 4 9 16 25 36 49]
+}
+
+func ExampleReduceBlocksOn() {
+	pool, err := runtime.New(2)
+	if err != nil {
+		panic(err)
+	}
+	defer pool.Close()
+	longest := par.ReduceBlocksOn(pool, 0, 1000, func(lo, hi int) int {
+		return hi - lo
+	}, func(a, b int) int { return max(a, b) })
+	fmt.Println(longest > 0)
+	// Output: true
+}

@@ -1,0 +1,88 @@
+package runtime_test
+
+import (
+	"fmt"
+
+	"github.com/gopar-dev/gopar/runtime"
+)
+
+func fib(w *runtime.Worker, n int) int {
+	if n < 2 {
+		return n
+	}
+	var a, b int
+	w.Join(
+		func(w *runtime.Worker) { a = fib(w, n-1) },
+		func(w *runtime.Worker) { b = fib(w, n-2) },
+	)
+	return a + b
+}
+
+func ExampleNew() {
+	pool, err := runtime.New(4)
+	if err != nil {
+		panic(err)
+	}
+	defer pool.Close()
+	fmt.Println(pool.Workers())
+
+	_, err = runtime.New(0)
+	fmt.Println(err)
+	// Output:
+	// 4
+	// gopar: a pool needs at least one worker, got 0
+}
+
+func ExamplePool_Do() {
+	// Do enters the pool once; the recursion passes the worker down, so
+	// every Join uses that worker's own deque.
+	var r int
+	runtime.Default().Do(func(w *runtime.Worker) { r = fib(w, 20) })
+	fmt.Println(r)
+	// Output: 6765
+}
+
+func ExampleWorker_Join() {
+	var left, right string
+	runtime.Default().Do(func(w *runtime.Worker) {
+		w.Join(
+			func(*runtime.Worker) { left = "left" },
+			func(*runtime.Worker) { right = "right" },
+		)
+	})
+	fmt.Println(left, right)
+	// Output: left right
+}
+
+func ExamplePool_Scope() {
+	// A scope waits for every task spawned in it, including tasks spawned
+	// by tasks.
+	results := make([]int, 4)
+	runtime.Default().Scope(func(s runtime.Scope) {
+		for i := range results {
+			s.Spawn(func(s runtime.Scope) {
+				s.Spawn(func(runtime.Scope) { results[i] = i * i })
+			})
+		}
+	})
+	fmt.Println(results)
+	// Output: [0 1 4 9]
+}
+
+func ExamplePool_Go() {
+	done := make(chan string)
+	runtime.Default().Go(func(w *runtime.Worker) { done <- "ran on a worker" })
+	fmt.Println(<-done)
+	// Output: ran on a worker
+}
+
+func ExampleLatch() {
+	var ready runtime.Latch
+	var got string
+	runtime.Default().Do(func(w *runtime.Worker) {
+		w.Offer(func(*runtime.Worker) { got = "set"; ready.Set() })
+		w.Wait(&ready) // runs the offered job itself if no worker took it
+	})
+	fmt.Println(got, ready.IsSet())
+	// Output: set true
+}
