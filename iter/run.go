@@ -124,6 +124,18 @@ func Run[A any](cfg Config, lo, hi int, r Reducer[A]) (result A) {
 	return o.combine()
 }
 
+// RunBlocks runs body on blocks that together cover [lo, hi), as Run does,
+// for loops that produce no result but their side effects.
+func RunBlocks(cfg Config, lo, hi int, body func(lo, hi int)) {
+	Run(cfg, lo, hi, Reducer[struct{}]{
+		Identity: func() struct{} { return struct{}{} },
+		Fold: func(acc struct{}, lo, hi int) struct{} {
+			body(lo, hi)
+			return acc
+		},
+	})
+}
+
 // nextBlock adapts the block size to the time the last block of n items
 // took. A quick block grows the next one in proportion, up to 16 times, so
 // that cheap items reach long blocks after three or four clock reads; a slow

@@ -17,13 +17,7 @@ func Blocks(from, to int, body func(lo, hi int)) {
 // BlocksOn is Blocks on the given pool (nil: the default pool).
 func BlocksOn(pool *runtime.Pool, from, to int, body func(lo, hi int)) {
 	mustFunc(body, "Blocks")
-	iter.Run(iter.Config{Pool: pool}, from, to, iter.Reducer[struct{}]{
-		Identity: func() struct{} { return struct{}{} },
-		Fold: func(acc struct{}, lo, hi int) struct{} {
-			body(lo, hi)
-			return acc
-		},
-	})
+	iter.RunBlocks(iter.Config{Pool: pool}, from, to, body)
 }
 
 // ReduceBlocks calls body on disjoint contiguous sub-ranges [lo, hi) that

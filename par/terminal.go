@@ -7,13 +7,7 @@ import "github.com/gopar-dev/gopar/iter"
 func (it Iter[T]) ForEach(f func(T)) {
 	mustFunc(f, "ForEach")
 	s := it.s
-	iter.Run(s.Config, s.Lo, s.Hi, iter.Reducer[struct{}]{
-		Identity: func() struct{} { return struct{}{} },
-		Fold: func(acc struct{}, lo, hi int) struct{} {
-			s.Each(lo, hi, f)
-			return acc
-		},
-	})
+	iter.RunBlocks(s.Config, s.Lo, s.Hi, func(lo, hi int) { s.Each(lo, hi, f) })
 }
 
 // Reduce combines the items with op, starting each piece of the work from
@@ -62,13 +56,7 @@ func (it Iter[T]) Collect() []T {
 	if !s.Filtered() {
 		// Every item has a known place: write it there directly.
 		out := make([]T, s.Len())
-		iter.Run(s.Config, s.Lo, s.Hi, iter.Reducer[struct{}]{
-			Identity: func() struct{} { return struct{}{} },
-			Fold: func(acc struct{}, lo, hi int) struct{} {
-				s.Fill(out, lo, hi)
-				return acc
-			},
-		})
+		iter.RunBlocks(s.Config, s.Lo, s.Hi, func(lo, hi int) { s.Fill(out, lo, hi) })
 		return out
 	}
 	out := iter.Run(s.Config, s.Lo, s.Hi, iter.Reducer[[]T]{
