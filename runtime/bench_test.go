@@ -31,6 +31,16 @@ func BenchmarkFib(b *testing.B) {
 			b.ReportMetric(float64(b.Elapsed().Nanoseconds())/float64(b.N)/joins, "ns/join")
 		})
 	}
+	for _, workers := range []int{1, 2} {
+		b.Run("joinfunc/workers="+string(rune('0'+workers)), func(b *testing.B) {
+			p := newPool(b, workers)
+			b.ResetTimer()
+			for range b.N {
+				p.Do(func(w *Worker) { fibSink = fibFunc(w, fibN) })
+			}
+			b.ReportMetric(float64(b.Elapsed().Nanoseconds())/float64(b.N)/joins, "ns/join")
+		})
+	}
 	b.Run("goroutine-per-fork", func(b *testing.B) {
 		for range b.N {
 			fibSink = goFib(fibN)
@@ -86,6 +96,14 @@ func BenchmarkJoinOneWorkerAlone(b *testing.B) {
 		done := make(chan int)
 		for range b.N {
 			p.Go(func(w *Worker) { done <- fib(w, fibN) })
+			fibSink = <-done
+		}
+		b.ReportMetric(float64(b.Elapsed().Nanoseconds())/float64(b.N)/joins, "ns/join")
+	})
+	b.Run("joinfunc", func(b *testing.B) {
+		done := make(chan int)
+		for range b.N {
+			p.Go(func(w *Worker) { done <- fibFunc(w, fibN) })
 			fibSink = <-done
 		}
 		b.ReportMetric(float64(b.Elapsed().Nanoseconds())/float64(b.N)/joins, "ns/join")

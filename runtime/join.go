@@ -118,12 +118,15 @@ func (w *Worker) Wait(l *Latch) {
 		panic("gopar: Wait on a nil Worker would block forever; wait on the latch from inside Pool.Do")
 	}
 	var idle spinner
+	defer w.setIdle(&idle, false)
 	for !l.IsSet() {
 		if j := w.findWork(); j != nil {
+			w.setIdle(&idle, false)
 			w.execute(j)
 			idle.reset()
 			continue
 		}
+		w.setIdle(&idle, true)
 		if idle.spin() {
 			continue
 		}

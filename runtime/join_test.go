@@ -18,6 +18,14 @@ func fib(w *Worker, n int) int {
 	return a + b
 }
 
+func fibFunc(w *Worker, n int) int {
+	if n < 2 {
+		return n
+	}
+	a, b := JoinFunc(w, fibFunc, n-1, n-2)
+	return a + b
+}
+
 func seqFib(n int) int {
 	if n < 2 {
 		return n

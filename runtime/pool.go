@@ -38,6 +38,9 @@ type Pool struct {
 	// sleepers counts pool workers that have announced they are about to
 	// park. Publishers read it after publishing; see sleep.go.
 	sleepers atomic.Int32
+	// idle counts participants looking for work: spinning, or parked
+	// waiting for work or for a latch. JoinFunc reads it at every call.
+	idle atomic.Int32
 	// nextWake spreads wake-ups over the workers.
 	nextWake atomic.Uint32
 

@@ -28,6 +28,8 @@ const (
 type spinner struct {
 	rounds int
 	since  time.Time
+	// idle records that the participant is counted in Pool.idle.
+	idle bool
 }
 
 // spin yields and reports true while the participant should keep
@@ -49,7 +51,22 @@ func (s *spinner) spin() bool {
 	return false
 }
 
-func (s *spinner) reset() { *s = spinner{} }
+func (s *spinner) reset() { s.rounds, s.since = 0, time.Time{} }
+
+// setIdle keeps Pool.idle, the number of participants looking for work,
+// up to date as w starts and stops looking. JoinFunc shares work only while
+// it is not zero.
+func (w *Worker) setIdle(s *spinner, idle bool) {
+	if s.idle == idle {
+		return
+	}
+	s.idle = idle
+	if idle {
+		w.pool.idle.Add(1)
+	} else {
+		w.pool.idle.Add(-1)
+	}
+}
 
 // park blocks w until it may have something to do: new work was published,
 // l was set (if l is not nil), or the pool closed (pool workers' main loop,

@@ -13,6 +13,7 @@ type counters struct {
 	injected     atomic.Uint64
 	parks        atomic.Uint64
 	wakeups      atomic.Uint64
+	shared       atomic.Uint64
 }
 
 // Stats are counters summed over a pool's workers and guest slots since the
@@ -27,6 +28,7 @@ type Stats struct {
 	InjectorTakes uint64 // jobs taken from the injector
 	Parks         uint64 // times a participant blocked waiting for work or a latch
 	Wakeups       uint64 // sleeping workers woken because work was published
+	Shared        uint64 // JoinFunc frames made stealable because a participant was idle
 }
 
 // Stats returns the pool's counters.
@@ -41,6 +43,7 @@ func (p *Pool) Stats() Stats {
 		s.InjectorTakes += c.injected.Load()
 		s.Parks += c.parks.Load()
 		s.Wakeups += c.wakeups.Load()
+		s.Shared += c.shared.Load()
 	}
 	return s
 }

@@ -17,25 +17,30 @@ func TestStealsGrowWithSpanNotWork(t *testing.T) {
 	}
 	const workers = 4
 	defer goruntime.GOMAXPROCS(goruntime.GOMAXPROCS(workers))
-	p := newPool(t, workers)
-	steals := func(n int) uint64 {
-		var runs []uint64
-		for range 5 {
-			before := p.Stats().Steals
-			p.Do(func(w *Worker) { fib(w, n) })
-			runs = append(runs, p.Stats().Steals-before)
+	for _, form := range []struct {
+		name string
+		fib  func(*Worker, int) int
+	}{{"Join", fib}, {"JoinFunc", fibFunc}} {
+		p := newPool(t, workers)
+		steals := func(n int) uint64 {
+			var runs []uint64
+			for range 5 {
+				before := p.Stats().Steals
+				p.Do(func(w *Worker) { form.fib(w, n) })
+				runs = append(runs, p.Stats().Steals-before)
+			}
+			slices.Sort(runs)
+			return runs[len(runs)/2]
 		}
-		slices.Sort(runs)
-		return runs[len(runs)/2]
-	}
-	var series []uint64
-	for n := 18; n <= 28; n += 2 {
-		s := steals(n)
-		series = append(series, s)
-		joins := seqFib(n+1) - 1
-		if bound := uint64(16 * workers * n); s > bound {
-			t.Errorf("fib(%d): %d steals for %d joins, above the span bound 16*P*n = %d", n, s, joins, bound)
+		var series []uint64
+		for n := 18; n <= 28; n += 2 {
+			s := steals(n)
+			series = append(series, s)
+			joins := seqFib(n+1) - 1
+			if bound := uint64(16 * workers * n); s > bound {
+				t.Errorf("%s fib(%d): %d steals for %d joins, above the span bound 16*P*n = %d", form.name, n, s, joins, bound)
+			}
 		}
+		t.Logf("%s: median steals for fib(18), fib(20), ..., fib(28) on %d workers: %v", form.name, workers, series)
 	}
-	t.Logf("median steals for fib(18), fib(20), ..., fib(28) on %d workers: %v", workers, series)
 }

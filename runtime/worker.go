@@ -50,6 +50,10 @@ type Worker struct {
 	// Owner-only state.
 	rng  uint64
 	free []*job
+	// forks is the JoinFunc stack used last, checked first; forkStacks
+	// holds one per type of JoinFunc used on this worker.
+	forks      any
+	forkStacks []sharer
 
 	stats counters
 }
@@ -89,11 +93,14 @@ func (w *Worker) run() {
 	var idle spinner
 	for {
 		if j := w.findWork(); j != nil {
+			w.setIdle(&idle, false)
 			w.execute(j)
 			idle.reset()
 			continue
 		}
+		w.setIdle(&idle, true)
 		if w.pool.closed.Load() {
+			w.setIdle(&idle, false)
 			return
 		}
 		if idle.spin() {

@@ -1,0 +1,222 @@
+package runtime
+
+// JoinFunc is the fast form of Join for recursive divide and conquer: it
+// returns f(w, a) and f(w, b), computed possibly in parallel.
+//
+//	func fib(w *runtime.Worker, n int) int {
+//		if n < 2 {
+//			return n
+//		}
+//		x, y := runtime.JoinFunc(w, fib, n-1, n-2)
+//		return x + y
+//	}
+//
+// Where Join must put b on the shared deque at once (a closure that escapes
+// to the heap, and two atomic operations), JoinFunc records (f, b) in a
+// private stack of w's and calls f(w, a). The record becomes a job that
+// other workers can steal only when one of them is looking for work: the
+// next JoinFunc on w then shares the oldest record still private, the
+// largest piece of work w has. When nobody is idle, a JoinFunc costs a few
+// nanoseconds over the two plain calls and allocates nothing. This is the
+// lazy publication of Spice's heartbeat scheduling, with hunger in place of
+// the timer.
+//
+// Pass a function that is not a closure (or a closure created once, outside
+// the recursion): a closure created at every level is an allocation per
+// call. Put everything the two halves differ in into A, and keep A small;
+// it is copied into the record.
+//
+// # Panics
+//
+// As Join: if f panics for a or for b, JoinFunc still waits for the other
+// call, then re-panics with a *Panic (a's if both panicked). A panic in the
+// call for a does not skip the call for b.
+//
+// On a nil Worker, JoinFunc calls f(nil, a), then f(nil, b), with the same
+// panic behaviour.
+func JoinFunc[A, R any](w *Worker, f func(*Worker, A) R, a, b A) (ra, rb R) {
+	if w == nil {
+		return joinFuncInline(f, a, b)
+	}
+	s, ok := w.forks.(*forkStack[A, R])
+	if !ok {
+		s = forkStackFor[A, R](w)
+	}
+	i := len(s.frames)
+	s.frames = append(s.frames, forkFrame[A, R]{f: f, arg: b})
+	if w.pool.idle.Load() != 0 {
+		w.share()
+	}
+	// One deferred function covers both calls: cheaper than a recover
+	// around each, and it does nothing unless one of them panics.
+	phase := inA
+	defer func() {
+		if phase != finished {
+			s.unwind(w, i, phase, recover())
+		}
+	}()
+	ra = f(w, a)
+	// Reindex: the call above may have grown the slice.
+	fr := &s.frames[i]
+	if j := fr.job; j == nil {
+		b := fr.arg
+		*fr = forkFrame[A, R]{}
+		s.frames = s.frames[:i]
+		phase = inB
+		rb = f(w, b)
+		phase = finished
+		return ra, rb
+	}
+	phase = finished
+	return ra, s.joinShared(w, i)
+}
+
+// The phases of a JoinFunc, for its deferred function.
+const (
+	inA = iota
+	inB
+	finished
+)
+
+// joinShared pops frame i, whose call was shared as a job, and returns the
+// job's result once it is done: w runs it itself if nobody stole it, and
+// helps with other work until its thief is done otherwise.
+func (s *forkStack[A, R]) joinShared(w *Worker, i int) R {
+	j := s.pop(i)
+	if !w.takeBack(&j.job) {
+		w.Wait(&j.done)
+	}
+	if j.panicked != nil {
+		panic(j.panicked)
+	}
+	return j.result
+}
+
+// pop removes frame i, the top one, and returns its job, if it was shared.
+func (s *forkStack[A, R]) pop(i int) *forkJob[A, R] {
+	j := s.frames[i].job
+	s.frames[i] = forkFrame[A, R]{}
+	s.frames = s.frames[:i]
+	s.shared = min(s.shared, i)
+	return j
+}
+
+// unwind finishes a JoinFunc whose call for a or b panicked with v: the
+// call for b still runs (or is waited for), then the panic goes on as a
+// *Panic, a's if both calls panicked.
+func (s *forkStack[A, R]) unwind(w *Worker, i int, phase int, v any) {
+	p := NewPanic(v)
+	if phase == inA {
+		fr := s.frames[i]
+		if j := s.pop(i); j == nil {
+			callFunc(w, fr.f, fr.arg) // a's panic wins over b's
+		} else if !w.takeBack(&j.job) {
+			w.Wait(&j.done)
+		}
+	}
+	panic(p)
+}
+
+func joinFuncInline[A, R any](f func(*Worker, A) R, a, b A) (ra, rb R) {
+	ra, pa := callFunc(nil, f, a)
+	rb, pb := callFunc(nil, f, b)
+	if pa != nil {
+		panic(pa)
+	}
+	if pb != nil {
+		panic(pb)
+	}
+	return ra, rb
+}
+
+// callFunc returns f(w, x), or what it panicked with.
+func callFunc[A, R any](w *Worker, f func(*Worker, A) R, x A) (r R, p *Panic) {
+	defer func() {
+		if v := recover(); v != nil {
+			p = NewPanic(v)
+		}
+	}()
+	return f(w, x), nil
+}
+
+// forkFrame is the record of one JoinFunc in progress: the call for b that
+// is still to be made, and the job it became if it was shared.
+type forkFrame[A, R any] struct {
+	f   func(*Worker, A) R
+	arg A
+	job *forkJob[A, R]
+}
+
+// forkStack holds the frames of the JoinFuncs of one type that are running
+// on a worker, outermost first. frames[:shared] have been shared: a frame
+// is shared only once every older frame is, so the jobs enter the deque in
+// the order thieves should take them, oldest (largest) first. Only the
+// worker's goroutine touches it.
+type forkStack[A, R any] struct {
+	frames []forkFrame[A, R]
+	shared int
+}
+
+// forkJob is a shared frame: a job whose result the owner reads once done
+// is set.
+type forkJob[A, R any] struct {
+	job
+	f      func(*Worker, A) R
+	arg    A
+	result R
+}
+
+// sharer is the untyped view of a forkStack.
+type sharer interface {
+	// shareOldest turns the oldest private frame into a job on w's deque,
+	// and reports false if there is none.
+	shareOldest(w *Worker) bool
+	// depth is the number of frames (for tests).
+	depth() int
+}
+
+func (s *forkStack[A, R]) depth() int { return len(s.frames) }
+
+func (s *forkStack[A, R]) shareOldest(w *Worker) bool {
+	k := s.shared
+	if k == len(s.frames) {
+		return false
+	}
+	fr := &s.frames[k]
+	j := &forkJob[A, R]{f: fr.f, arg: fr.arg}
+	j.fn = func(w *Worker) { j.result = j.f(w, j.arg) }
+	fr.job = j
+	fr.arg = *new(A) // the job holds it now
+	s.shared = k + 1
+	w.push(&j.job)
+	return true
+}
+
+// forkStackFor returns w's stack for JoinFunc[A, R], creating it on first
+// use, and makes it the one JoinFunc finds first.
+func forkStackFor[A, R any](w *Worker) *forkStack[A, R] {
+	for _, sh := range w.forkStacks {
+		if s, ok := sh.(*forkStack[A, R]); ok {
+			w.forks = s
+			return s
+		}
+	}
+	s := &forkStack[A, R]{}
+	w.forkStacks = append(w.forkStacks, s)
+	w.forks = s
+	return s
+}
+
+// share gives an idle participant something to steal: the oldest private
+// JoinFunc frame, unless w's deque already holds work nobody took.
+func (w *Worker) share() {
+	if w.deque.Len() > 0 {
+		return
+	}
+	for _, s := range w.forkStacks {
+		if s.shareOldest(w) {
+			w.stats.shared.Add(1)
+			return
+		}
+	}
+}
