@@ -24,8 +24,8 @@ var W6 = &Workload{
 		{"pargo", func() uint64 { return fibPargo(fibN) }},
 	},
 	Targets: []Target{
-		{Impl: "gopar-worker", Against: "goroutine", Limit: 0.02},
-		{Impl: "gopar-worker", Against: BestPeer, Limit: 1},
+		{Impl: "gopar-joinfunc", Against: "goroutine", Limit: 0.02},
+		{Impl: "gopar-joinfunc", Against: BestPeer, Limit: 1},
 	},
 }
 

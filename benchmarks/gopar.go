@@ -12,7 +12,8 @@ import (
 // block API, par.ReduceBlocks, with the same hand-written loop as static, so its
 // floor is static (and, on W0, seq). gopar-join is recursive fib with par.Join at
 // every level; gopar-worker is the same with runtime.Worker.Join, which passes the
-// worker down instead of entering the pool at every level.
+// worker down instead of entering the pool at every level; gopar-joinfunc uses
+// runtime.JoinFunc, which shares a fork only while a worker is idle.
 func init() {
 	add("W0", Impl{"gopar-item", func() uint64 {
 		var s uint64
@@ -50,6 +51,11 @@ func init() {
 			var r uint64
 			runtime.Default().Do(func(w *runtime.Worker) { r = fibWorker(w, fibN) })
 			return r
+		}},
+		Impl{"gopar-joinfunc", func() uint64 {
+			var r uint64
+			runtime.Default().Do(func(w *runtime.Worker) { r = fibJoinFunc(w, fibN) })
+			return r
 		}})
 	add("W7", Impl{"gopar-item", func() uint64 { return goparItem(w7Outer64, goparInner) }},
 		Impl{"gopar-block", func() uint64 { return goparItem(w7Outer64, goparInnerBlock) }})
@@ -86,6 +92,15 @@ func fibWorker(w *runtime.Worker, n int) uint64 {
 		func(w *runtime.Worker) { a = fibWorker(w, n-1) },
 		func(w *runtime.Worker) { b = fibWorker(w, n-2) },
 	)
+	return a + b
+}
+
+// fibJoinFunc forks with runtime.JoinFunc at every level.
+func fibJoinFunc(w *runtime.Worker, n int) uint64 {
+	if n < 2 {
+		return uint64(n)
+	}
+	a, b := runtime.JoinFunc(w, fibJoinFunc, n-1, n-2)
 	return a + b
 }
 

@@ -16,7 +16,9 @@
 // I?". gopar hands the answer around instead: every task receives the
 // *[Worker] that runs it, and a task that forks more work calls
 // [Worker.Join] on it, pushing to and popping from its own deque with no
-// lock.
+// lock. [JoinFunc] is the cheaper form for recursion that forks down to
+// small leaves: it keeps the second call private to the worker and shares
+// it only while another participant is idle.
 //
 // A goroutine that is not a worker (main, an HTTP handler, or user code
 // that a task called without passing the worker on) enters the pool with

@@ -86,3 +86,31 @@ func ExampleLatch() {
 	fmt.Println(got, ready.IsSet())
 	// Output: set true
 }
+
+// node is a binary tree; size forks at every node, JoinFunc's case.
+type node struct {
+	left, right *node
+}
+
+func size(w *runtime.Worker, n *node) int {
+	if n == nil {
+		return 0
+	}
+	l, r := runtime.JoinFunc(w, size, n.left, n.right)
+	return 1 + l + r
+}
+
+func build(depth int) *node {
+	if depth == 0 {
+		return nil
+	}
+	return &node{build(depth - 1), build(depth - 1)}
+}
+
+func ExampleJoinFunc() {
+	root := build(16)
+	var n int
+	runtime.Default().Do(func(w *runtime.Worker) { n = size(w, root) })
+	fmt.Println(n)
+	// Output: 65535
+}

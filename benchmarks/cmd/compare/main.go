@@ -192,7 +192,8 @@ func render(results []result, rounds int, minTime time.Duration) string {
 		"gopar-block runs the same inlined loop as seq, static, dynamic and the peers (floor: static). "+
 		"On cheap items a func call per item costs 1-3 ns here, so a per-item form cannot reach 1.9x over an inlined seq; "+
 		"the targets that compare with inlined baselines are checked on gopar-block. "+
-		"gopar-join enters the pool at every level (par.Join), gopar-worker passes the worker down (runtime.Worker.Join).\n\n")
+		"gopar-join enters the pool at every level (par.Join), gopar-worker passes the worker down (runtime.Worker.Join), "+
+		"gopar-joinfunc forks with runtime.JoinFunc, which shares a fork only while a worker is idle.\n\n")
 
 	trust, untrusted := trustTable(results)
 	if len(untrusted) > 0 {
