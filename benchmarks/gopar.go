@@ -46,6 +46,13 @@ func init() {
 			Impl{"gopar-block", func() uint64 { return par.ReduceBlocks(0, w.l.n, w.l.block, add64) }},
 		)
 	}
+	// Rayon's splitting on gopar's pool, for docs/steal-fraction.md.
+	for _, w := range []struct {
+		id string
+		l  loop
+	}{{"W1", w1Loop}, {"W2", w2Loop}, {"W3", w3Loop}, {"W4", w4Loop}, {"W5", w5Loop}} {
+		add(w.id, Impl{"rayon-split", func() uint64 { return rayonSplit(w.l.n, w.l.block) }})
+	}
 	add("W6", Impl{"gopar-join", func() uint64 { return fibJoin(fibN) }},
 		Impl{"gopar-worker", func() uint64 {
 			var r uint64

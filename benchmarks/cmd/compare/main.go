@@ -193,7 +193,8 @@ func render(results []result, rounds int, minTime time.Duration) string {
 		"On cheap items a func call per item costs 1-3 ns here, so a per-item form cannot reach 1.9x over an inlined seq; "+
 		"the targets that compare with inlined baselines are checked on gopar-block. "+
 		"gopar-join enters the pool at every level (par.Join), gopar-worker passes the worker down (runtime.Worker.Join), "+
-		"gopar-joinfunc forks with runtime.JoinFunc, which shares a fork only while a worker is idle.\n\n")
+		"gopar-joinfunc forks with runtime.JoinFunc, which shares a fork only while a worker is idle. "+
+		"rayon-split is not a gopar API: Rayon's recursive halving with thief splitting, rebuilt on gopar's pool for comparison (docs/steal-fraction.md).\n\n")
 
 	trust, untrusted := trustTable(results)
 	if len(untrusted) > 0 {
