@@ -66,7 +66,8 @@ const (
 // re-raised in the caller as a *runtime.Panic, after every participant has
 // left the loop.
 func Run[A any](cfg Config, lo, hi int, r Reducer[A]) (result A) {
-	if hi <= lo {
+	done := cfg.done()
+	if hi <= lo || isClosed(done) {
 		return r.Identity()
 	}
 	defer func() {
@@ -86,7 +87,7 @@ func Run[A any](cfg Config, lo, hi int, r Reducer[A]) (result A) {
 		now := time.Since(start)
 		size = nextBlock(size, n, now-last)
 		last = now
-		if r.Stop != nil && r.Stop(acc) {
+		if (r.Stop != nil && r.Stop(acc)) || isClosed(done) {
 			return acc
 		}
 		if now > goParallelAfter {
@@ -102,7 +103,7 @@ func Run[A any](cfg Config, lo, hi int, r Reducer[A]) (result A) {
 	if pool == nil {
 		pool = runtime.Default()
 	}
-	o := &loop[A]{r: r, cfg: cfg, parts: partition.NewLoop(i, hi, pool.Workers()), size: size}
+	o := &loop[A]{r: r, cfg: cfg, stop: done, parts: partition.NewLoop(i, hi, pool.Workers()), size: size}
 	if r.Combine != nil {
 		o.runs = append(o.runs, run[A]{lo: lo, acc: acc})
 	}
@@ -166,7 +167,8 @@ type loop[A any] struct {
 	r     Reducer[A]
 	cfg   Config
 	parts *partition.Loop
-	size  int // block size the caller had reached: where helpers start
+	stop  <-chan struct{} // cfg.done(): cancels the loop
+	size  int             // block size the caller had reached: where helpers start
 	done  runtime.Latch
 
 	panicked atomic.Pointer[runtime.Panic]
@@ -249,7 +251,7 @@ func (o *loop[A]) runBlocks(p *partition.Participant, st *participant[A]) (finis
 		}
 		st.cur.acc = o.r.Fold(st.cur.acc, lo, hi)
 		st.next = hi
-		if o.r.Stop != nil && o.r.Stop(st.cur.acc) {
+		if (o.r.Stop != nil && o.r.Stop(st.cur.acc)) || isClosed(o.stop) {
 			o.parts.Cancel()
 		}
 		st.measured += hi - lo

@@ -1,6 +1,10 @@
 package iter
 
-import "github.com/gopar-dev/gopar/runtime"
+import (
+	"context"
+
+	"github.com/gopar-dev/gopar/runtime"
+)
 
 // Spec describes an indexed pipeline: a source of items addressed by index
 // in [Lo, Hi), and the adapters applied to them. Item i is found by the
@@ -40,6 +44,31 @@ type Config struct {
 	// MaxBlock, if positive, is the most items handed out at a time (to bound
 	// the work that no thief can take, when item costs vary wildly).
 	MaxBlock int
+	// Context, if not nil, cancels the loop: once it is done, blocks not
+	// yet started are skipped, as when Reducer.Stop says so.
+	Context context.Context
+}
+
+// done returns the channel that cancels the loop, nil if nothing can.
+func (c Config) done() <-chan struct{} {
+	if c.Context == nil {
+		return nil
+	}
+	return c.Context.Done()
+}
+
+// isClosed reports whether done, a channel from Config.done, is closed.
+// Polling an open channel costs a few nanoseconds: cheap once per block.
+func isClosed(done <-chan struct{}) bool {
+	if done == nil {
+		return false
+	}
+	select {
+	case <-done:
+		return true
+	default:
+		return false
+	}
 }
 
 // clamp applies the bounds to a number of items.

@@ -1,6 +1,7 @@
 package par_test
 
 import (
+	"context"
 	"errors"
 	"fmt"
 	"strings"
@@ -219,4 +220,17 @@ func ExampleReduceBlocksOn() {
 	}, func(a, b int) int { return max(a, b) })
 	fmt.Println(longest > 0)
 	// Output: true
+}
+
+func ExampleIter_WithContext() {
+	ctx, cancel := context.WithCancelCause(context.Background())
+	stop := errors.New("found what we were looking for")
+	err := par.Range(0, 1_000_000).WithContext(ctx).TryForEach(func(i int) error {
+		if i == 1234 {
+			cancel(stop) // for example, another goroutine gave up
+		}
+		return nil
+	})
+	fmt.Println(err)
+	// Output: found what we were looking for
 }

@@ -1,6 +1,7 @@
 package par
 
 import (
+	"context"
 	"fmt"
 	"reflect"
 
@@ -80,6 +81,29 @@ func (it Iter[T]) Len() int { return it.s.Len() }
 func (it Iter[T]) WithPool(pool *runtime.Pool) Iter[T] {
 	it.s.Pool = pool
 	return it
+}
+
+// WithContext returns it with its terminal operations cancelled by ctx:
+// once ctx is done, blocks of items not yet started are skipped (calls
+// already running finish), and the operation returns promptly.
+//
+// TryForEach then returns context.Cause(ctx), unless a call of f returned an
+// error first. The other terminal operations have no error to return: they
+// return what the items that ran produced (a partial Sum, a shorter Collect,
+// a ForEach that skipped items, Find's false), so check ctx.Err() before
+// using their result. A context that is already done runs no item at all.
+func (it Iter[T]) WithContext(ctx context.Context) Iter[T] {
+	if ctx == nil {
+		panic("gopar: WithContext was given a nil context; use context.Background() for none")
+	}
+	it.s.Context = ctx
+	return it
+}
+
+// WithContext returns it with its terminal operations cancelled by ctx; see
+// Iter.WithContext.
+func (it Nums[T]) WithContext(ctx context.Context) Nums[T] {
+	return Nums[T]{it.Iter.WithContext(ctx)}
 }
 
 // WithBlockSize returns it with bounds on how many items its terminal

@@ -1,6 +1,7 @@
 package par
 
 import (
+	"context"
 	"math"
 	"sync/atomic"
 
@@ -107,13 +108,21 @@ func (it Iter[T]) FindFirst(pred func(T) bool) (T, bool) {
 // that error (nil if none did). After an error, blocks not yet started are
 // skipped and calls already running finish. When several calls fail, the
 // error of the lowest-index one among them is returned.
+//
+// With WithContext, TryForEach also stops once the context is done, and
+// returns context.Cause(ctx) if that left items out (and no call of f
+// failed).
 func (it Iter[T]) TryForEach(f func(T) error) error {
 	mustFunc(f, "TryForEach")
 	s := it.s
-	type failure struct{ err error }
+	type failure struct {
+		err     error
+		indexes int // how many indexes the folds covered: all, unless cancelled
+	}
 	r := iter.Run(s.Config, s.Lo, s.Hi, iter.Reducer[failure]{
 		Identity: func() failure { return failure{} },
 		Fold: func(acc failure, lo, hi int) failure {
+			acc.indexes += hi - lo
 			if acc.err != nil {
 				return acc
 			}
@@ -124,12 +133,16 @@ func (it Iter[T]) TryForEach(f func(T) error) error {
 			return acc
 		},
 		Combine: func(a, b failure) failure {
-			if a.err != nil {
-				return a
+			if a.err == nil {
+				a.err = b.err
 			}
-			return b
+			a.indexes += b.indexes
+			return a
 		},
 		Stop: func(acc failure) bool { return acc.err != nil },
 	})
+	if r.err == nil && s.Context != nil && r.indexes < s.Hi-s.Lo {
+		return context.Cause(s.Context)
+	}
 	return r.err
 }
