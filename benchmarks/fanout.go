@@ -75,6 +75,17 @@ func dynamic(n, chunk int, block func(lo, hi int) uint64) uint64 {
 	return sum(partial)
 }
 
+// dynamicFn is dynamic with the item called through a func value.
+func dynamicFn(n, chunk int, item func(int) uint64) uint64 {
+	return dynamic(n, chunk, func(lo, hi int) uint64 {
+		var s uint64
+		for i := lo; i < hi; i++ {
+			s += item(i)
+		}
+		return s
+	})
+}
+
 // perItem starts one goroutine per item, each writing its own result slot.
 func perItem(n int, item func(int) uint64) uint64 {
 	result := make([]uint64, n)

@@ -25,6 +25,9 @@ func (l loop) baselines() []Impl {
 		{"dynamic", func() uint64 { return dynamic(l.n, l.chunk, l.block) }},
 	}
 	if l.perItem {
+		// The uneven loops: the dynamic fan-out through a func value is the
+		// per-item API's floor there, as static-fn is on the balanced ones.
+		impls = append(impls, Impl{"dynamic-fn", func() uint64 { return dynamicFn(l.n, l.chunk, l.item) }})
 		impls = append(impls, Impl{"goroutine", func() uint64 { return perItem(l.n, l.item) }})
 	}
 	return append(impls,

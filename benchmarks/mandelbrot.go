@@ -12,7 +12,7 @@ var W5 = &Workload{
 	Balanced: true,
 	Impls:    w5Loop.baselines(),
 	Targets: []Target{
-		{Impl: "gopar-item", Against: "dynamic", Limit: 1.03},
+		{Impl: "gopar-item", Against: "dynamic-fn", Limit: 1.03},
 		{Impl: "gopar-block", Against: "dynamic", Limit: 1.03},
 		{Impl: "gopar-block", Against: BestPeer, Limit: 1},
 	},

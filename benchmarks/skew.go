@@ -12,7 +12,7 @@ var W3 = &Workload{
 	Targets: []Target{
 		{Impl: "gopar-item", Against: "static", Limit: 0.72},
 		{Impl: "gopar-block", Against: "static", Limit: 0.72},
-		{Impl: "gopar-item", Against: "dynamic", Limit: 1.03},
+		{Impl: "gopar-item", Against: "dynamic-fn", Limit: 1.03},
 		{Impl: "gopar-block", Against: "dynamic", Limit: 1.03},
 		{Impl: "gopar-block", Against: BestPeer, Limit: 1},
 	},
@@ -53,7 +53,7 @@ var W4 = &Workload{
 	Targets: []Target{
 		{Impl: "gopar-item", Against: "static", Limit: 0.60},
 		{Impl: "gopar-block", Against: "static", Limit: 0.60},
-		{Impl: "gopar-item", Against: "dynamic", Limit: 1.03},
+		{Impl: "gopar-item", Against: "dynamic-fn", Limit: 1.03},
 		{Impl: "gopar-block", Against: "dynamic", Limit: 1.03},
 		{Impl: "gopar-block", Against: BestPeer, Limit: 1},
 	},

@@ -189,7 +189,7 @@ func render(results []result, rounds int, minTime time.Duration) string {
 	fmt.Fprintf(&b, "- machine: a shared 2-core VM whose second core sometimes vanishes for a second or more; "+
 		"absolute times drift between runs, ratios within one run hold.\n")
 	fmt.Fprintf(&b, "- reading the gopar rows: gopar-item calls the item through a func value (floor: static-fn); "+
-		"gopar-block runs the same inlined loop as seq, static, dynamic and the peers (floor: static). "+
+		"gopar-block runs the same inlined loop as seq, static, dynamic and the peers (floor: static; dynamic on the uneven loops, where gopar-item's is dynamic-fn). "+
 		"On cheap items a func call per item costs 1-3 ns here, so a per-item form cannot reach 1.9x over an inlined seq; "+
 		"the targets that compare with inlined baselines are checked on gopar-block. "+
 		"gopar-join enters the pool at every level (par.Join), gopar-worker passes the worker down (runtime.Worker.Join), "+
