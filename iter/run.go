@@ -7,6 +7,7 @@ import (
 	"sync/atomic"
 	"time"
 
+	"github.com/gopar-dev/gopar/internal/invariant"
 	"github.com/gopar-dev/gopar/partition"
 	"github.com/gopar-dev/gopar/runtime"
 )
@@ -103,9 +104,9 @@ func Run[A any](cfg Config, lo, hi int, r Reducer[A]) (result A) {
 	if pool == nil {
 		pool = runtime.Default()
 	}
-	o := &loop[A]{r: r, cfg: cfg, stop: done, parts: partition.NewLoop(i, hi, pool.Workers()), size: size}
+	o := &loop[A]{r: r, cfg: cfg, hi: hi, stop: done, parts: partition.NewLoop(i, hi, pool.Workers()), size: size}
 	if r.Combine != nil {
-		o.runs = append(o.runs, run[A]{lo: lo, acc: acc})
+		o.runs = append(o.runs, run[A]{lo: lo, hi: i, acc: acc})
 	}
 	pool.Do(func(w *runtime.Worker) {
 		if w != nil {
@@ -167,6 +168,7 @@ type loop[A any] struct {
 	r     Reducer[A]
 	cfg   Config
 	parts *partition.Loop
+	hi    int             // end of the loop (its start is runs[0].lo)
 	stop  <-chan struct{} // cfg.done(): cancels the loop
 	size  int             // block size the caller had reached: where helpers start
 	done  runtime.Latch
@@ -178,8 +180,8 @@ type loop[A any] struct {
 }
 
 type run[A any] struct {
-	lo  int
-	acc A
+	lo, hi int // the indexes folded into acc
+	acc    A
 }
 
 // participate runs blocks of the loop until the partitioner has nothing more
@@ -197,6 +199,7 @@ func (o *loop[A]) participate(w *runtime.Worker) {
 		o.parts.Cancel()
 	}
 	if st.next >= 0 && o.r.Combine != nil {
+		st.cur.hi = st.next
 		st.mine = append(st.mine, st.cur)
 		o.mu.Lock()
 		o.runs = append(o.runs, st.mine...)
@@ -244,6 +247,7 @@ func (o *loop[A]) runBlocks(p *partition.Participant, st *participant[A]) (finis
 		}
 		if lo != st.next {
 			if st.next >= 0 && o.r.Combine != nil {
+				st.cur.hi = st.next
 				st.mine = append(st.mine, st.cur)
 			}
 			st.next = -1 // if Identity panics, there is no current run
@@ -264,12 +268,30 @@ func (o *loop[A]) runBlocks(p *partition.Participant, st *participant[A]) (finis
 	}
 }
 
+// checkRunsTile checks that the sorted runs of a loop that ran to the end
+// cover [lo, hi) exactly once (gopar_debug only).
+func (o *loop[A]) checkRunsTile() {
+	at := o.runs[0].lo
+	for _, r := range o.runs {
+		if r.lo != at || r.lo >= r.hi {
+			invariant.Failf("run [%d, %d) where the runs so far end at %d", r.lo, r.hi, at)
+		}
+		at = r.hi
+	}
+	if at != o.hi {
+		invariant.Failf("the runs end at %d, the loop at %d", at, o.hi)
+	}
+}
+
 // combine joins the runs in index order.
 func (o *loop[A]) combine() A {
 	if o.r.Combine == nil {
 		return o.r.Identity()
 	}
 	slices.SortFunc(o.runs, func(a, b run[A]) int { return cmp.Compare(a.lo, b.lo) })
+	if invariant.Enabled && !o.parts.Cancelled() {
+		o.checkRunsTile()
+	}
 	acc := o.runs[0].acc
 	for _, r := range o.runs[1:] {
 		acc = o.r.Combine(acc, r.acc)

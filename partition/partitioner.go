@@ -5,6 +5,8 @@ import (
 	"math/bits"
 	"math/rand/v2"
 	"sync/atomic"
+
+	"github.com/gopar-dev/gopar/internal/invariant"
 )
 
 // MaxPartitions bounds the number of partitions of one Loop: each costs a
@@ -45,7 +47,17 @@ type Loop struct {
 	_         [cacheLine - 8]byte
 	cancelled atomic.Bool
 	_         [cacheLine - 1]byte
+
+	// seen has one bit per item, set when a participant claims it: under
+	// the gopar_debug build tag only (nil otherwise, and for loops longer
+	// than maxChecked), to check that no item is handed out twice and, when
+	// the loop is done, that none was missed.
+	seen []atomic.Uint64
 }
+
+// maxChecked is the longest loop whose items gopar_debug tracks: 2^28
+// items take a 32 MiB bitmap.
+const maxChecked = 1 << 28
 
 // NewLoop returns a Loop over [lo, hi), split statically into parts equal
 // contiguous partitions (parts < 1 is treated as 1, and there are never more
@@ -74,6 +86,9 @@ func NewLoop(lo, hi, parts int) *Loop {
 	}
 	l.n, l.parts = n, p
 	l.remaining.Store(int64(n))
+	if invariant.Enabled && n <= maxChecked {
+		l.seen = make([]atomic.Uint64, (n+63)/64)
+	}
 	// One allocation for all the initial ranges (and one for the slots):
 	// O(1) allocations per loop, whatever the number of partitions.
 	l.ranges = make([]Range, p)
@@ -171,6 +186,9 @@ func (p *Participant) Next(grain int) (lo, hi int, ok bool) {
 	for !l.cancelled.Load() {
 		if r := p.r; r != nil {
 			if lo, hi, ok := r.Take(grain); ok {
+				if invariant.Enabled && l.seen != nil {
+					l.markClaimed(lo, hi)
+				}
 				p.taken += hi - lo
 				p.blocks++
 				return lo, hi, true
@@ -241,6 +259,9 @@ func (p *Participant) drain() {
 				if !ok {
 					break
 				}
+				if invariant.Enabled && l.seen != nil {
+					l.markClaimed(lo, hi)
+				}
 				p.taken += hi - lo
 				p.drained += hi - lo
 			}
@@ -275,7 +296,37 @@ func (p *Participant) Leave() (last bool) {
 	if rem < 0 {
 		panic("partition: Leave: remaining count below zero (an item was claimed twice)")
 	}
+	if invariant.Enabled && rem == 0 && p.loop.seen != nil {
+		p.loop.checkAllClaimed()
+	}
 	return rem == 0
+}
+
+// markClaimed records that [lo, hi) was claimed, and fails if any of it was
+// claimed before (gopar_debug only).
+func (l *Loop) markClaimed(lo, hi int) {
+	if lo < l.lo || lo >= hi || hi > l.lo+int(l.n) {
+		invariant.Failf("block [%d, %d) outside the loop [%d, %d)", lo, hi, l.lo, l.lo+int(l.n))
+	}
+	for i := uint64(lo - l.lo); i < uint64(hi-l.lo); i++ {
+		bit := uint64(1) << (i % 64)
+		// Guarded, so that the arguments are boxed only on failure.
+		if old := l.seen[i/64].Or(bit); old&bit != 0 {
+			invariant.Failf("item %d claimed twice", l.lo+int(i))
+		}
+	}
+}
+
+// checkAllClaimed fails unless every item was claimed (gopar_debug only).
+// The participant that brings the remaining count to zero calls it: by then
+// every claim has been reported, and the count's atomic orders the marks
+// before this read.
+func (l *Loop) checkAllClaimed() {
+	for i := uint64(0); i < l.n; i++ {
+		if l.seen[i/64].Load()&(1<<(i%64)) == 0 {
+			invariant.Failf("the loop is done but item %d was never claimed", l.lo+int(i))
+		}
+	}
 }
 
 // Steals returns the number of successful steals p made.

@@ -5,6 +5,7 @@ import (
 	"strconv"
 	"sync/atomic"
 
+	"github.com/gopar-dev/gopar/internal/invariant"
 	"github.com/gopar-dev/gopar/steal"
 )
 
@@ -260,6 +261,13 @@ func (r *Range) stealFrom(w, x uint64) (lo, hi int, s Status) {
 	// Leave the owner [x, from) with its own top quarter stealable.
 	if !r.word.CompareAndSwap(w, split(x, from)) {
 		return 0, 0, Retry
+	}
+	if invariant.Enabled {
+		// The loot lies at or above what the owner had reserved and below
+		// the old end of the steal range, and is not empty.
+		if from < x || from < mid || from >= high || high > uint64(r.n) {
+			invariant.Failf("steal of [%d, %d) with owner at %d, steal range [%d, %d), length %d", from, high, x, mid, high, r.n)
+		}
 	}
 	return r.base + int(from), r.base + int(high), Success
 }

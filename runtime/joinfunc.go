@@ -1,5 +1,7 @@
 package runtime
 
+import "github.com/gopar-dev/gopar/internal/invariant"
+
 // JoinFunc is the fast form of Join for recursive divide and conquer: it
 // returns f(w, a) and f(w, b), computed possibly in parallel.
 //
@@ -94,6 +96,9 @@ func (s *forkStack[A, R]) joinShared(w *Worker, i int) R {
 
 // pop removes frame i, the top one, and returns its job, if it was shared.
 func (s *forkStack[A, R]) pop(i int) *forkJob[A, R] {
+	if invariant.Enabled && i != len(s.frames)-1 {
+		invariant.Failf("JoinFunc popping frame %d of %d: frames must unwind in stack order", i, len(s.frames))
+	}
 	j := s.frames[i].job
 	s.frames[i] = forkFrame[A, R]{}
 	s.frames = s.frames[:i]
@@ -183,6 +188,9 @@ func (s *forkStack[A, R]) shareOldest(w *Worker) bool {
 		return false
 	}
 	fr := &s.frames[k]
+	if invariant.Enabled && (fr.job != nil || (k > 0 && s.frames[k-1].job == nil)) {
+		invariant.Failf("sharing frame %d of %d: shared frames must be exactly the oldest %d", k, len(s.frames), k)
+	}
 	j := &forkJob[A, R]{f: fr.f, arg: fr.arg}
 	j.fn = func(w *Worker) { j.result = j.f(w, j.arg) }
 	fr.job = j

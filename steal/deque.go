@@ -83,6 +83,8 @@ package steal
 
 import (
 	"sync/atomic"
+
+	"github.com/gopar-dev/gopar/internal/invariant"
 )
 
 // cacheLine is the padding that keeps fields written by different goroutines
@@ -138,7 +140,10 @@ type Deque[T any] struct {
 	// cleared is owner-only: the slots of all indices below it, in the current
 	// ring, have been nilled (or reused by newer items).
 	cleared int64
-	_       [cacheLine - 24]byte
+	// owners counts goroutines inside Push or Pop, under the gopar_debug
+	// build tag only: more than one breaks the owner-only rule.
+	owners atomic.Int32
+	_      [cacheLine - 28]byte
 }
 
 // Push adds x at the bottom of the deque. Only the owner may call it.
@@ -147,6 +152,17 @@ func (d *Deque[T]) Push(x *T) {
 	if x == nil {
 		panic("steal: Deque.Push(nil)")
 	}
+	if invariant.Enabled {
+		d.enterOwner("Push")
+		d.push(x)
+		d.checkBounds("Push")
+		d.owners.Add(-1)
+		return
+	}
+	d.push(x)
+}
+
+func (d *Deque[T]) push(x *T) {
 	// Only we write bottom, so this load is just a read of our own value.
 	b := d.bottom.Load()
 	// Thieves may move top at any time; we may see it late, which only
@@ -173,6 +189,23 @@ func (d *Deque[T]) Push(x *T) {
 // recently pushed one, or nil if the deque is empty. Only the owner may call
 // it.
 func (d *Deque[T]) Pop() *T {
+	if invariant.Enabled {
+		d.enterOwner("Pop")
+		b := d.bottom.Load()
+		x := d.pop()
+		d.checkBounds("Pop")
+		// Invariant 4: an item popped while the deque was not empty is
+		// never nil; an empty Pop leaves bottom where it was.
+		if x == nil && d.bottom.Load() != b {
+			invariant.Failf("Pop returned nil but moved bottom from %d to %d", b, d.bottom.Load())
+		}
+		d.owners.Add(-1)
+		return x
+	}
+	return d.pop()
+}
+
+func (d *Deque[T]) pop() *T {
 	b := d.bottom.Load()
 	// Is the deque empty? Only we can make it non-empty again, so a stale top
 	// cannot make this answer wrong, and we skip the costly store below.
@@ -247,6 +280,13 @@ func (d *Deque[T]) Steal() (*T, Status) {
 	}
 	// Ours. Do not clear the slot: the owner may already have reused it after
 	// a wrap-around. The owner sweeps it later (see clearStolen).
+	if invariant.Enabled {
+		// Invariants 4 and 5: the slot of index t held item t until top
+		// moved past t, which our CAS just did.
+		if x == nil {
+			invariant.Failf("Steal won index %d but read a nil slot", t)
+		}
+	}
 	return x, Success
 }
 
@@ -309,6 +349,11 @@ func (d *Deque[T]) clearStolenIfAny(t int64) {
 //go:noinline
 func (d *Deque[T]) clearStolen(r *ring[T], t int64) {
 	i := d.cleared
+	if invariant.Enabled {
+		if t > d.top.Load() {
+			invariant.Failf("sweeping up to %d, above top %d: a live item would be lost", t, d.top.Load())
+		}
+	}
 	// At most a ring's worth can be pending (see above); this only guards it.
 	if n := int64(len(r.slots)); t-i > n {
 		i = t - n
@@ -317,4 +362,29 @@ func (d *Deque[T]) clearStolen(r *ring[T], t int64) {
 		r.at(i).Store(nil)
 	}
 	d.cleared = t
+}
+
+// enterOwner records that the calling goroutine acts as the owner, and
+// fails if another one already does (gopar_debug only).
+func (d *Deque[T]) enterOwner(op string) {
+	n := d.owners.Add(1)
+	if n != 1 {
+		invariant.Failf("Deque.%s while another goroutine is in Push or Pop: the owner-only operations were called concurrently", op)
+	}
+}
+
+// checkBounds checks invariants 2 and 3 after an owner operation
+// (gopar_debug only). Thieves only raise top, so a stale top can only make
+// bottom-top look larger, never break top <= bottom.
+func (d *Deque[T]) checkBounds(op string) {
+	b := d.bottom.Load()
+	t := d.top.Load()
+	if t > b {
+		invariant.Failf("after %s: top %d > bottom %d", op, t, b)
+	}
+	if r := d.buf.Load(); r != nil {
+		if b-t > int64(len(r.slots)) {
+			invariant.Failf("after %s: %d items in a ring of %d", op, b-t, len(r.slots))
+		}
+	}
 }
