@@ -28,30 +28,17 @@ func init() {
 		}
 		return s
 	}})
-	for _, w := range []struct {
-		id string
-		l  loop
-	}{{"W1", w1Loop}, {"W2", w2Loop}} {
-		add(w.id,
-			Impl{"gopar-item", func() uint64 { return goparItem(w.l.n, w.l.item) }},
-			Impl{"gopar-block", func() uint64 { return par.ReduceBlocks(0, w.l.n, w.l.block, add64) }},
-		)
-	}
-	for _, w := range []struct {
-		id string
-		l  loop
-	}{{"W3", w3Loop}, {"W4", w4Loop}, {"W5", w5Loop}} {
-		add(w.id,
-			Impl{"gopar-item", func() uint64 { return goparItem(w.l.n, w.l.item) }},
-			Impl{"gopar-block", func() uint64 { return par.ReduceBlocks(0, w.l.n, w.l.block, add64) }},
-		)
-	}
-	// Rayon's splitting on gopar's pool, for docs/steal-fraction.md.
+	// The loops W1-W5: the two gopar forms, and Rayon's splitting on gopar's
+	// pool (for docs/steal-fraction.md; not a gopar API).
 	for _, w := range []struct {
 		id string
 		l  loop
 	}{{"W1", w1Loop}, {"W2", w2Loop}, {"W3", w3Loop}, {"W4", w4Loop}, {"W5", w5Loop}} {
-		add(w.id, Impl{"rayon-split", func() uint64 { return rayonSplit(w.l.n, w.l.block) }})
+		add(w.id,
+			Impl{"gopar-item", func() uint64 { return goparItem(w.l.n, w.l.item) }},
+			Impl{"gopar-block", func() uint64 { return par.ReduceBlocks(0, w.l.n, w.l.block, add64) }},
+			Impl{"rayon-split", func() uint64 { return rayonSplit(w.l.n, w.l.block) }},
+		)
 	}
 	add("W6", Impl{"gopar-join", func() uint64 { return fibJoin(fibN) }},
 		Impl{"gopar-worker", func() uint64 {
