@@ -43,17 +43,25 @@ func newPool(t testing.TB, workers int) *Pool {
 	return p
 }
 
+// TestJoinFib runs fib with both forms of fork-join on pools of several
+// sizes; afterwards every JoinFunc frame must have been popped.
 func TestJoinFib(t *testing.T) {
 	n := 24
 	if raceScale > 1 {
 		n = 17
 	}
-	for _, workers := range []int{1, 2, 3, 8} {
-		p := newPool(t, workers)
-		var got int
-		p.Do(func(w *Worker) { got = fib(w, n) })
-		if want := seqFib(n); got != want {
-			t.Fatalf("workers=%d: fib(%d) = %d, want %d", workers, n, got, want)
+	for _, form := range []struct {
+		name string
+		fib  func(*Worker, int) int
+	}{{"Join", fib}, {"JoinFunc", fibFunc}} {
+		for _, workers := range []int{1, 2, 3, 8} {
+			p := newPool(t, workers)
+			var got int
+			p.Do(func(w *Worker) { got = form.fib(w, n) })
+			if want := seqFib(n); got != want {
+				t.Fatalf("%s, workers=%d: fib(%d) = %d, want %d", form.name, workers, n, got, want)
+			}
+			assertForkStacksEmpty(t, p)
 		}
 	}
 }

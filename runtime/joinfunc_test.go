@@ -9,22 +9,6 @@ import (
 	"testing"
 )
 
-func TestJoinFuncFib(t *testing.T) {
-	n := 27
-	if raceScale > 1 {
-		n = 18
-	}
-	for _, workers := range []int{1, 2, 3, 8} {
-		p := newPool(t, workers)
-		var got int
-		p.Do(func(w *Worker) { got = fibFunc(w, n) })
-		if want := seqFib(n); got != want {
-			t.Fatalf("workers=%d: fib(%d) = %d, want %d", workers, n, got, want)
-		}
-		assertForkStacksEmpty(t, p)
-	}
-}
-
 // span is the argument of the tree recursions below.
 type span struct{ lo, hi int }
 
