@@ -58,19 +58,17 @@ func JoinFunc[A, R any](w *Worker, f func(*Worker, A) R, a, b A) (ra, rb R) {
 		}
 	}()
 	ra = f(w, a)
-	// Reindex: the call above may have grown the slice.
-	fr := &s.frames[i]
-	if j := fr.job; j == nil {
-		b := fr.arg
-		*fr = forkFrame[A, R]{}
-		s.frames = s.frames[:i]
-		phase = inB
-		rb = f(w, b)
+	// Index again: the call above may have grown the slice. A shared
+	// frame's argument has moved into its job.
+	b = s.frames[i].arg
+	if j := s.pop(i); j != nil {
 		phase = finished
-		return ra, rb
+		return ra, j.join(w)
 	}
+	phase = inB
+	rb = f(w, b)
 	phase = finished
-	return ra, s.joinShared(w, i)
+	return ra, rb
 }
 
 // The phases of a JoinFunc, for its deferred function.
@@ -80,18 +78,22 @@ const (
 	finished
 )
 
-// joinShared pops frame i, whose call was shared as a job, and returns the
-// job's result once it is done: w runs it itself if nobody stole it, and
-// helps with other work until its thief is done otherwise.
-func (s *forkStack[A, R]) joinShared(w *Worker, i int) R {
-	j := s.pop(i)
-	if !w.takeBack(&j.job) {
-		w.Wait(&j.done)
-	}
+// join returns the result of a shared frame's job once it is done: w runs
+// it itself if nobody stole it, and helps with other work until its thief
+// is done otherwise. It re-panics with the job's panic, if any.
+func (j *forkJob[A, R]) join(w *Worker) R {
+	j.wait(w)
 	if j.panicked != nil {
 		panic(j.panicked)
 	}
 	return j.result
+}
+
+// wait returns once j has run, on w or on its thief.
+func (j *forkJob[A, R]) wait(w *Worker) {
+	if !w.takeBack(&j.job) {
+		w.Wait(&j.done)
+	}
 }
 
 // pop removes frame i, the top one, and returns its job, if it was shared.
@@ -115,8 +117,8 @@ func (s *forkStack[A, R]) unwind(w *Worker, i int, phase int, v any) {
 		fr := s.frames[i]
 		if j := s.pop(i); j == nil {
 			callFunc(w, fr.f, fr.arg) // a's panic wins over b's
-		} else if !w.takeBack(&j.job) {
-			w.Wait(&j.done)
+		} else {
+			j.wait(w)
 		}
 	}
 	panic(p)
@@ -166,8 +168,6 @@ type forkStack[A, R any] struct {
 // is set.
 type forkJob[A, R any] struct {
 	job
-	f      func(*Worker, A) R
-	arg    A
 	result R
 }
 
@@ -191,8 +191,9 @@ func (s *forkStack[A, R]) shareOldest(w *Worker) bool {
 	if invariant.Enabled && (fr.job != nil || (k > 0 && s.frames[k-1].job == nil)) {
 		invariant.Failf("sharing frame %d of %d: shared frames must be exactly the oldest %d", k, len(s.frames), k)
 	}
-	j := &forkJob[A, R]{f: fr.f, arg: fr.arg}
-	j.fn = func(w *Worker) { j.result = j.f(w, j.arg) }
+	f, arg := fr.f, fr.arg
+	j := new(forkJob[A, R])
+	j.fn = func(w *Worker) { j.result = f(w, arg) }
 	fr.job = j
 	fr.arg = *new(A) // the job holds it now
 	s.shared = k + 1
