@@ -16,10 +16,11 @@ func TestDebugCatchesRunsThatDoNotTile(t *testing.T) {
 		want string
 	}{
 		{[]run[int]{{0, 4, 1}, {5, 10, 1}}, "where the runs so far end at 4"},
-		{[]run[int]{{0, 6, 1}, {5, 10, 1}}, "where the runs so far end at 6"},
+		{[]run[int]{{0, 4, 1}, {3, 10, 1}}, "where the runs so far end at 4"},
 		{[]run[int]{{0, 4, 1}, {4, 9, 1}}, "the runs end at 9, the loop at 10"},
 	} {
-		o := &loop[int]{r: Reducer[int]{Combine: func(a, b int) int { return a + b }}, parts: partition.NewLoop(0, 10, 1), hi: 10, runs: c.runs}
+		// The prefix [0, 4) ran inline; the partitioned rest is [4, 10).
+		o := &loop[int]{r: Reducer[int]{Combine: func(a, b int) int { return a + b }}, parts: partition.NewLoop(4, 10, 1), runs: c.runs}
 		func() {
 			defer func() {
 				s, _ := recover().(string)

@@ -104,7 +104,7 @@ func Run[A any](cfg Config, lo, hi int, r Reducer[A]) (result A) {
 	if pool == nil {
 		pool = runtime.Default()
 	}
-	o := &loop[A]{r: r, cfg: cfg, hi: hi, stop: done, parts: partition.NewLoop(i, hi, pool.Workers()), size: size}
+	o := &loop[A]{r: r, cfg: cfg, stop: done, parts: partition.NewLoop(i, hi, pool.Workers()), size: size}
 	if r.Combine != nil {
 		o.runs = append(o.runs, run[A]{lo: lo, hi: i, acc: acc})
 	}
@@ -168,7 +168,6 @@ type loop[A any] struct {
 	r     Reducer[A]
 	cfg   Config
 	parts *partition.Loop
-	hi    int             // end of the loop (its start is runs[0].lo)
 	stop  <-chan struct{} // cfg.done(): cancels the loop
 	size  int             // block size the caller had reached: where helpers start
 	done  runtime.Latch
@@ -271,15 +270,17 @@ func (o *loop[A]) runBlocks(p *partition.Participant, st *participant[A]) (finis
 // checkRunsTile checks that the sorted runs of a loop that ran to the end
 // cover [lo, hi) exactly once (gopar_debug only).
 func (o *loop[A]) checkRunsTile() {
-	at := o.runs[0].lo
+	// runs[0] is the caller's inline prefix, which ends where the
+	// partitioned rest of the loop begins.
+	at, end := o.runs[0].lo, o.runs[0].hi+o.parts.Len()
 	for _, r := range o.runs {
 		if r.lo != at || r.lo >= r.hi {
 			invariant.Failf("run [%d, %d) where the runs so far end at %d", r.lo, r.hi, at)
 		}
 		at = r.hi
 	}
-	if at != o.hi {
-		invariant.Failf("the runs end at %d, the loop at %d", at, o.hi)
+	if at != end {
+		invariant.Failf("the runs end at %d, the loop at %d", at, end)
 	}
 }
 

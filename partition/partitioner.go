@@ -186,7 +186,7 @@ func (p *Participant) Next(grain int) (lo, hi int, ok bool) {
 	for !l.cancelled.Load() {
 		if r := p.r; r != nil {
 			if lo, hi, ok := r.Take(grain); ok {
-				if invariant.Enabled && l.seen != nil {
+				if invariant.Enabled {
 					l.markClaimed(lo, hi)
 				}
 				p.taken += hi - lo
@@ -259,7 +259,7 @@ func (p *Participant) drain() {
 				if !ok {
 					break
 				}
-				if invariant.Enabled && l.seen != nil {
+				if invariant.Enabled {
 					l.markClaimed(lo, hi)
 				}
 				p.taken += hi - lo
@@ -296,15 +296,18 @@ func (p *Participant) Leave() (last bool) {
 	if rem < 0 {
 		panic("partition: Leave: remaining count below zero (an item was claimed twice)")
 	}
-	if invariant.Enabled && rem == 0 && p.loop.seen != nil {
+	if invariant.Enabled && rem == 0 {
 		p.loop.checkAllClaimed()
 	}
 	return rem == 0
 }
 
 // markClaimed records that [lo, hi) was claimed, and fails if any of it was
-// claimed before (gopar_debug only).
+// claimed before (gopar_debug only; loops too long to track are skipped).
 func (l *Loop) markClaimed(lo, hi int) {
+	if l.seen == nil {
+		return
+	}
 	if lo < l.lo || lo >= hi || hi > l.lo+int(l.n) {
 		invariant.Failf("block [%d, %d) outside the loop [%d, %d)", lo, hi, l.lo, l.lo+int(l.n))
 	}
@@ -322,6 +325,9 @@ func (l *Loop) markClaimed(lo, hi int) {
 // every claim has been reported, and the count's atomic orders the marks
 // before this read.
 func (l *Loop) checkAllClaimed() {
+	if l.seen == nil {
+		return
+	}
 	for i := uint64(0); i < l.n; i++ {
 		if l.seen[i/64].Load()&(1<<(i%64)) == 0 {
 			invariant.Failf("the loop is done but item %d was never claimed", l.lo+int(i))
