@@ -21,25 +21,17 @@ func BenchmarkFib(b *testing.B) {
 			fibSink = seqFib(fibN)
 		}
 	})
-	for _, workers := range []int{1, 2} {
-		b.Run("join/workers="+string(rune('0'+workers)), func(b *testing.B) {
-			p := newPool(b, workers)
-			b.ResetTimer()
-			for range b.N {
-				p.Do(func(w *Worker) { fibSink = fib(w, fibN) })
-			}
-			b.ReportMetric(float64(b.Elapsed().Nanoseconds())/float64(b.N)/joins, "ns/join")
-		})
-	}
-	for _, workers := range []int{1, 2} {
-		b.Run("joinfunc/workers="+string(rune('0'+workers)), func(b *testing.B) {
-			p := newPool(b, workers)
-			b.ResetTimer()
-			for range b.N {
-				p.Do(func(w *Worker) { fibSink = fibFunc(w, fibN) })
-			}
-			b.ReportMetric(float64(b.Elapsed().Nanoseconds())/float64(b.N)/joins, "ns/join")
-		})
+	for _, form := range fibForms {
+		for _, workers := range []int{1, 2} {
+			b.Run(form.name+"/workers="+string(rune('0'+workers)), func(b *testing.B) {
+				p := newPool(b, workers)
+				b.ResetTimer()
+				for range b.N {
+					p.Do(func(w *Worker) { fibSink = form.fib(w, fibN) })
+				}
+				b.ReportMetric(float64(b.Elapsed().Nanoseconds())/float64(b.N)/joins, "ns/join")
+			})
+		}
 	}
 	b.Run("goroutine-per-fork", func(b *testing.B) {
 		for range b.N {

@@ -26,6 +26,13 @@ func fibFunc(w *Worker, n int) int {
 	return a + b
 }
 
+// fibForms are fib through each form of fork-join, for the tests and
+// benchmarks that run both.
+var fibForms = []struct {
+	name string
+	fib  func(*Worker, int) int
+}{{"join", fib}, {"joinfunc", fibFunc}}
+
 func seqFib(n int) int {
 	if n < 2 {
 		return n
@@ -50,10 +57,7 @@ func TestJoinFib(t *testing.T) {
 	if raceScale > 1 {
 		n = 17
 	}
-	for _, form := range []struct {
-		name string
-		fib  func(*Worker, int) int
-	}{{"Join", fib}, {"JoinFunc", fibFunc}} {
+	for _, form := range fibForms {
 		for _, workers := range []int{1, 2, 3, 8} {
 			p := newPool(t, workers)
 			var got int

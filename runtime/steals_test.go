@@ -17,10 +17,7 @@ func TestStealsGrowWithSpanNotWork(t *testing.T) {
 	}
 	const workers = 4
 	defer goruntime.GOMAXPROCS(goruntime.GOMAXPROCS(workers))
-	for _, form := range []struct {
-		name string
-		fib  func(*Worker, int) int
-	}{{"Join", fib}, {"JoinFunc", fibFunc}} {
+	for _, form := range fibForms {
 		p := newPool(t, workers)
 		steals := func(n int) uint64 {
 			var runs []uint64
