@@ -2,6 +2,7 @@ package iter
 
 import (
 	"cmp"
+	"math"
 	"slices"
 	"sync"
 	"sync/atomic"
@@ -25,47 +26,65 @@ type Reducer[A any] struct {
 	// Combine joins the results of two adjacent runs, left first. Nil means
 	// only the side effects of Fold matter, and Run returns Identity().
 	Combine func(left, right A) A
-	// Stop, if not nil, is asked after each block whether the loop can end
-	// early (an item was found, an error returned): blocks not yet started
-	// are then skipped.
+	// Stop, if not nil, is asked after each block whether the loop is
+	// decided (an item was found, an error returned): then no item that is
+	// not already running is run.
 	Stop func(acc A) bool
+	// Cut, if not nil, is asked after each block from which index on the
+	// items are no longer needed (math.MaxInt: all still are), as when
+	// FindFirst has a match at that index: items above it are dropped,
+	// those below still run. A loop with a Cut hands out low indexes first
+	// (see partition.NewGrowingLoop), so little runs above a cut.
+	Cut func(acc A) int
 }
 
-// Timing of the adaptive schedule. Reading the clock costs about 35 ns here,
-// so it is read once per block.
+// Timing of the adaptive schedule. Reading the clock costs about 35 ns here
+// (more under the race detector), so it is read once per block.
 const (
 	// goParallelAfter: a loop that has run this long on the caller alone is
-	// worth waking workers for (waking one takes a few microseconds). A loop
-	// that finishes sooner never touches the pool: 1,000 cheap items cost
-	// about what a plain loop costs.
+	// worth waking workers for (waking a parked one takes microseconds; see
+	// runtime/SLEEP.md). A loop that finishes sooner never touches the pool:
+	// 1,000 cheap items cost about what a plain loop costs.
 	goParallelAfter = 20 * time.Microsecond
 	// blockTarget is the time one block should take: long enough that the
 	// per-block costs (two atomics, a clock read, a func call) stay around
 	// 1%, short enough that a block into a hot spot does not unbalance the
-	// loop.
+	// loop. Where a block's fixed cost is larger (see sizer), so is the
+	// target.
 	blockTarget = 4 * time.Microsecond
-	// maxBlock bounds a block's size so that the first block into a hot
-	// spot cannot be huge.
+	// maxBlock bounds a block's size (at blockTarget) so that the first
+	// block into a hot spot cannot be huge.
 	maxBlock = 1 << 16
 	// takesPerClock: in the parallel phase a block is taken from the
 	// partitioner in this many pieces (a take costs two atomics, about 5 ns;
 	// a clock read 35 ns).
 	takesPerClock = 8
+	// fixedShare: a block takes at least this many times its fixed cost,
+	// which therefore stays under 1/fixedShare of the time.
+	fixedShare = 8
+	// firstPartitionBlocks: a loop that hands out low indexes first starts
+	// with partitions of this many blocks (see partition.NewGrowingLoop).
+	firstPartitionBlocks = 4
 )
 
 // Run folds the items of [lo, hi) with r and returns the combined result.
+// Every lo <= hi is valid, up to [math.MinInt, math.MaxInt).
 //
 // The caller starts alone, in blocks that grow while they are quick (see
-// nextBlock). If the loop is not done after goParallelAfter, the rest of it
+// sizer). If the loop is not done after goParallelAfter, the rest of it
 // goes to the work-stealing partitioner, split into one partition per pool
-// worker, and Workers()-1 helper jobs are offered to the pool: with the
-// caller, that makes one participant per worker. The caller keeps working as
-// one of them and returns when every item is done. (On a one-worker pool the
-// caller therefore runs the whole loop itself.)
+// worker (or, for a loop with a Cut or too long for that, into partitions
+// that grow from the bottom), and Workers()-1 helper jobs are offered to the
+// pool: with the caller, that makes one participant per worker. The caller
+// keeps working as one of them and returns when every item is done. (On a
+// one-worker pool the caller therefore runs the whole loop itself.)
 //
-// A panic in Fold stops the loop (blocks not yet started are skipped) and is
-// re-raised in the caller as a *runtime.Panic, after every participant has
-// left the loop.
+// Once the loop is decided (Stop, a done context, a panic) or cut (Cut), the
+// partitioner hands out no more items that are not needed: what still runs
+// is at most the blocks already handed out, one per participant.
+//
+// A panic in Fold stops the loop and is re-raised in the caller as a
+// *runtime.Panic, after every participant has left the loop.
 func Run[A any](cfg Config, lo, hi int, r Reducer[A]) (result A) {
 	done := cfg.done()
 	if hi <= lo || isClosed(done) {
@@ -80,15 +99,18 @@ func Run[A any](cfg Config, lo, hi int, r Reducer[A]) (result A) {
 	// Inline phase: the caller alone, no shared state.
 	acc := r.Identity()
 	start := time.Now()
-	size, i := 1, lo
+	sz := sizer{size: 1}
+	i := lo
 	for last := time.Duration(0); i < hi; {
-		n := min(cfg.clamp(size), hi-i)
+		n := min(cfg.clamp(sz.size), span(i, hi))
 		acc = r.Fold(acc, i, i+n)
 		i += n
 		now := time.Since(start)
-		size = nextBlock(size, n, now-last)
+		sz.observe(n, 1, now-last)
 		last = now
-		if (r.Stop != nil && r.Stop(acc)) || isClosed(done) {
+		if (r.Stop != nil && r.Stop(acc)) || (r.Cut != nil && r.Cut(acc) < hi) || isClosed(done) {
+			// Decided, or cut below what has run (the prefix ran in
+			// order, so a match is at or below i): done.
 			return acc
 		}
 		if now > goParallelAfter {
@@ -104,7 +126,13 @@ func Run[A any](cfg Config, lo, hi int, r Reducer[A]) (result A) {
 	if pool == nil {
 		pool = runtime.Default()
 	}
-	o := &loop[A]{r: r, cfg: cfg, stop: done, parts: partition.NewLoop(i, hi, pool.Workers()), size: size}
+	var parts *partition.Loop
+	if r.Cut != nil {
+		parts = partition.NewGrowingLoop(i, hi, pool.Workers(), firstPartitionBlocks*sz.size)
+	} else {
+		parts = partition.NewLoop(i, hi, pool.Workers())
+	}
+	o := &loop[A]{r: r, cfg: cfg, stop: done, parts: parts, sizer: sz}
 	if r.Combine != nil {
 		o.runs = append(o.runs, run[A]{lo: lo, hi: i, acc: acc})
 	}
@@ -126,6 +154,15 @@ func Run[A any](cfg Config, lo, hi int, r Reducer[A]) (result A) {
 	return o.combine()
 }
 
+// span returns the number of items in [lo, hi) as an int, at most
+// math.MaxInt: enough for a block, whose end it bounds.
+func span(lo, hi int) int {
+	if n := uint64(hi) - uint64(lo); n <= math.MaxInt {
+		return int(n)
+	}
+	return math.MaxInt
+}
+
 // RunBlocks runs body on blocks that together cover [lo, hi), as Run does,
 // for loops that produce no result but their side effects.
 func RunBlocks(cfg Config, lo, hi int, body func(lo, hi int)) {
@@ -138,30 +175,102 @@ func RunBlocks(cfg Config, lo, hi int, body func(lo, hi int)) {
 	})
 }
 
-// nextBlock adapts the block size to the time the last block of n items
-// took. A quick block grows the next one in proportion, up to 16 times, so
-// that cheap items reach long blocks after three or four clock reads; a slow
-// one scales the next one down to the target.
-func nextBlock(size, n int, took time.Duration) int {
-	switch {
-	case took < blockTarget/2:
-		if n < size {
-			return size // the block was cut short by the end of a range
-		}
-		grow := int64(maxGrowth)
-		if took > 0 {
-			grow = min(grow, int64(blockTarget/took))
-		}
-		return int(min(int64(size)*grow, maxBlock))
-	case took > 2*blockTarget:
-		return max(1, int(int64(n)*int64(blockTarget)/int64(took)))
-	}
-	return size
+// A sizer adapts the number of items run in one go to their measured cost,
+// so that cheap items run in long blocks and costly ones one at a time.
+//
+// It is fed windows of takes: the inline phase reads the clock after every
+// block (one take), a participant after takesPerClock takes. size is the
+// number of items a window should hold: a window that took less than half
+// its target grows the next one in proportion, up to maxGrowth times; one
+// that took more than twice its target scales the next one down to it.
+//
+// The target is blockTarget, unless a take has a fixed cost (the take
+// itself, a setup in Fold, or everything slowed down by the race detector or
+// a preempted machine): then a take is made to last fixedShare times that
+// cost, so the fixed part can never dominate. Scaling down alone would shrink
+// such takes to one item each and keep them there, since no number of items
+// brings their time under the target. The fixed cost is estimated from two
+// consecutive windows whose takes held different numbers of items: a take
+// of s items costs c + s*a, so two sizes give c. The estimate is clamped to
+// the cheaper take's time, so a change of item cost between the two windows
+// (a hot spot) can only make it too small, never larger than a take.
+type sizer struct {
+	size  int           // items per window
+	fixed time.Duration // estimated fixed cost of one take
+	// The last estimate: two in a row must agree before fixed rises, so
+	// that one noisy window cannot inflate blocks.
+	estimate time.Duration
+	// Windows since the last estimate: every probeEvery, a window of twice
+	// the size lets a fixed cost be told apart from a cost per item even
+	// when the size has settled.
+	unprobed int
+	// The previous window: items and time per take.
+	prevItems int
+	prevTime  time.Duration
 }
 
 // maxGrowth bounds how fast blocks grow: a block into a region of costlier
 // items takes at most this many times the previous block's time.
 const maxGrowth = 16
+
+// probeEvery: one window in probeEvery+1 has twice the settled size.
+const probeEvery = 4
+
+// observe adapts size to a window of takes that held n items and took
+// took.
+func (z *sizer) observe(n, takes int, took time.Duration) {
+	per, perTime := n/takes, took/time.Duration(takes)
+	if c, ok := estimateFixed(z.prevItems, z.prevTime, per, perTime); ok {
+		z.fixed, z.estimate, z.unprobed = min(c, z.estimate), c, 0
+	} else {
+		z.unprobed++
+	}
+	target := max(blockTarget, time.Duration(takes*fixedShare)*z.fixed)
+	z.size = nextBlock(z.size, n, took, target)
+	z.prevItems, z.prevTime = per, perTime
+	if z.unprobed >= probeEvery {
+		// Twice the items per take (a window of one-item takes would
+		// otherwise stay one-item takes).
+		z.size, z.unprobed = 2*max(z.size, per*takes), 0
+	}
+}
+
+// estimateFixed estimates the fixed cost of a take from two takes of s1 and
+// s2 items that took t1 and t2, if their sizes differ enough to tell: from
+// t = c + s*a at both sizes, c = (s2*t1 - s1*t2) / (s2 - s1).
+func estimateFixed(s1 int, t1 time.Duration, s2 int, t2 time.Duration) (time.Duration, bool) {
+	if s1 > s2 {
+		s1, t1, s2, t2 = s2, t2, s1, t1
+	}
+	if s1 < 1 || s2 < 2*s1 {
+		return 0, false
+	}
+	c := (float64(s2)*float64(t1) - float64(s1)*float64(t2)) / float64(s2-s1)
+	return time.Duration(max(0, min(c, float64(min(t1, t2))))), true
+}
+
+// nextBlock returns the size of the next window given that the last one,
+// of n items (size had been asked for), took took, for a window that should
+// take target.
+func nextBlock(size, n int, took, target time.Duration) int {
+	// The cap grows with the target, so that a large fixed cost can still
+	// be amortised.
+	limit := int(min(int64(maxBlock)*int64(target/blockTarget), math.MaxInt32))
+	switch {
+	case took < target/2:
+		if n < size {
+			return size // the block was cut short by the end of a range
+		}
+		grow := int64(maxGrowth)
+		if took > 0 {
+			grow = min(grow, int64(target/took))
+		}
+		return int(min(int64(size)*grow, int64(limit)))
+	case took > 2*target:
+		return max(1, int(int64(n)*int64(target)/int64(took)))
+	}
+	return min(size, limit)
+}
 
 // loop is the shared state of the parallel phase of one Run.
 type loop[A any] struct {
@@ -169,7 +278,7 @@ type loop[A any] struct {
 	cfg   Config
 	parts *partition.Loop
 	stop  <-chan struct{} // cfg.done(): cancels the loop
-	size  int             // block size the caller had reached: where helpers start
+	sizer sizer           // where the caller's inline phase left off: helpers start there
 	done  runtime.Latch
 
 	panicked atomic.Pointer[runtime.Panic]
@@ -191,9 +300,10 @@ func (o *loop[A]) participate(w *runtime.Worker) {
 	if !o.parts.Enter(&p) {
 		return
 	}
-	st := participant[A]{next: -1, size: o.size, start: time.Now()}
-	st.take = o.cfg.clamp(st.size / takesPerClock)
-	// A panic stops runBlocks; cancel the loop, and run again to drain it.
+	st := participant[A]{next: -1, sizer: o.sizer, start: time.Now()}
+	st.take = o.cfg.clamp(st.sizer.size / takesPerClock)
+	// A panic stops runBlocks: cancel the loop, then let Next say it is
+	// over for us.
 	for !o.runBlocks(&p, &st) {
 		o.parts.Cancel()
 	}
@@ -216,12 +326,13 @@ type participant[A any] struct {
 	cur  run[A]   // the run being folded
 	next int      // end of cur; -1: no run yet
 
-	// The block size (items per blockTarget) is measured over takesPerClock
-	// takes of size/takesPerClock items each: the clock is read once per
-	// block, while only one take at a time is out of the thieves' reach, so a
-	// take that runs into a hot spot unbalances the loop by a fraction of a
-	// block, not by a whole one.
-	size, take      int
+	// The block size is measured over windows of takesPerClock takes of
+	// sizer.size/takesPerClock items each: the clock is read once per
+	// window, while only one take at a time is out of the thieves' reach, so
+	// a take that runs into a hot spot unbalances the loop by a fraction of
+	// a block, not by a whole one.
+	sizer           sizer
+	take            int
 	start           time.Time
 	last            time.Duration
 	measured, takes int
@@ -256,12 +367,17 @@ func (o *loop[A]) runBlocks(p *partition.Participant, st *participant[A]) (finis
 		st.next = hi
 		if (o.r.Stop != nil && o.r.Stop(st.cur.acc)) || isClosed(o.stop) {
 			o.parts.Cancel()
+		} else if o.r.Cut != nil {
+			if c := o.r.Cut(st.cur.acc); c < math.MaxInt {
+				o.parts.CutAt(c)
+			}
 		}
 		st.measured += hi - lo
 		if st.takes++; st.takes == takesPerClock {
 			now := time.Since(st.start)
-			st.size = nextBlock(st.take*takesPerClock, st.measured, now-st.last)
-			st.take = o.cfg.clamp(st.size / takesPerClock)
+			st.sizer.size = st.take * takesPerClock
+			st.sizer.observe(st.measured, st.takes, now-st.last)
+			st.take = o.cfg.clamp(st.sizer.size / takesPerClock)
 			st.last, st.measured, st.takes = now, 0, 0
 		}
 	}
@@ -272,7 +388,7 @@ func (o *loop[A]) runBlocks(p *partition.Participant, st *participant[A]) (finis
 func (o *loop[A]) checkRunsTile() {
 	// runs[0] is the caller's inline prefix, which ends where the
 	// partitioned rest of the loop begins.
-	at, end := o.runs[0].lo, o.runs[0].hi+o.parts.Len()
+	at, end := o.runs[0].lo, o.runs[0].hi+int(o.parts.Len())
 	for _, r := range o.runs {
 		if r.lo != at || r.lo >= r.hi {
 			invariant.Failf("run [%d, %d) where the runs so far end at %d", r.lo, r.hi, at)
@@ -290,7 +406,7 @@ func (o *loop[A]) combine() A {
 		return o.r.Identity()
 	}
 	slices.SortFunc(o.runs, func(a, b run[A]) int { return cmp.Compare(a.lo, b.lo) })
-	if invariant.Enabled && !o.parts.Cancelled() {
+	if invariant.Enabled && o.parts.Cut() == math.MaxInt {
 		o.checkRunsTile()
 	}
 	acc := o.runs[0].acc

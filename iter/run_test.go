@@ -1,6 +1,7 @@
 package iter
 
 import (
+	"math"
 	"testing"
 	"time"
 
@@ -22,8 +23,55 @@ func TestNextBlock(t *testing.T) {
 		{maxBlock, maxBlock, time.Nanosecond, maxBlock}, // never above maxBlock
 	}
 	for _, c := range cases {
-		if got := nextBlock(c.size, c.n, c.took); got != c.want {
+		if got := nextBlock(c.size, c.n, c.took, blockTarget); got != c.want {
 			t.Errorf("nextBlock(%d, %d, %v) = %d, want %d", c.size, c.n, c.took, got, c.want)
+		}
+	}
+}
+
+// TestSizerFixedCost feeds a sizer the times of a model, a take of s items
+// costing fixed + s*perItem, as the parallel phase does, and checks where the
+// size settles: with a negligible fixed cost at blockTarget per window, and
+// with a large one at a size where the fixed cost is at most 1/fixedShare of
+// a take (blocks never collapse to one item).
+func TestSizerFixedCost(t *testing.T) {
+	for _, c := range []struct {
+		fixed, perItem time.Duration
+		start          int
+	}{
+		{0, 10 * time.Nanosecond, 1},
+		{0, 10 * time.Nanosecond, 100_000},
+		{0, 5 * time.Microsecond, 64},                     // costly items: one at a time
+		{800 * time.Nanosecond, 20 * time.Nanosecond, 64}, // the race detector's take
+		{3 * time.Microsecond, 100 * time.Nanosecond, 8},  // a map built per block
+		{50 * time.Microsecond, time.Nanosecond, 1000},    // a preempted machine
+	} {
+		z := sizer{size: c.start}
+		take := math.MaxInt // the settled size: the smallest of the last windows, which probe
+		for i := range 60 {
+			t := max(z.size/takesPerClock, 1)
+			took := time.Duration(takesPerClock) * (c.fixed + time.Duration(t)*c.perItem)
+			z.size = t * takesPerClock
+			z.observe(t*takesPerClock, takesPerClock, took)
+			if i >= 50 {
+				take = min(take, t)
+			}
+		}
+		perTake := c.fixed + time.Duration(take)*c.perItem
+		if c.fixed*fixedShare/2 > perTake && take > 1 {
+			t.Errorf("%+v: settled at takes of %d items: fixed cost %v of %v", c, take, c.fixed, perTake)
+		}
+		if c.fixed > 0 && c.fixed*fixedShare/2 > perTake {
+			t.Errorf("%+v: takes of %d items collapsed: fixed cost %v of %v", c, take, c.fixed, perTake)
+		}
+		if want := blockTarget / takesPerClock; c.fixed == 0 && c.perItem < want && (perTake < want/3 || perTake > 3*want) {
+			t.Errorf("%+v: takes of %d items take %v, want about %v", c, take, perTake, want)
+		}
+		if c.fixed == 0 && c.perItem > blockTarget && take != 1 {
+			t.Errorf("%+v: costly items in takes of %d", c, take)
+		}
+		if z.fixed > 2*c.fixed+perTake/10 {
+			t.Errorf("%+v: estimated a fixed cost of %v", c, z.fixed)
 		}
 	}
 }

@@ -3,7 +3,6 @@ package par
 import (
 	"context"
 	"math"
-	"sync/atomic"
 
 	"github.com/gopar-dev/gopar/iter"
 )
@@ -63,32 +62,27 @@ func (it Iter[T]) Find(pred func(T) bool) (T, bool) {
 }
 
 // FindFirst returns the lowest-index item for which pred is true, and true;
-// or the zero T and false if there is none. Blocks entirely above a match
-// already found are skipped; every block below it still runs.
+// or the zero T and false if there is none. Once a match is found, the items
+// above it are dropped (at most the blocks already running finish) and
+// every item below it still runs. The loop works from its low end first, so
+// searching [0, math.MaxInt) for a match near the start takes about as long
+// as the match's index divided among the workers.
 func (it Iter[T]) FindFirst(pred func(T) bool) (T, bool) {
 	mustFunc(pred, "FindFirst")
 	s := it.s
-	var best atomic.Int64 // lowest index of a match found so far
-	best.Store(math.MaxInt64)
 	type hit struct {
 		v     T
-		i     int
+		i     int // the index of v
 		found bool
 	}
 	h := iter.Run(s.Config, s.Lo, s.Hi, iter.Reducer[hit]{
 		Identity: func() hit { return hit{} },
 		Fold: func(acc hit, lo, hi int) hit {
-			if acc.found || int64(lo) >= best.Load() {
-				return acc
+			if acc.found {
+				return acc // a run keeps its first match
 			}
 			for i := lo; i < hi; i++ {
 				if v, ok := s.Item(i); ok && pred(v) {
-					for {
-						b := best.Load()
-						if int64(i) >= b || best.CompareAndSwap(b, int64(i)) {
-							break
-						}
-					}
 					return hit{v, i, true}
 				}
 			}
@@ -99,6 +93,12 @@ func (it Iter[T]) FindFirst(pred func(T) bool) (T, bool) {
 				return a
 			}
 			return b
+		},
+		Cut: func(acc hit) int {
+			if acc.found {
+				return acc.i
+			}
+			return math.MaxInt
 		},
 	})
 	return h.v, h.found
@@ -117,12 +117,12 @@ func (it Iter[T]) TryForEach(f func(T) error) error {
 	s := it.s
 	type failure struct {
 		err     error
-		indexes int // how many indexes the folds covered: all, unless cancelled
+		indexes uint64 // how many indexes the folds covered: all, unless cancelled
 	}
 	r := iter.Run(s.Config, s.Lo, s.Hi, iter.Reducer[failure]{
 		Identity: func() failure { return failure{} },
 		Fold: func(acc failure, lo, hi int) failure {
-			acc.indexes += hi - lo
+			acc.indexes += uint64(hi - lo)
 			if acc.err != nil {
 				return acc
 			}
@@ -141,7 +141,7 @@ func (it Iter[T]) TryForEach(f func(T) error) error {
 		},
 		Stop: func(acc failure) bool { return acc.err != nil },
 	})
-	if r.err == nil && s.Context != nil && r.indexes < s.Hi-s.Lo {
+	if r.err == nil && s.Context != nil && r.indexes < uint64(s.Hi)-uint64(s.Lo) {
 		return context.Cause(s.Context)
 	}
 	return r.err

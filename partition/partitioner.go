@@ -9,217 +9,318 @@ import (
 	"github.com/gopar-dev/gopar/internal/invariant"
 )
 
-// MaxPartitions bounds the number of partitions of one Loop: each costs a
-// Range (three cache lines) allocated up front, and a thief scans them all.
-// With partitions of at most MaxLen items it also bounds a Loop's length to
-// MaxPartitions*MaxLen (about 2^48) items.
-const MaxPartitions = 1 << 16
-
 // A Loop coordinates one parallel loop over [lo, hi) among participants:
 // goroutines that each Enter it, call Next for blocks of items to run until
-// it reports nothing left, and Leave.
+// it reports nothing left, and Leave. Any lo <= hi is valid, up to
+// [math.MinInt, math.MaxInt): 2^64-1 items.
 //
-// The loop is split statically into equal contiguous partitions, each a
-// Range. A participant owns the partition it claimed on Enter and takes
-// blocks from it; when that runs dry it claims the next unclaimed partition;
-// when none is left it steals from the others. Termination is detected by
-// counting: every participant subtracts the items it took from the loop's
-// remaining count when it leaves, and the one that brings it to zero knows
-// that the whole loop has run.
+// The loop is cut into partitions, claimed in index order; each is a Range
+// that its claimer owns and takes blocks from. When no partition is left, a
+// participant steals the top quarter of another's range, which becomes its
+// own. The doc of this package describes the schedule, the cut and why
+// counting active participants detects the end.
 //
 // For every item to run, at least one participant must Enter and call Next
-// until it returns ok=false (partitions nobody claims are never run), and
-// every participant that entered must Leave.
+// until it returns ok=false, and every participant that entered must then
+// Leave.
 type Loop struct {
 	// Read-only after NewLoop.
 	lo     int
-	n      uint64                  // hi - lo
-	parts  uint64                  // number of partitions (and slots)
-	slot   []atomic.Pointer[Range] // slot[i]: the range last published for partition i
-	ranges []Range                 // the initial Range of each partition
+	n      uint64                  // hi - lo, up to 2^64-1
+	parts  uint64                  // number of partitions
+	every  uint64                  // partitions per size step (the number of slots)
+	first  uint64                  // size of the first partitions; 0: equal partitions
+	capK   uint64                  // growing: the first partition of size MaxLen
+	capOff uint64                  // growing: its offset
+	slot   []atomic.Pointer[Range] // slot[i]: the range participant i owns now
+	ranges []Range                 // the Range of each of the first partitions
 	_      [cacheLine]byte         // keep the counters off the read-only fields
 
 	// Next partition to claim; counts past parts once all are claimed.
-	claimed atomic.Int64
+	claimed atomic.Uint64
 	_       [cacheLine - 8]byte
-	// Items not yet reported by Leave.
-	remaining atomic.Int64
-	_         [cacheLine - 8]byte
-	cancelled atomic.Bool
-	_         [cacheLine - 1]byte
+	// Participants that entered, for their slot numbers.
+	entered atomic.Int64
+	_       [cacheLine - 8]byte
+	// Participants inside the loop, with doneBit set by the last to leave.
+	active atomic.Uint64
+	_      [cacheLine - 8]byte
+	// Items at or above cut are no longer needed (math.MaxInt: all are).
+	cut atomic.Int64
+	_   [cacheLine - 8]byte
 
 	// seen has one bit per item, set when a participant claims it: under
 	// the gopar_debug build tag only (nil otherwise, and for loops longer
 	// than maxChecked), to check that no item is handed out twice and, when
-	// the loop is done, that none was missed.
+	// the loop is done, that none below the cut was missed.
 	seen []atomic.Uint64
 }
+
+// MaxParticipants bounds the participants of one Loop (a larger parts is
+// treated as MaxParticipants): each has a slot that thieves scan.
+const MaxParticipants = 1 << 16
+
+// doneBit in Loop.active marks a loop whose every participant has left:
+// Enter refuses newcomers from then on, so exactly one Leave sees the end.
+const doneBit = 1 << 63
 
 // maxChecked is the longest loop whose items gopar_debug tracks: 2^28
 // items take a 32 MiB bitmap.
 const maxChecked = 1 << 28
 
-// NewLoop returns a Loop over [lo, hi), split statically into parts equal
-// contiguous partitions (parts < 1 is treated as 1, and there are never more
-// partitions than items or than MaxPartitions). If a partition would hold
-// more than MaxLen items, more partitions are used. hi <= lo gives an empty
-// loop, already done.
-//
-// NewLoop panics if hi-lo overflows int or the loop cannot be split into at
-// most MaxPartitions partitions of at most MaxLen items.
+// NewLoop returns a Loop over [lo, hi) for at most parts participants
+// (parts is clamped to [1, MaxParticipants]), split statically into
+// min(parts, hi-lo) equal contiguous partitions, the best split when items
+// cost the same. A loop too long for that (a partition would hold MaxLen
+// items or more) is split as NewGrowingLoop splits it, from partitions of
+// MaxLen items. hi <= lo gives an empty loop, already done.
 func NewLoop(lo, hi, parts int) *Loop {
-	l := &Loop{lo: lo}
+	p := uint64(min(max(parts, 1), MaxParticipants))
+	if n := span(lo, hi); n/p >= MaxLen {
+		return NewGrowingLoop(lo, hi, parts, MaxLen)
+	}
+	return newLoop(lo, hi, p, 0)
+}
+
+// NewGrowingLoop returns a Loop over [lo, hi) for at most parts
+// participants (clamped as in NewLoop) whose partitions grow from the
+// bottom: the first parts partitions hold first items each (first < 1 is
+// treated as 1, and at most MaxLen), the next parts twice as many, and so on
+// up to MaxLen. Participants claim partitions in index order, so they all
+// work near lo first: a loop that is cut early (CutAt) has done little work
+// above the cut, whatever its length.
+func NewGrowingLoop(lo, hi, parts, first int) *Loop {
+	p := uint64(min(max(parts, 1), MaxParticipants))
+	return newLoop(lo, hi, p, uint64(min(max(first, 1), MaxLen)))
+}
+
+// span returns the number of items in [lo, hi): hi-lo, exact even where it
+// overflows int, or 0 if hi <= lo.
+func span(lo, hi int) uint64 {
 	if hi <= lo {
+		return 0
+	}
+	return uint64(hi) - uint64(lo) // two's complement difference
+}
+
+func newLoop(lo, hi int, every, first uint64) *Loop {
+	l := &Loop{lo: lo, n: span(lo, hi), first: first}
+	l.cut.Store(math.MaxInt)
+	if l.n == 0 {
+		l.active.Store(doneBit)
 		return l
 	}
-	n := uint64(hi) - uint64(lo) // exact: two's complement difference
-	if n > math.MaxInt {
-		panic("partition: NewLoop: hi-lo overflows int")
+	if first == 0 {
+		l.every = min(every, l.n)
+		l.parts = l.every
+	} else {
+		// Sizes double every `every` partitions until they reach MaxLen:
+		// capK partitions (capQ steps) come before the first full one.
+		capQ := uint64(bits.Len64((MaxLen - 1) / first))
+		l.every = every
+		l.capK = satMul(capQ, every)
+		l.capOff = satMul(satMul(every, first), 1<<capQ-1)
+		l.parts = l.partsGrowing()
 	}
-	p := uint64(max(parts, 1))
-	p = min(p, n, MaxPartitions)
-	if need := (n + MaxLen - 1) / MaxLen; need > p {
-		if need > MaxPartitions {
-			panic("partition: NewLoop: loop longer than MaxPartitions*MaxLen")
-		}
-		p = need
-	}
-	l.n, l.parts = n, p
-	l.remaining.Store(int64(n))
-	if invariant.Enabled && n <= maxChecked {
-		l.seen = make([]atomic.Uint64, (n+63)/64)
-	}
-	// One allocation for all the initial ranges (and one for the slots):
-	// O(1) allocations per loop, whatever the number of partitions.
-	l.ranges = make([]Range, p)
-	l.slot = make([]atomic.Pointer[Range], p)
-	for i := range l.ranges {
-		r := &l.ranges[i]
-		r.init(l.start(uint64(i)), l.start(uint64(i)+1))
-		l.slot[i].Store(r)
+	l.slot = make([]atomic.Pointer[Range], l.every)
+	// One allocation for the ranges of the first partitions: for an equal
+	// split that is all of them, so a loop costs O(1) allocations.
+	l.ranges = make([]Range, min(l.parts, l.every))
+	if invariant.Enabled && l.n <= maxChecked {
+		l.seen = make([]atomic.Uint64, (l.n+63)/64)
 	}
 	return l
 }
 
-// start returns the first index of partition i, lo + floor(i*n/parts),
-// computed without overflow.
-func (l *Loop) start(i uint64) int {
-	hi, lo := bits.Mul64(i, l.n)
-	q, _ := bits.Div64(hi, lo, l.parts) // hi < parts since i <= parts
-	return l.lo + int(q)
+// partsGrowing counts the partitions of a growing loop: the first k whose
+// offset reaches n.
+func (l *Loop) partsGrowing() uint64 {
+	if l.n > l.capOff {
+		full := (l.n-l.capOff-1)/MaxLen + 1 // rounded up, without overflow
+		return l.capK + full
+	}
+	// Find the size step q whose partitions hold offset n-1, then the
+	// partition of that step.
+	for q := uint64(0); ; q++ {
+		size := l.first << q
+		stepStart := l.offset(q * l.every)
+		if l.n <= satAdd(stepStart, satMul(l.every, size)) {
+			return q*l.every + (l.n-stepStart+size-1)/size
+		}
+	}
 }
 
-// Len returns the number of items in the loop, hi-lo, or 0 if hi <= lo.
-func (l *Loop) Len() int { return int(l.n) }
-
-// Partitions returns the number of partitions the loop was split into: at
-// most that many participants can Enter it.
-func (l *Loop) Partitions() int { return int(l.parts) }
-
-// Done reports whether every item of the loop has been taken and reported
-// by Leave. Once true it stays true.
-func (l *Loop) Done() bool { return l.remaining.Load() == 0 }
-
-// Cancel stops the loop early: from now on Next hands out no items.
-// Instead each participant's next call to Next drains whatever it can still
-// claim (its own range and any unclaimed partitions), counting those items as
-// taken without running them, so that the remaining count still reaches zero
-// when everyone has left. Cancel may be called by any goroutine, any number
-// of times.
-func (l *Loop) Cancel() { l.cancelled.Store(true) }
-
-// Cancelled reports whether Cancel has been called.
-func (l *Loop) Cancelled() bool { return l.cancelled.Load() }
-
-// claim claims the next unclaimed partition and returns its index and
-// Range, or (-1, nil) if every partition has been claimed.
-func (l *Loop) claim() (int, *Range) {
-	i := l.claimed.Add(1) - 1
-	if i >= int64(l.parts) {
-		return -1, nil
+// offset returns where partition k starts, relative to lo, clamped to n.
+func (l *Loop) offset(k uint64) uint64 {
+	if l.first == 0 {
+		// Equal partitions: floor(k*n/parts), without overflow.
+		hi, lo := bits.Mul64(k, l.n)
+		q, _ := bits.Div64(hi, lo, l.parts) // hi < parts since k <= parts
+		return q
 	}
-	return int(i), l.slot[i].Load()
+	var off uint64
+	if k < l.capK {
+		q, r := k/l.every, k%l.every
+		off = satAdd(satMul(satMul(l.every, l.first), 1<<q-1), satMul(r, l.first<<q))
+	} else {
+		off = satAdd(l.capOff, satMul(k-l.capK, MaxLen))
+	}
+	return min(off, l.n)
+}
+
+// satMul and satAdd saturate at the largest uint64 instead of wrapping: an
+// offset past the end of the loop only needs to compare as such.
+func satMul(a, b uint64) uint64 {
+	if hi, lo := bits.Mul64(a, b); hi == 0 {
+		return lo
+	}
+	return math.MaxUint64
+}
+
+func satAdd(a, b uint64) uint64 {
+	if s, carry := bits.Add64(a, b, 0); carry == 0 {
+		return s
+	}
+	return math.MaxUint64
+}
+
+// at returns the absolute index at offset off (wrapping arithmetic gives the
+// exact int, since lo+off lies in [lo, hi]).
+func (l *Loop) at(off uint64) int { return int(uint64(l.lo) + off) }
+
+// Len returns the number of items in the loop, hi-lo (0 if hi <= lo). It is
+// a uint64 because [math.MinInt, math.MaxInt) holds more items than an int
+// can count.
+func (l *Loop) Len() uint64 { return l.n }
+
+// Partitions returns the number of partitions the loop was split into.
+func (l *Loop) Partitions() uint64 { return l.parts }
+
+// Done reports whether every participant that entered has left after Next
+// returned ok=false, that is, whether every item below the cut has run.
+// Once true it stays true.
+func (l *Loop) Done() bool { return l.active.Load()&doneBit != 0 }
+
+// CutAt tells the loop that the items at or above index c are no longer
+// needed: from now on Next hands out none of them. Owners drop what they
+// hold above c, thieves leave it, and partitions starting at or above c are
+// never claimed; a block already handed out still runs to its end. Items
+// below c are handed out as before, each exactly once. The cut only moves
+// down: a call with a higher c than an earlier one changes nothing. Any
+// goroutine may call CutAt, at any time.
+func (l *Loop) CutAt(c int) {
+	for {
+		old := l.cut.Load()
+		if int64(c) >= old || l.cut.CompareAndSwap(old, int64(c)) {
+			return
+		}
+	}
+}
+
+// Cancel stops the loop early: it is CutAt(math.MinInt), which leaves no
+// item to hand out.
+func (l *Loop) Cancel() { l.CutAt(math.MinInt) }
+
+// Cut returns the current cut: math.MaxInt if the loop was never cut,
+// math.MinInt after Cancel.
+func (l *Loop) Cut() int { return int(l.cut.Load()) }
+
+// claim claims the next unclaimed partition below the cut and returns its
+// Range, or nil if there is none.
+func (l *Loop) claim(cut int) *Range {
+	k := l.claimed.Add(1) - 1
+	if k >= l.parts {
+		return nil
+	}
+	off := l.offset(k)
+	if l.at(off) >= cut {
+		// This one and every later one lie above the cut.
+		l.claimed.Store(l.parts)
+		return nil
+	}
+	var r *Range
+	if k < uint64(len(l.ranges)) {
+		r = &l.ranges[k]
+	} else {
+		r = new(Range)
+	}
+	r.initAt(l.at(off), l.offset(k+1)-off)
+	return r
 }
 
 // A Participant is one goroutine's part in running a Loop. The zero value is
 // ready for Enter; a Participant is small and needs no allocation. It must be
 // used by one goroutine at a time.
 type Participant struct {
-	loop  *Loop
-	r     *Range // the range this participant owns, nil when exhausted
-	slot  int    // the slot where r is published
-	taken int    // items taken (run or drained) and not yet reported
-
-	blocks   int // blocks returned by Next
-	claims   int // partitions claimed, including the one from Enter
-	steals   int // successful steals
-	retries  int // lost steal races
-	drained  int // items drained after Cancel
-	reported int // items already reported by Leave
+	loop   *Loop
+	r      *Range // the range this participant owns, nil when it has none
+	slot   int    // where r is published for thieves
+	steals int    // successful steals
 }
 
-// Enter makes p a participant of l by claiming the next unclaimed partition
-// for it. It returns false if every partition is already claimed; then p
-// must not be used, and the caller has nothing to do for this loop (the
-// participants that claimed the partitions will run them).
+// Enter makes p a participant of l. It returns false if l already has as
+// many participants as it was made for, or is done; then p must not be
+// used, and the caller has nothing to do for this loop.
 func (l *Loop) Enter(p *Participant) bool {
-	i, r := l.claim()
-	if r == nil {
+	i := l.entered.Add(1) - 1
+	if i >= int64(l.every) {
 		return false
 	}
-	*p = Participant{loop: l, r: r, slot: i, claims: 1}
+	for {
+		a := l.active.Load()
+		if a&doneBit != 0 {
+			return false
+		}
+		if l.active.CompareAndSwap(a, a+1) {
+			break
+		}
+	}
+	*p = Participant{loop: l, slot: int(i)}
 	return true
 }
 
 // Next returns the next block [lo, hi) of items for p to run, in absolute
 // indices, with at most grain items (grain < 1 is treated as 1; blocks from a
-// range's end may be shorter). It takes blocks from the range p owns; when
-// that is exhausted it claims the next unclaimed partition; when none is
+// range's end or at the cut may be shorter). It takes blocks from the range
+// p owns; when that is exhausted it claims the next partition; when none is
 // left it steals the top quarter of another participant's range, which
 // becomes p's own (published so others can steal from it in turn).
 //
-// ok=false means nothing is left that p can get now: other participants may
-// still be running their last blocks. After Cancel, Next returns ok=false
-// after draining what p can still claim.
+// ok=false means nothing below the cut is left that p can get: other
+// participants may still be running their last blocks.
 func (p *Participant) Next(grain int) (lo, hi int, ok bool) {
 	l := p.loop
-	for !l.cancelled.Load() {
+	for {
+		cut := int(l.cut.Load())
 		if r := p.r; r != nil {
-			if lo, hi, ok := r.Take(grain); ok {
+			if lo, hi, ok := r.Take(grain); ok && lo < cut {
+				hi = min(hi, cut)
 				if invariant.Enabled {
 					l.markClaimed(lo, hi)
 				}
-				p.taken += hi - lo
-				p.blocks++
 				return lo, hi, true
 			}
+			// Exhausted, or what is left lies above the cut: drop it.
 			p.r = nil
 		}
-		// Our range is exhausted. Is a whole partition still unclaimed?
-		if i, r := l.claim(); r != nil {
-			p.slot, p.r = i, r
-			p.claims++
-			continue
-		}
-		// No: steal, and publish the loot in our slot (whose range is
-		// exhausted) so that others can steal from it in turn.
-		r := p.steal()
+		r := l.claim(cut)
 		if r == nil {
-			return 0, 0, false
+			if r = p.steal(cut); r == nil {
+				return 0, 0, false
+			}
 		}
+		// Publish our new range, in place of the one we dropped.
 		l.slot[p.slot].Store(r)
 		p.r = r
 	}
-	p.drain()
-	return 0, 0, false
 }
 
-// steal scans every slot, starting at a random one, for a range to steal
-// from. A scan that lost a race somewhere is repeated; a scan that found only
-// empty ranges gives up.
-func (p *Participant) steal() *Range {
+// steal scans every slot, starting at a random one, for a range with
+// something below the cut to steal. A scan that lost a race somewhere is
+// repeated; a scan that found nothing gives up.
+func (p *Participant) steal(cut int) *Range {
 	l := p.loop
-	n := int(l.parts)
+	n := len(l.slot)
 	for {
 		retry := false
 		start := rand.IntN(n)
@@ -228,79 +329,49 @@ func (p *Participant) steal() *Range {
 			if i >= n {
 				i -= n
 			}
-			if i == p.slot {
-				continue // ours, and exhausted
+			r := l.slot[i].Load()
+			if i == p.slot || r == nil || r.base >= cut {
+				continue // ours (exhausted), nobody's yet, or above the cut
 			}
-			lo, hi, s := l.slot[i].Load().Steal()
+			lo, hi, s := r.steal(cut)
 			switch s {
 			case Success:
 				p.steals++
 				return NewRange(lo, hi)
 			case Retry:
-				p.retries++
 				retry = true
 			}
 		}
-		if !retry || l.cancelled.Load() {
+		if !retry {
 			return nil
 		}
+		cut = int(l.cut.Load())
 	}
 }
 
-// drain claims, as taken but not run, everything p can still claim after
-// Cancel: the rest of its own range and every unclaimed partition. Ranges
-// owned by other participants are drained by their owners.
-func (p *Participant) drain() {
+// Leave takes p out of the loop. Call it once Next has returned ok=false.
+// It returns true iff p was the last participant inside: then every item
+// below the cut has run (see the package doc for why), and no participant
+// can enter any more. Exactly one Leave of a non-empty loop returns true.
+func (p *Participant) Leave() (last bool) {
 	l := p.loop
 	for {
-		if r := p.r; r != nil {
-			for {
-				lo, hi, ok := r.Take(MaxLen)
-				if !ok {
-					break
-				}
-				if invariant.Enabled {
-					l.markClaimed(lo, hi)
-				}
-				p.taken += hi - lo
-				p.drained += hi - lo
+		a := l.active.Load()
+		na := a - 1
+		if na == 0 {
+			na = doneBit
+		}
+		if l.active.CompareAndSwap(a, na) {
+			if invariant.Enabled && na == doneBit {
+				l.checkAllClaimed()
 			}
-			p.r = nil
+			return na == doneBit
 		}
-		i, r := l.claim()
-		if r == nil {
-			return
-		}
-		p.slot, p.r = i, r
-		p.claims++
 	}
 }
 
-// Leave reports the items p took (every block Next returned, and whatever
-// it drained after Cancel) by subtracting them from the loop's remaining
-// count. It returns true iff this call brought the count to zero, that is,
-// iff the whole loop has now been run: exactly one participant of a
-// non-empty loop sees true. A participant that took nothing returns false.
-//
-// Call Leave once Next has returned ok=false. Leave may be called earlier
-// (the items taken so far are reported and the count restarts from zero),
-// but the loop is only done once every item taken has been reported.
-func (p *Participant) Leave() (last bool) {
-	t := p.taken
-	p.reported += t
-	p.taken = 0
-	if t == 0 {
-		return false
-	}
-	rem := p.loop.remaining.Add(-int64(t))
-	if rem < 0 {
-		panic("partition: Leave: remaining count below zero (an item was claimed twice)")
-	}
-	if invariant.Enabled && rem == 0 {
-		p.loop.checkAllClaimed()
-	}
-	return rem == 0
-}
+// Steals returns the number of successful steals p made.
+func (p *Participant) Steals() int { return p.steals }
 
 // markClaimed records that [lo, hi) was claimed, and fails if any of it was
 // claimed before (gopar_debug only; loops too long to track are skipped).
@@ -308,8 +379,9 @@ func (l *Loop) markClaimed(lo, hi int) {
 	if l.seen == nil {
 		return
 	}
-	if lo < l.lo || lo >= hi || hi > l.lo+int(l.n) {
-		invariant.Failf("block [%d, %d) outside the loop [%d, %d)", lo, hi, l.lo, l.lo+int(l.n))
+	end := l.at(l.n)
+	if lo < l.lo || lo >= hi || hi > end {
+		invariant.Failf("block [%d, %d) outside the loop [%d, %d)", lo, hi, l.lo, end)
 	}
 	for i := uint64(lo - l.lo); i < uint64(hi-l.lo); i++ {
 		bit := uint64(1) << (i % 64)
@@ -320,38 +392,17 @@ func (l *Loop) markClaimed(lo, hi int) {
 	}
 }
 
-// checkAllClaimed fails unless every item was claimed (gopar_debug only).
-// The participant that brings the remaining count to zero calls it: by then
-// every claim has been reported, and the count's atomic orders the marks
-// before this read.
+// checkAllClaimed fails unless every item below the cut was claimed
+// (gopar_debug only). The last participant to leave calls it: the CAS on
+// active orders every participant's marks before this read.
 func (l *Loop) checkAllClaimed() {
 	if l.seen == nil {
 		return
 	}
-	for i := uint64(0); i < l.n; i++ {
+	cut := l.Cut()
+	for i := uint64(0); i < l.n && l.at(i) < cut; i++ {
 		if l.seen[i/64].Load()&(1<<(i%64)) == 0 {
 			invariant.Failf("the loop is done but item %d was never claimed", l.lo+int(i))
 		}
 	}
 }
-
-// Steals returns the number of successful steals p made.
-func (p *Participant) Steals() int { return p.steals }
-
-// Retries returns the number of steal attempts of p that lost a race.
-func (p *Participant) Retries() int { return p.retries }
-
-// Blocks returns the number of blocks Next returned to p.
-func (p *Participant) Blocks() int { return p.blocks }
-
-// Claims returns the number of partitions p claimed, including the one it
-// claimed in Enter.
-func (p *Participant) Claims() int { return p.claims }
-
-// Drained returns the number of items p drained without running them after
-// Cancel.
-func (p *Participant) Drained() int { return p.drained }
-
-// Taken returns the number of items p took (run or drained), reported or
-// not.
-func (p *Participant) Taken() int { return p.taken + p.reported }

@@ -1,6 +1,7 @@
 package partition
 
 import (
+	"cmp"
 	"math"
 	"math/rand/v2"
 	goruntime "runtime"
@@ -14,31 +15,47 @@ import (
 type loopRun struct {
 	lo, hi       int
 	parts, procs int
+	first        int // > 0: NewGrowingLoop with this first size
 	grain        int
-	cancelAfter  int  // cancel once this many blocks were handed out (< 0: never)
+	cutAfter     int  // cut once this many blocks were handed out (< 0: never)
+	cancel       bool // the cut is Cancel; else CutAt the end of that block
 	mark         bool // mark every index (else collect blocks)
 	yield        bool // yield between blocks
 }
 
-// runLoop runs the loop with procs goroutines and checks exactly-once
-// coverage (or, after Cancel, at-most-once), that exactly one Leave returned
-// true (none for an empty loop) and that the loop is done.
+// block is one block handed out by Next, and whether the Next call that
+// returned it started after the loop was cut.
+type block struct {
+	lo, hi   int
+	afterCut bool
+}
+
+// runLoop runs the loop with procs goroutines and checks that every item
+// below the cut was handed out exactly once and none twice, that no Next
+// started after the cut returned anything at or above it, that exactly one
+// Leave returned true (none for an empty loop) and that the loop is done.
 func runLoop(t testing.TB, c loopRun) {
 	t.Helper()
-	l := NewLoop(c.lo, c.hi, c.parts)
+	var l *Loop
+	if c.first > 0 {
+		l = NewGrowingLoop(c.lo, c.hi, c.parts, c.first)
+	} else {
+		l = NewLoop(c.lo, c.hi, c.parts)
+	}
 	n := l.Len()
-	if want := max(c.hi-c.lo, 0); c.hi > c.lo && n != want {
+	if want := span(c.lo, c.hi); n != want {
 		t.Fatalf("Len() = %d, want %d", n, want)
 	}
 	var g *ledger
 	if c.mark {
-		g = newLedger(c.lo, n)
+		g = newLedger(c.lo, int(n))
 	}
 	var (
 		mu     sync.Mutex
-		blocks [][2]int
+		blocks []block
 		lasts  atomic.Int32
 		handed atomic.Int64
+		cutNow atomic.Bool // set once the cut has been made
 		wg     sync.WaitGroup
 	)
 	for range c.procs {
@@ -49,8 +66,9 @@ func runLoop(t testing.TB, c loopRun) {
 			if !l.Enter(&p) {
 				return
 			}
-			var mine [][2]int
+			var mine []block
 			for {
+				after := cutNow.Load()
 				a, b, ok := p.Next(c.grain)
 				if !ok {
 					break
@@ -58,13 +76,20 @@ func runLoop(t testing.TB, c loopRun) {
 				if b-a > max(c.grain, 1) || a >= b {
 					t.Errorf("block [%d, %d) for grain %d", a, b, c.grain)
 				}
+				if after && b > l.Cut() {
+					t.Errorf("block [%d, %d) handed out after the cut at %d", a, b, l.Cut())
+				}
 				if g != nil {
 					g.mark(t, a, b)
-				} else {
-					mine = append(mine, [2]int{a, b})
 				}
-				if h := handed.Add(1); c.cancelAfter >= 0 && h >= int64(c.cancelAfter) {
-					l.Cancel()
+				mine = append(mine, block{a, b, after})
+				if h := handed.Add(1); h == int64(c.cutAfter) {
+					if c.cancel {
+						l.Cancel()
+					} else {
+						l.CutAt(b)
+					}
+					cutNow.Store(true)
 				}
 				if c.yield {
 					goruntime.Gosched()
@@ -79,39 +104,33 @@ func runLoop(t testing.TB, c loopRun) {
 		}()
 	}
 	wg.Wait()
-	if !l.Done() {
+	if !l.Done() && n > 0 {
 		t.Fatalf("%+v: loop not done", c)
 	}
 	if want := int32(min(n, 1)); lasts.Load() != want {
 		t.Fatalf("%+v: %d Leaves returned true, want %d", c, lasts.Load(), want)
 	}
-	cancelled := l.Cancelled()
+	// The items below the cut tile [lo, min(hi, cut)); above it, blocks may
+	// only be those handed out before the cut, and never overlap.
+	end := min(l.at(n), l.Cut())
 	if g != nil {
 		for i := range g.cnt {
-			if v := g.cnt[i].Load(); v > 1 || v == 0 && !cancelled {
-				t.Fatalf("%+v: index %d run %d times", c, c.lo+i, v)
+			if v := g.cnt[i].Load(); v > 1 || v == 0 && c.lo+i < end {
+				t.Fatalf("%+v: index %d run %d times (cut at %d)", c, c.lo+i, v, l.Cut())
 			}
 		}
 		return
 	}
-	slices.SortFunc(blocks, func(x, y [2]int) int {
-		if x[0] < y[0] {
-			return -1
-		}
-		if x[0] > y[0] {
-			return 1
-		}
-		return 0
-	})
+	slices.SortFunc(blocks, func(x, y block) int { return cmp.Compare(x.lo, y.lo) })
 	at := c.lo
 	for _, b := range blocks {
-		if b[0] < at || !cancelled && b[0] != at {
-			t.Fatalf("%+v: block [%d, %d) after %d", c, b[0], b[1], at)
+		if b.lo < at || b.lo < end && b.lo != at {
+			t.Fatalf("%+v: block [%d, %d) after %d (cut at %d)", c, b.lo, b.hi, at, l.Cut())
 		}
-		at = b[1]
+		at = b.hi
 	}
-	if n > 0 && !cancelled && at != c.hi {
-		t.Fatalf("%+v: blocks end at %d, want %d", c, at, c.hi)
+	if n > 0 && end > c.lo && at < end {
+		t.Fatalf("%+v: blocks end at %d, want %d", c, at, end)
 	}
 }
 
@@ -131,29 +150,40 @@ func TestLoopConcurrent(t *testing.T) {
 			lo = math.MinInt + 3 // room for reversed ranges
 		}
 		c := loopRun{lo: lo, hi: lo + n, parts: rng.IntN(10) - 1, procs: 1 + rng.IntN(8),
-			grain: rng.IntN(100) - 1, cancelAfter: -1, mark: true, yield: iter%3 == 0}
+			grain: rng.IntN(100) - 1, cutAfter: -1, mark: true, yield: iter%3 == 0}
 		if iter%4 == 0 {
 			c.grain = rng.IntN(4)
+		}
+		if iter%2 == 0 {
+			c.first = rng.IntN(40) - 1
 		}
 		runLoop(t, c)
 	}
 }
 
-func TestLoopCancel(t *testing.T) {
+// TestLoopCut cuts loops at the end of a random block, or cancels them.
+func TestLoopCut(t *testing.T) {
 	defer goruntime.GOMAXPROCS(goruntime.GOMAXPROCS(8))
 	rng := rand.New(rand.NewPCG(9, 10))
-	for range 2000 / scale {
+	for iter := range 4000 / scale {
 		n := 1 + rng.IntN(5000)
-		runLoop(t, loopRun{lo: -n / 2, hi: n - n/2, parts: 1 + rng.IntN(8), procs: 1 + rng.IntN(8),
-			grain: 1 + rng.IntN(20), cancelAfter: rng.IntN(50), mark: true, yield: rng.IntN(2) == 0})
+		c := loopRun{lo: -n / 2, hi: n - n/2, parts: 1 + rng.IntN(8), procs: 1 + rng.IntN(8),
+			grain: 1 + rng.IntN(20), cutAfter: 1 + rng.IntN(50), cancel: iter%3 == 0,
+			mark: iter%2 == 0, yield: rng.IntN(2) == 0}
+		if iter%4 < 2 {
+			c.first = 1 + rng.IntN(64)
+		}
+		runLoop(t, c)
 	}
 }
 
-// TestLoopHuge runs loops longer than MaxLen by collecting blocks.
+// TestLoopHuge runs loops longer than one Range can hold, up to
+// [math.MinInt, math.MaxInt), by collecting blocks; the longest ones only
+// finish because they are cut.
 func TestLoopHuge(t *testing.T) {
 	defer goruntime.GOMAXPROCS(goruntime.GOMAXPROCS(8))
 	rng := rand.New(rand.NewPCG(11, 12))
-	for iter := range 40 / min(scale, 4) {
+	for iter := range 60 / min(scale, 4) {
 		n := 1<<32 + rng.IntN(1<<34)
 		lo := rng.IntN(1<<40) - 1<<39
 		switch iter % 3 {
@@ -162,54 +192,74 @@ func TestLoopHuge(t *testing.T) {
 		case 2:
 			lo = math.MinInt
 		}
-		runLoop(t, loopRun{lo: lo, hi: lo + n, parts: rng.IntN(6), procs: 1 + rng.IntN(8),
-			grain: 1<<24 + rng.IntN(1<<26), cancelAfter: -1})
+		c := loopRun{lo: lo, hi: lo + n, parts: rng.IntN(6), procs: 1 + rng.IntN(8),
+			grain: 1<<24 + rng.IntN(1<<26), cutAfter: -1}
+		if iter%2 == 1 {
+			// The whole int range, or [lo, MaxInt): cut after a few blocks.
+			c.hi = math.MaxInt
+			if iter%4 == 1 {
+				c.lo = math.MinInt
+			}
+			c.grain = 1<<28 + rng.IntN(1<<30)
+			c.cutAfter = 1 + rng.IntN(16)
+			if iter%8 == 3 {
+				c.first = 1 + rng.IntN(1<<28)
+			}
+		}
+		runLoop(t, c)
 	}
 }
 
 func TestNewLoopPartitions(t *testing.T) {
-	for _, c := range []struct{ lo, hi, parts, want int }{
-		{0, 0, 4, 0}, {5, 0, 4, 0}, {0, 3, 8, 3}, {0, 100, 0, 1}, {0, 100, -5, 1},
-		{0, 100, 7, 7}, {0, 3 * MaxLen, 1, 3}, {0, 3*MaxLen + 1, 2, 4},
-		{0, 10, 1 << 30, 10}, {0, 1 << 40, 1 << 30, MaxPartitions},
+	for _, c := range []struct {
+		lo, hi, parts, first int
+		want                 uint64
+	}{
+		{0, 0, 4, 0, 0}, {5, 0, 4, 0, 0}, {0, 3, 8, 0, 3}, {0, 100, 0, 0, 1}, {0, 100, -5, 0, 1},
+		{0, 100, 7, 0, 7}, {0, 10, 1 << 30, 0, 10}, {0, 1 << 40, 1 << 30, 0, MaxParticipants},
+		// Too long for equal partitions: MaxLen each.
+		{0, 3 * MaxLen, 1, 0, 3}, {0, 3*MaxLen + 1, 2, 0, 4},
+		{0, 1 << 40, 1, 0, 1<<8 + 1},
+		{math.MinInt, math.MaxInt, 4, 0, 1<<32 + 1},
+		// Growing: 10, 10, 20, 20, 40 (cut short).
+		{0, 95, 2, 10, 5}, {0, 100, 2, 10, 5}, {0, 101, 2, 10, 6},
+		{0, 1, 3, 100, 1}, {-7, 1 << 20, 1, 1, 21},
+		{math.MinInt, math.MaxInt, 2, 1, 64 + 1<<32 - 1},
 	} {
-		l := NewLoop(c.lo, c.hi, c.parts)
+		var l *Loop
+		if c.first > 0 {
+			l = NewGrowingLoop(c.lo, c.hi, c.parts, c.first)
+		} else {
+			l = NewLoop(c.lo, c.hi, c.parts)
+		}
 		if l.Partitions() != c.want {
-			t.Errorf("NewLoop(%d, %d, %d) has %d partitions, want %d", c.lo, c.hi, c.parts, l.Partitions(), c.want)
+			t.Errorf("%+v: %d partitions, want %d", c, l.Partitions(), c.want)
 		}
 		if c.want == 0 {
 			var p Participant
 			if !l.Done() || l.Len() != 0 || l.Enter(&p) {
 				t.Errorf("empty loop: Done %v Len %d", l.Done(), l.Len())
 			}
+			continue
 		}
-		// Partitions are contiguous, in order, and at most MaxLen long.
-		at := c.lo
-		for i := range l.Partitions() {
-			r := l.slot[i].Load()
-			if r.base != at || r.n == 0 && c.hi-c.lo >= c.want {
-				t.Fatalf("partition %d starts at %d (len %d), want %d", i, r.base, r.n, at)
+		// Partitions are contiguous, in order, non-empty, at most MaxLen
+		// long, and never shrink.
+		prev := uint64(0)
+		for k := range min(l.Partitions(), 1<<12) {
+			a, b := l.offset(k), l.offset(k+1)
+			size := b - a
+			if size == 0 || size > MaxLen || c.first > 0 && k+1 < l.Partitions() && size < prev {
+				t.Fatalf("%+v: partition %d is [%d, %d)", c, k, a, b)
 			}
-			at += int(r.n)
+			prev = size
 		}
-		if c.want > 0 && at != c.hi {
-			t.Errorf("partitions end at %d, want %d", at, c.hi)
+		if l.offset(0) != 0 || l.offset(l.Partitions()) != l.Len() || l.offset(l.Partitions()-1) >= l.Len() {
+			t.Errorf("%+v: partitions do not end at the loop's end", c)
 		}
-	}
-	for _, c := range [][2]int{{math.MinInt, math.MaxInt}, {0, math.MaxInt}} {
-		func() {
-			defer func() {
-				if recover() == nil {
-					t.Errorf("NewLoop(%d, %d) did not panic", c[0], c[1])
-				}
-			}()
-			NewLoop(c[0], c[1], 4)
-		}()
 	}
 }
 
-// TestLoopSteals checks that an idle participant steals from a busy one and
-// that the counters add up.
+// TestLoopSteals checks that an idle participant steals from a busy one.
 func TestLoopSteals(t *testing.T) {
 	l := NewLoop(0, 1000, 2)
 	var a, b Participant
@@ -218,10 +268,12 @@ func TestLoopSteals(t *testing.T) {
 	}
 	var c Participant
 	if l.Enter(&c) {
-		t.Fatal("third Enter succeeded on two partitions")
+		t.Fatal("third Enter succeeded on a loop for two")
 	}
 	g := newLedger(0, 1000)
-	// b runs its partition dry, then must steal from a.
+	// a claims its partition; b runs the other dry, then must steal from a.
+	lo, hi, _ := a.Next(10)
+	g.mark(t, lo, hi)
 	for {
 		lo, hi, ok := b.Next(10)
 		if !ok {
@@ -239,12 +291,70 @@ func TestLoopSteals(t *testing.T) {
 		}
 		g.mark(t, lo, hi)
 	}
-	if a.Steals()+b.Steals() == 0 || a.Taken()+b.Taken() != 1000 {
-		t.Fatalf("steals %d %d, taken %d %d", a.Steals(), b.Steals(), a.Taken(), b.Taken())
-	}
 	g.check(t, 1)
 	if a.Leave() == b.Leave() || !l.Done() {
 		t.Fatal("not exactly one last Leave")
+	}
+	if l.Enter(&c) {
+		t.Fatal("Enter succeeded on a done loop")
+	}
+}
+
+// TestLoopCutBound checks the bound on work after a cut: once CutAt(c)
+// has returned, Next hands out nothing at or above c, from any range; the
+// items still run above c are the blocks already handed out.
+func TestLoopCutBound(t *testing.T) {
+	l := NewGrowingLoop(0, math.MaxInt, 3, 100)
+	var ps [3]Participant
+	for i := range ps {
+		if !l.Enter(&ps[i]) {
+			t.Fatal("Enter failed")
+		}
+	}
+	// Each participant takes a block from its own partition.
+	var ends []int
+	for i := range ps {
+		_, hi, ok := ps[i].Next(7)
+		if !ok {
+			t.Fatal("no first block")
+		}
+		ends = append(ends, hi)
+	}
+	c := ends[1] - 3 // inside participant 1's block, above participant 0's
+	l.CutAt(c)
+	l.CutAt(c + 50) // higher: changes nothing
+	if l.Cut() != c {
+		t.Fatalf("Cut() = %d, want %d", l.Cut(), c)
+	}
+	g := newLedger(0, c)
+	for i := range ps {
+		if ends[i] <= c {
+			g.mark(t, ends[i]-7, ends[i])
+		} else if i == 1 {
+			g.mark(t, ends[i]-7, c) // the cut falls inside this block
+		}
+	}
+	for i := range ps {
+		for {
+			lo, hi, ok := ps[i].Next(7)
+			if !ok {
+				break
+			}
+			if hi > c {
+				t.Fatalf("participant %d got [%d, %d) after the cut at %d", i, lo, hi, c)
+			}
+			g.mark(t, lo, hi)
+		}
+	}
+	g.check(t, 1)
+	lasts := 0
+	for i := range ps {
+		if ps[i].Leave() {
+			lasts++
+		}
+	}
+	if lasts != 1 || !l.Done() {
+		t.Fatalf("%d last Leaves, done %v", lasts, l.Done())
 	}
 }
 

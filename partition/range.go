@@ -1,6 +1,7 @@
 package partition
 
 import (
+	"math"
 	"os"
 	"strconv"
 	"sync/atomic"
@@ -9,25 +10,9 @@ import (
 	"github.com/gopar-dev/gopar/steal"
 )
 
-// Invariants of a Range (offsets are relative to base; n is the length):
-//
-//   - next (owner only) is where the owner's next Take starts. Items below next
-//     were claimed by the owner or stolen.
-//   - low (written only by the owner, with a sequentially consistent store)
-//     is the end of the block the owner is taking or took last: the owner
-//     never claims an item at or above low without winning a CAS on word.
-//   - word packs the steal range [mid, high). Items at or above high have been
-//     claimed by someone. high never increases, and while high stays the same
-//     mid never decreases, so the word never returns to an earlier value (no
-//     ABA within one Range).
-//   - An item in [mid, high) is claimed only by the goroutine whose CAS
-//     replaces that word; an item below mid is claimed by the owner, which
-//     checks this after publishing low.
-//
-// Memory ordering: Go's atomics are sequentially consistent. The owner's
-// store to low comes before its load of word in that order, and a thief's
-// load of word comes before its load of low; doc.go gives the case analysis
-// that this makes sufficient.
+// The protocol of a Range (who writes what, Take, Steal, and the memory
+// ordering argument that makes owner and thief blocks disjoint) is described
+// once, in this package's doc (doc.go); range.pml model-checks it.
 
 // MaxLen is the longest range a Range can hold: both ends of the steal range
 // are 32-bit offsets from the range's base.
@@ -58,14 +43,9 @@ const cacheLine = 64
 //	[low .. [mid .. high))
 //	 owner   thieves
 //
-// A Range is never reset or reused for other items: a thief that steals a
-// block makes a new Range of it (see NewRange). Reusing one would let a
-// stale thief, which loaded the word of the old items and is about to CAS
-// it, succeed against an equal word of the new items after reading the old
-// low, and claim items the new owner has already taken (ABA). A fresh object
-// per steal rules this out for the price of one small allocation, and the
-// garbage collector keeps the old object alive for as long as a stale thief
-// can still look at it.
+// A Range is never reset or reused for other items: a thief makes a new
+// Range of what it stole (see "Why a new Range per steal" in the package
+// doc).
 type Range struct {
 	// Read-only after NewRange.
 	base int    // absolute index of offset 0
@@ -109,9 +89,9 @@ func split(a, b uint64) uint64 {
 }
 
 // stealDivisor: thieves take 1/stealDivisor of what an owner has left. The
-// quarter is the seed's choice and measured best here (docs/benchmarks.md);
-// GOPAR_STEAL_DIVISOR (2 to 16) overrides it for such experiments. Any value
-// keeps the protocol correct: split only needs a <= mid < b.
+// quarter measured best or tied on every workload (docs/steal-fraction.md,
+// which GOPAR_STEAL_DIVISOR, 2 to 16, exists to reproduce). Any value keeps
+// the protocol correct: split only needs a <= mid < b.
 var stealDivisor = stealDivisorFromEnv(os.Getenv("GOPAR_STEAL_DIVISOR"))
 
 func stealDivisorFromEnv(v string) uint64 {
@@ -129,9 +109,7 @@ func NewRange(lo, hi int) *Range {
 	return r
 }
 
-// init sets up a zero Range to hold [lo, hi). It must happen before the
-// Range is shared (publishing it, e.g. by an atomic pointer store, orders
-// these writes before any thief's reads).
+// init sets up a zero Range to hold [lo, hi); see initAt.
 func (r *Range) init(lo, hi int) {
 	var n uint64
 	if hi > lo {
@@ -140,7 +118,14 @@ func (r *Range) init(lo, hi int) {
 	if n > MaxLen {
 		panic("partition: NewRange: range longer than MaxLen")
 	}
-	r.base = lo
+	r.initAt(lo, n)
+}
+
+// initAt sets up a zero Range to hold the n <= MaxLen items from base on. It
+// must happen before the Range is shared (publishing it, e.g. by an atomic
+// pointer store, orders these writes before any thief's reads).
+func (r *Range) initAt(base int, n uint64) {
+	r.base = base
 	r.n = uint32(n)
 	r.word.Store(split(0, n))
 }
@@ -226,7 +211,12 @@ func (r *Range) takeSlow(l, nl, w uint64) (lo, hi int, ok bool) {
 //
 // Empty means there was nothing to steal; Retry means a race was lost and
 // another attempt may succeed.
-func (r *Range) Steal() (lo, hi int, s Status) {
+func (r *Range) Steal() (lo, hi int, s Status) { return r.steal(math.MaxInt) }
+
+// steal is Steal for a loop cut at limit: a block that would start at or
+// above limit is not taken (Empty). Refusing is a read-only early exit, so
+// it leaves the protocol of the package doc unchanged.
+func (r *Range) steal(limit int) (lo, hi int, s Status) {
 	w := r.word.Load()
 	// Is there a steal range at all?
 	if mid, high := unpack(w); mid >= high {
@@ -234,14 +224,14 @@ func (r *Range) Steal() (lo, hi int, s Status) {
 	}
 	// Where has the owner got to? Loaded after the word (see doc.go).
 	x := uint64(r.low.Load())
-	return r.stealFrom(w, x)
+	return r.stealFrom(w, x, limit)
 }
 
-// stealFrom is the second half of Steal: given the word w and then low x
+// stealFrom is the second half of steal: given the word w and then low x
 // that the thief loaded, it tries to claim the top of [max(x, mid), high).
 // (Split out so that tests can let the owner run between the loads and the
 // CAS.)
-func (r *Range) stealFrom(w, x uint64) (lo, hi int, s Status) {
+func (r *Range) stealFrom(w, x uint64, limit int) (lo, hi int, s Status) {
 	mid, high := unpack(w)
 	if mid >= high {
 		return 0, 0, Empty
@@ -257,6 +247,10 @@ func (r *Range) stealFrom(w, x uint64) (lo, hi int, s Status) {
 		// waiting for the owner to publish a fresh word. Safe because we
 		// stay at or above both x and mid (see doc.go).
 		from, _ = unpack(split(x, high))
+	}
+	// Is the whole block above the loop's cut? Then nobody needs it.
+	if r.base+int(from) >= limit {
+		return 0, 0, Empty
 	}
 	// Leave the owner [x, from) with its own top quarter stealable.
 	if !r.word.CompareAndSwap(w, split(x, from)) {

@@ -209,7 +209,7 @@ func interleaved(t testing.TB, rng *rand.Rand, n, thieves, grain int) {
 				continue
 			}
 			th.busy = false
-			a, b, s := th.r.stealFrom(th.w, th.x)
+			a, b, s := th.r.stealFrom(th.w, th.x, math.MaxInt)
 			if s == Success {
 				owners = append(owners, &owner{r: NewRange(a, b)})
 			}
