@@ -300,14 +300,14 @@ func (o *loop[A]) participate(w *runtime.Worker) {
 	if !o.parts.Enter(&p) {
 		return
 	}
-	st := participant[A]{next: -1, sizer: o.sizer, start: time.Now()}
+	st := participant[A]{sizer: o.sizer, start: time.Now()}
 	st.take = o.cfg.clamp(st.sizer.size / takesPerClock)
 	// A panic stops runBlocks: cancel the loop, then let Next say it is
 	// over for us.
 	for !o.runBlocks(&p, &st) {
 		o.parts.Cancel()
 	}
-	if st.next >= 0 && o.r.Combine != nil {
+	if st.inRun && o.r.Combine != nil {
 		st.cur.hi = st.next
 		st.mine = append(st.mine, st.cur)
 		o.mu.Lock()
@@ -322,9 +322,10 @@ func (o *loop[A]) participate(w *runtime.Worker) {
 
 // participant is one goroutine's state in the parallel phase.
 type participant[A any] struct {
-	mine []run[A] // finished runs
-	cur  run[A]   // the run being folded
-	next int      // end of cur; -1: no run yet
+	mine  []run[A] // finished runs
+	cur   run[A]   // the run being folded
+	next  int      // end of cur
+	inRun bool     // whether cur holds a run (indexes may be negative: no sentinel)
 
 	// The block size is measured over windows of takesPerClock takes of
 	// sizer.size/takesPerClock items each: the clock is read once per
@@ -355,16 +356,16 @@ func (o *loop[A]) runBlocks(p *partition.Participant, st *participant[A]) (finis
 		if !ok {
 			return true
 		}
-		if lo != st.next {
-			if st.next >= 0 && o.r.Combine != nil {
+		if !st.inRun || lo != st.next {
+			if st.inRun && o.r.Combine != nil {
 				st.cur.hi = st.next
 				st.mine = append(st.mine, st.cur)
 			}
-			st.next = -1 // if Identity panics, there is no current run
+			st.inRun = false // if Identity panics, there is no current run
 			st.cur = run[A]{lo: lo, acc: o.r.Identity()}
 		}
 		st.cur.acc = o.r.Fold(st.cur.acc, lo, hi)
-		st.next = hi
+		st.next, st.inRun = hi, true
 		if (o.r.Stop != nil && o.r.Stop(st.cur.acc)) || isClosed(o.stop) {
 			o.parts.Cancel()
 		} else if o.r.Cut != nil {

@@ -3,6 +3,7 @@ package par
 import (
 	"context"
 	"fmt"
+	"math"
 	"reflect"
 
 	"github.com/gopar-dev/gopar/iter"
@@ -73,8 +74,20 @@ func (it Iter[T]) Filter(pred func(T) bool) Iter[T] {
 }
 
 // Len returns the number of items when no Filter is in the pipeline, and an
-// upper bound otherwise, without running anything.
-func (it Iter[T]) Len() int { return it.s.Len() }
+// upper bound otherwise, without running anything. It panics if that number
+// does not fit in an int: only a Range longer than math.MaxInt, such as
+// Range(math.MinInt, math.MaxInt) with its 2^64-1 items, has that many.
+func (it Iter[T]) Len() int { return length(it.s, "Len") }
+
+// length returns the number of source indices of s, or panics naming the
+// operation op if an int cannot hold it.
+func length[T any](s iter.Spec[T], op string) int {
+	n := uint64(s.Hi) - uint64(s.Lo) // exact: Hi >= Lo
+	if n > math.MaxInt {
+		panic(fmt.Sprintf("gopar: %s: the range [%d, %d) holds %d items, more than an int can count", op, s.Lo, s.Hi, n))
+	}
+	return int(n)
+}
 
 // WithPool returns it with its terminal operations running on pool rather
 // than on runtime.Default().

@@ -34,11 +34,11 @@ func (it Iter[T]) Reduce(identity func() T, op func(T, T) T) T {
 
 // Count returns the number of items. Without a Filter in the pipeline it is
 // known without running anything, and no function of the pipeline is
-// called.
+// called; then it panics as Len does on a range longer than math.MaxInt.
 func (it Iter[T]) Count() int {
 	s := it.s
 	if !s.Filtered() {
-		return s.Len()
+		return length(s, "Count")
 	}
 	return iter.Run(s.Config, s.Lo, s.Hi, iter.Reducer[int]{
 		Identity: func() int { return 0 },
@@ -55,7 +55,7 @@ func (it Iter[T]) Collect() []T {
 	s := it.s
 	if !s.Filtered() {
 		// Every item has a known place: write it there directly.
-		out := make([]T, s.Len())
+		out := make([]T, length(s, "Collect"))
 		iter.RunBlocks(s.Config, s.Lo, s.Hi, func(lo, hi int) { s.Fill(out, lo, hi) })
 		return out
 	}
