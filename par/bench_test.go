@@ -1,7 +1,9 @@
 package par_test
 
 import (
+	"math"
 	goruntime "runtime"
+	"strconv"
 	"sync"
 	"testing"
 
@@ -68,3 +70,57 @@ func BenchmarkW0(b *testing.B) {
 		}
 	})
 }
+
+// firstFrom is a plain loop's search: it calls pred through a func value,
+// as FindFirst must, so it is the honest floor for FindFirst's per-item
+// call.
+//
+//go:noinline
+func firstFrom(lo int, pred func(int) bool) int {
+	for i := lo; ; i++ {
+		if pred(i) {
+			return i
+		}
+	}
+}
+
+// BenchmarkFindFirstLong: the "search until found" idiom over [0,
+// math.MaxInt). A match at 1000 is found by the caller alone; a match at
+// 2^22 takes the parallel phase, which works from the bottom of the range
+// up, so it should cost a plain loop's time (loop-fn) divided by the
+// workers, not more.
+func BenchmarkFindFirstLong(b *testing.B) {
+	for _, m := range []int{1000, 1 << 22} {
+		pred := func(i int) bool { return i >= m }
+		b.Run("gopar/match="+itoa(m), func(b *testing.B) {
+			for range b.N {
+				if v, ok := par.Range(0, math.MaxInt).FindFirst(pred); !ok || v != m {
+					b.Fatal(v, ok)
+				}
+			}
+		})
+		b.Run("loop-fn/match="+itoa(m), func(b *testing.B) {
+			for range b.N {
+				if v := firstFrom(0, pred); v != m {
+					b.Fatal(v)
+				}
+			}
+		})
+	}
+}
+
+// BenchmarkNestedFindFirst: an outer FindFirst over 1e9 items whose
+// predicate runs an inner FindFirst over another 1e9 items.
+func BenchmarkNestedFindFirst(b *testing.B) {
+	for range b.N {
+		v, ok := par.Range(0, 1e9).FindFirst(func(i int) bool {
+			j, found := par.Range(0, 1e9).FindFirst(func(j int) bool { return j >= 500+i%7 })
+			return found && j == 500+2000%7 && i >= 2000
+		})
+		if !ok || v != 2000 {
+			b.Fatal(v, ok)
+		}
+	}
+}
+
+func itoa(n int) string { return strconv.Itoa(n) }

@@ -15,13 +15,52 @@
 // range (to shrink it to the top quarter of what is left, so thieves keep
 // finding work the owner will not reach soon) or takes its last items.
 //
-// A Loop splits [lo, hi) statically into equal partitions, one Range each.
-// A participant claims a partition, runs it, claims the next unclaimed one,
-// and when none is left steals from the others; what it steals becomes a new
-// Range it owns, published in its slot so others can steal from it in turn.
-// Termination is detected by counting: each participant subtracts the items
-// it took from the loop's remaining count as it leaves, and the one that
-// brings the count to zero knows that the loop is done.
+// A Loop runs [lo, hi), any lo <= hi up to [math.MinInt, math.MaxInt), by
+// participants: a participant claims a partition (a Range), runs it, claims
+// the next unclaimed one, and when none is left steals from the others; what
+// it steals becomes a new Range it owns, published in its slot so others can
+// steal from it in turn.
+//
+// # The partition schedule
+//
+// Partitions are claimed in index order, one fetch-and-add each, and made
+// when claimed, so a loop's length costs nothing up front:
+//
+//   - NewLoop: parts equal partitions, the best split of items that cost
+//     the same (each participant claims one and nobody steals);
+//   - NewGrowingLoop: partitions that start small at lo and double every
+//     parts partitions up to MaxLen, so that every participant works near
+//     the bottom of the loop first. A loop that may be cut (a search for
+//     the first match) uses it, and so does a loop too long for equal
+//     partitions of at most MaxLen items (the word of a Range holds 32-bit
+//     offsets): [math.MinInt, math.MaxInt) has about 2^32 partitions.
+//
+// # The cut
+//
+// CutAt(c) says that the items at or above c are no longer needed (Cancel is
+// CutAt(math.MinInt)). The cut only moves down. Next reads it before every
+// block: the owner drops its range once a block starts at or above the cut
+// and clips a block that crosses it; a partition starting above it is never
+// claimed; a thief skips a range whose base lies above it and refuses loot
+// that would start above it. Refusing is a read-only exit before the CAS, so
+// the protocol below is unchanged. Bound: once CutAt has returned, no Next
+// hands out an item at or above the cut; what still runs above it is the
+// blocks already handed out, at most one per participant.
+//
+// # Termination
+//
+// A loop is done when every participant that entered has left: a
+// participant leaves only after Next returned ok=false, that is, after its
+// own range gave nothing below the cut, no partition below the cut was left
+// to claim, and a full scan found nothing to steal below it (no lost race).
+// At that moment every item below the cut is in a claimed partition whose
+// items were taken by its owner or stolen into a range owned by an active
+// thief; since nobody is active, all of them ran. The count of active
+// participants and a done bit share one word: the Leave that brings the
+// count to zero sets the bit, and Enter refuses to join once it is set, so
+// exactly one Leave sees the end and nobody can re-enter a finished loop.
+// Items above the cut are simply never handed out: nothing needs to drain
+// them, so a cut costs no work, whatever the loop's length.
 //
 // # Who writes what
 //
@@ -72,11 +111,11 @@
 // items of the steal range of the word it replaces, and leaves a word whose
 // range lies above everything it claimed.
 //
-// The brief's thief rule was "if low > mid, report Empty". Stealing the top
+// A simpler thief rule would report Empty when low > mid. Stealing the top
 // quarter of [low, high) instead is covered by the argument above (it only
-// needs from >= max(x, W.mid)). It avoids both choices the rule left: Empty
-// gives up on items the owner will not reach for a whole block, Retry spins
-// on the owner until its next Take. range.pml model-checks the protocol
+// needs from >= max(x, W.mid)). It avoids both choices the simpler rule
+// leaves: Empty gives up on items the owner will not reach for a whole
+// block, Retry spins on the owner until its next Take. range.pml model-checks the protocol
 // with this rule; with the thief block starting at mid even when low > mid,
 // or with a thief that loads low before the word, it finds a double claim.
 //
@@ -92,5 +131,6 @@
 // a stale thief still holds it.
 //
 // The word holds 32-bit offsets, so a Range holds at most MaxLen items; a
-// Loop uses more partitions when a partition would be longer.
+// Loop uses more partitions when a partition would be longer (see the
+// partition schedule above).
 package partition
