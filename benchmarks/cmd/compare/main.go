@@ -192,8 +192,8 @@ func render(results []result, rounds int, minTime time.Duration) string {
 		"gopar-block runs the same inlined loop as seq, static, dynamic and the peers (floor: static; dynamic on the uneven loops, where gopar-item's is dynamic-fn). "+
 		"On cheap items a func call per item costs 1-3 ns here, so a per-item form cannot reach 1.9x over an inlined seq; "+
 		"the targets that compare with inlined baselines are checked on gopar-block. "+
-		"gopar-join enters the pool at every level (par.Join), gopar-worker passes the worker down (runtime.Worker.Join), "+
-		"gopar-joinfunc forks with runtime.JoinFunc, which shares a fork only while a worker is idle. "+
+		"gopar-join forks with par.Join (inline while no participant is idle), gopar-worker passes the worker down (runtime.Worker.Join), "+
+		"gopar-joinfunc forks with runtime.JoinFunc, which shares a fork only while a worker is idle; gopar-parjoinfunc with par.JoinFunc, which needs no worker and runs inline while none is idle. "+
 		"rayon-split is not a gopar API: Rayon's recursive halving with thief splitting, rebuilt on gopar's pool for comparison (docs/steal-fraction.md).\n\n")
 
 	trust, untrusted := trustTable(results)
