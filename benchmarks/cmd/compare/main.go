@@ -15,11 +15,19 @@
 // Where static cannot scale by design (uneven or tiny work, or nothing to split),
 // a balanced probe (benchmarks.Probe) runs in the same rotation and stands in.
 //
+// With -procs set to a list, the command runs the whole rotation once per
+// GOMAXPROCS value, each in a child process of its own (gopar's default pool is
+// sized once per process), and reports how each implementation's speedup over
+// seq grows with the workers. With -out it also writes SVG charts beside the
+// report (see chart.go): the speedup of every implementation per workload,
+// and, for a sweep, speedup against workers.
+//
 // Usage, from the benchmarks folder:
 //
 //	go run ./cmd/compare                       # all workloads, 5 rounds
 //	go run ./cmd/compare -w W1,W3 -rounds 9
 //	go run ./cmd/compare -out ../docs/benchmarks.md
+//	go run ./cmd/compare -procs 1,2,4,8,16 -quick -out ../docs/benchmarks.md
 package main
 
 import (
@@ -43,14 +51,32 @@ func main() {
 	ids := flag.String("w", "", "comma-separated workloads to run, such as W1,W3 (default all)")
 	rounds := flag.Int("rounds", 5, "rounds of alternated runs; the median is reported")
 	out := flag.String("out", "", "also write the Markdown report to this file")
-	procs := flag.Int("procs", 0, "set GOMAXPROCS (default: leave it)")
+	procList := flag.String("procs", "", "GOMAXPROCS value, or a comma-separated list such as 1,2,4 for a sweep (default: leave it)")
 	minTime := flag.Duration("min", 150*time.Millisecond, "least time of one measurement; short workloads repeat until it has passed")
+	quick := flag.Bool("quick", false, "3 rounds of at least 50ms each, unless -rounds or -min say otherwise: for sweeps")
+	skip := flag.String("skip", "", "comma-separated implementations to leave out, such as goroutine,errgroup")
+	jsonOut := flag.String("json", "", "write the medians as JSON to this file (how a sweep's child processes report)")
 	flag.Parse()
-	if *procs > 0 {
-		runtime.GOMAXPROCS(*procs)
+	if *quick {
+		set := map[string]bool{}
+		flag.Visit(func(f *flag.Flag) { set[f.Name] = true })
+		if !set["rounds"] {
+			*rounds = 3
+		}
+		if !set["min"] {
+			*minTime = 50 * time.Millisecond
+		}
 	}
 	if *rounds < 1 {
 		fatalf("-rounds must be at least 1")
+	}
+	procs := parseProcs(*procList)
+	if len(procs) > 1 {
+		sweep(procs, *out)
+		return
+	}
+	if len(procs) == 1 {
+		runtime.GOMAXPROCS(procs[0])
 	}
 
 	workloads := benchmarks.All
@@ -65,20 +91,42 @@ func main() {
 		}
 	}
 
+	skipped := strings.Split(*skip, ",")
 	var results []result
 	for _, w := range workloads {
+		w = without(w, skipped)
 		fmt.Fprintf(os.Stderr, "%s %s: %d implementations, %d rounds\n", w.ID, w.Name, len(w.Impls), *rounds)
 		results = append(results, measure(w, *rounds, *minTime))
 	}
+	if *jsonOut != "" {
+		writeJSON(*jsonOut, results)
+	}
 
 	report := render(results, *rounds, *minTime)
+	if *out != "" {
+		report += chartSection(*out, []run{{runtime.GOMAXPROCS(0), results}})
+	}
 	fmt.Print(report)
 	if *out != "" {
-		if err := os.WriteFile(*out, []byte(report), 0o644); err != nil {
-			fatalf("%v", err)
-		}
-		fmt.Fprintf(os.Stderr, "wrote %s\n", *out)
+		writeReport(*out, report)
 	}
+}
+
+// writeReport writes the Markdown report to path.
+func writeReport(path, report string) {
+	if err := os.WriteFile(path, []byte(report), 0o644); err != nil {
+		fatalf("%v", err)
+	}
+	fmt.Fprintf(os.Stderr, "wrote %s\n", path)
+}
+
+// without returns w without the named implementations (seq always stays).
+func without(w *benchmarks.Workload, names []string) *benchmarks.Workload {
+	c := *w
+	c.Impls = slices.DeleteFunc(slices.Clone(w.Impls), func(im benchmarks.Impl) bool {
+		return im.Name != "seq" && slices.Contains(names, im.Name)
+	})
+	return &c
 }
 
 // A result is what one workload's run measured.
