@@ -112,8 +112,18 @@ func main() {
 	}
 }
 
-// writeReport writes the Markdown report to path.
+// notesMarker starts the hand-written part of a report file: writeReport keeps
+// it, and everything after it, when it replaces the generated part.
+const notesMarker = "<!-- notes: written by hand, kept by cmd/compare -->"
+
+// writeReport writes the Markdown report to path, followed by the notes of
+// the file it replaces, if it has any.
 func writeReport(path, report string) {
+	if old, err := os.ReadFile(path); err == nil {
+		if _, notes, ok := strings.Cut(string(old), notesMarker); ok {
+			report += "\n" + notesMarker + notes
+		}
+	}
 	if err := os.WriteFile(path, []byte(report), 0o644); err != nil {
 		fatalf("%v", err)
 	}
