@@ -16,8 +16,8 @@ import "github.com/gopar-dev/gopar/runtime"
 // When Join offers work, it offers the b of the call that noticed the idle
 // participant, which in a recursion may be a small piece. JoinFunc avoids the
 // closures (and their allocations) of Join; runtime.JoinFunc, which needs the
-// worker passed down, shares the largest pending piece instead. The guide
-// compares the three.
+// worker passed down, shares the largest pending piece instead. The guide's
+// fork-join section says which to use when, with what each costs.
 //
 // If a or b panics, Join waits for the other and then re-panics with a
 // *runtime.Panic that holds the original value and stack (a's, if both

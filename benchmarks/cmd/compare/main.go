@@ -53,7 +53,7 @@ func main() {
 	out := flag.String("out", "", "also write the Markdown report to this file")
 	procList := flag.String("procs", "", "GOMAXPROCS value, or a comma-separated list such as 1,2,4 for a sweep (default: leave it)")
 	minTime := flag.Duration("min", 150*time.Millisecond, "least time of one measurement; short workloads repeat until it has passed")
-	quick := flag.Bool("quick", false, "3 rounds of at least 50ms each, unless -rounds or -min say otherwise: for sweeps")
+	quick := flag.Bool("quick", false, "no warm-up round, and 2 rounds of at least 50ms each unless -rounds or -min say otherwise: for sweeps")
 	skip := flag.String("skip", "", "comma-separated implementations to leave out, such as goroutine,errgroup")
 	jsonOut := flag.String("json", "", "write the medians as JSON to this file (how a sweep's child processes report)")
 	flag.Parse()
@@ -61,7 +61,7 @@ func main() {
 		set := map[string]bool{}
 		flag.Visit(func(f *flag.Flag) { set[f.Name] = true })
 		if !set["rounds"] {
-			*rounds = 3
+			*rounds = 2
 		}
 		if !set["min"] {
 			*minTime = 50 * time.Millisecond
@@ -96,7 +96,7 @@ func main() {
 	for _, w := range workloads {
 		w = without(w, skipped)
 		fmt.Fprintf(os.Stderr, "%s %s: %d implementations, %d rounds\n", w.ID, w.Name, len(w.Impls), *rounds)
-		results = append(results, measure(w, *rounds, *minTime))
+		results = append(results, measure(w, *rounds, *minTime, !*quick))
 	}
 	if *jsonOut != "" {
 		writeJSON(*jsonOut, results)
@@ -149,8 +149,9 @@ type result struct {
 }
 
 // measure runs the implementations of w (and the probe's, where w is not
-// balanced) alternated for the given rounds and returns their medians.
-func measure(w *benchmarks.Workload, rounds int, minTime time.Duration) result {
+// balanced) alternated for the given rounds and returns their medians. Without
+// a warm-up round, the first timed round checks the checksums.
+func measure(w *benchmarks.Workload, rounds int, minTime time.Duration, warmUp bool) result {
 	type entry struct {
 		name  string // as shown in progress and errors
 		impl  benchmarks.Impl
@@ -170,6 +171,9 @@ func measure(w *benchmarks.Workload, rounds int, minTime time.Duration) result {
 	// Warm up, and check that the implementations agree.
 	want := map[bool]uint64{}
 	for _, e := range entries {
+		if !warmUp {
+			break
+		}
 		got := e.impl.Run()
 		if e.impl.Name == "seq" {
 			want[e.probe] = got
@@ -182,6 +186,9 @@ func measure(w *benchmarks.Workload, rounds int, minTime time.Duration) result {
 	for r := 0; r < rounds; r++ {
 		for _, e := range entries {
 			d, got := timeOne(e.impl.Run, minTime)
+			if !warmUp && r == 0 && e.impl.Name == "seq" {
+				want[e.probe] = got
+			}
 			if got != want[e.probe] {
 				fatalf("CHECKSUM MISMATCH in %s round %d: %s returned %#x, seq %#x", w.ID, r+1, e.name, got, want[e.probe])
 			}
@@ -240,7 +247,7 @@ func render(results []result, rounds int, minTime time.Duration) string {
 	fmt.Fprintf(&b, "- Go: %s %s/%s\n", runtime.Version(), runtime.GOOS, runtime.GOARCH)
 	fmt.Fprintf(&b, "- GOMAXPROCS: %d\n", runtime.GOMAXPROCS(0))
 	fmt.Fprintf(&b, "- method: the implementations of a workload run alternated (A B C A B C ...) for %d rounds "+
-		"after one warm-up round; a measurement repeats a run until %v has passed; each cell is the median over the rounds. "+
+		"(after one warm-up round, unless -quick); a measurement repeats a run until %v has passed; each cell is the median over the rounds. "+
 		"All implementations of a workload returned the same checksum.\n", rounds, minTime)
 	fmt.Fprintf(&b, "- trust: a parallel figure counts only if, in the same run, the static fan-out gets >= %.1fx over seq "+
 		"(on the workload itself where it is balanced, otherwise on a balanced probe run in the same rotation).\n", trustSpeedup)
@@ -252,6 +259,8 @@ func render(results []result, rounds int, minTime time.Duration) string {
 		"the targets that compare with inlined baselines are checked on gopar-block. "+
 		"gopar-join forks with par.Join (inline while no participant is idle), gopar-worker passes the worker down (runtime.Worker.Join), "+
 		"gopar-joinfunc forks with runtime.JoinFunc, which shares a fork only while a worker is idle; gopar-parjoinfunc with par.JoinFunc, which needs no worker and runs inline while none is idle. "+
+		"seq-fn is the plain loop calling the item through a func value: an honest static-fn takes at most its time divided by the workers. "+
+		"conc-map-item and conc-foreach-item are conc's per-item forms (iter.Map, iter.ForEachIdx), which need a result slice of one word per item (left out of W2). "+
 		"rayon-split is not a gopar API: Rayon's recursive halving with thief splitting, rebuilt on gopar's pool for comparison (docs/steal-fraction.md).\n\n")
 
 	trust, untrusted := trustTable(results)
