@@ -88,6 +88,7 @@ func speedupPanels(r run) []*plot.Plot {
 		}
 		ref.Dashes = []vg.Length{vg.Points(2), vg.Points(2)}
 		p.Add(ref)
+		p.X.Max *= 1.05 // room after the longest bar
 		p.NominalY(names...)
 		p.Add(plotter.NewGrid())
 		ps = append(ps, p)

@@ -28,6 +28,7 @@
 //	go run ./cmd/compare -w W1,W3 -rounds 9
 //	go run ./cmd/compare -out ../docs/benchmarks.md
 //	go run ./cmd/compare -procs 1,2,4,8,16 -quick -out ../docs/benchmarks.md
+//	go run ./cmd/compare -redraw ../docs/benchmarks.md   # the chart only, from the table
 package main
 
 import (
@@ -57,7 +58,12 @@ func main() {
 	quick := flag.Bool("quick", false, "no warm-up round, and 2 rounds of at least 50ms each unless -rounds or -min say otherwise: for sweeps")
 	skip := flag.String("skip", "", "comma-separated implementations to leave out, such as goroutine,errgroup")
 	jsonOut := flag.String("json", "", "write the medians as JSON to this file (how a sweep's child processes report)")
+	redrawFrom := flag.String("redraw", "", "run nothing: draw the speedup chart again from this report's table, beside it")
 	flag.Parse()
+	if *redrawFrom != "" {
+		redraw(*redrawFrom)
+		return
+	}
 	if *quick {
 		set := map[string]bool{}
 		flag.Visit(func(f *flag.Flag) { set[f.Name] = true })
@@ -250,7 +256,7 @@ func render(results []result, rounds int, minTime time.Duration) string {
 	fmt.Fprintf(&b, "- method: the implementations of a workload run alternated (A B C A B C ...) for %d rounds "+
 		"(after one warm-up round, unless -quick); a measurement repeats a run until %v has passed; each cell is the median over the rounds. "+
 		"All implementations of a workload returned the same checksum.\n", rounds, minTime)
-	fmt.Fprintf(&b, "- trust: a parallel figure counts only if, in the same run, the static fan-out gets >= %.1fx over seq "+
+	fmt.Fprintf(&b, "- trust: a parallel figure counts only if, in the same run, the static fan-out gets >= %.2fx over seq "+
 		"(on the workload itself where it is balanced, otherwise on a balanced probe run in the same rotation).\n", trustSpeedup())
 	if runtime.NumCPU() <= 2 {
 		fmt.Fprintf(&b, "- machine: a shared 2-core VM whose second core sometimes vanishes for a second or more; "+
@@ -268,10 +274,10 @@ func render(results []result, rounds int, minTime time.Duration) string {
 
 	trust, untrusted := trustTable(results)
 	if len(untrusted) > 0 {
-		fmt.Fprintf(&b, "**UNTRUSTED run**: static got less than %.1fx over seq on %s; rerun before reading the parallel figures.\n\n",
+		fmt.Fprintf(&b, "**UNTRUSTED run**: static got less than %.2fx over seq on %s; rerun before reading the parallel figures.\n\n",
 			trustSpeedup(), strings.Join(untrusted, ", "))
 	} else {
-		fmt.Fprintf(&b, "Trusted run: static got >= %.1fx over seq on every workload.\n\n", trustSpeedup())
+		fmt.Fprintf(&b, "Trusted run: static got >= %.2fx over seq on every workload.\n\n", trustSpeedup())
 	}
 
 	rows := [][]string{{"workload", "implementation", "median", "speedup vs seq", "targets"}}
@@ -479,6 +485,8 @@ func cpuModel() string {
 	}
 	return "unknown"
 }
+
+func errorf(format string, args ...any) error { return fmt.Errorf(format, args...) }
 
 func fatalf(format string, args ...any) {
 	fmt.Fprintf(os.Stderr, "compare: "+format+"\n", args...)

@@ -1,6 +1,7 @@
 package main
 
 import (
+	"bufio"
 	"os"
 	"path/filepath"
 	"slices"
@@ -70,6 +71,30 @@ func TestSweepReport(t *testing.T) {
 		data, err := os.ReadFile(filepath.Join(filepath.Dir(out), name))
 		if err != nil || !strings.Contains(string(data), "<svg") {
 			t.Errorf("%s: %v, not an SVG", name, err)
+		}
+	}
+}
+
+// TestRedrawReadsRender: the table that render writes reads back to the
+// same medians, to the precision it prints.
+func TestRedrawReadsRender(t *testing.T) {
+	w := benchmarks.Lookup("W3")
+	m := map[string]time.Duration{}
+	for k, im := range w.Impls {
+		m[im.Name] = time.Duration(k+1) * 10 * time.Millisecond
+	}
+	md := render([]result{{w: w, median: m, probe: map[string]time.Duration{"seq": 50 * time.Millisecond, "static": 26 * time.Millisecond}}}, 3, time.Second)
+	r, err := parseReport(bufio.NewScanner(strings.NewReader(md)))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(r.results) != 1 || r.results[0].w.ID != "W3" || r.procs < 1 {
+		t.Fatalf("parsed %d results, procs %d", len(r.results), r.procs)
+	}
+	got := r.results[0].median
+	for name, d := range m {
+		if got[name] != d {
+			t.Errorf("%s: read back %v, want %v", name, got[name], d)
 		}
 	}
 }
