@@ -126,6 +126,7 @@ func scalingPanels(runs []run) []*plot.Plot {
 			ticks = append(ticks, plot.Tick{Value: float64(r.procs), Label: fmt.Sprint(r.procs)})
 		}
 		p.X.Tick.Marker = plot.ConstantTicks(ticks)
+		p.X.Scale = plot.LogScale{} // 1, 2, 4, 8, 16 evenly spaced
 		ideal, err := plotter.NewLine(plotter.XYs{{X: float64(runs[0].procs), Y: float64(runs[0].procs)},
 			{X: float64(runs[len(runs)-1].procs), Y: float64(runs[len(runs)-1].procs)}})
 		if err != nil {
