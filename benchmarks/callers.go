@@ -14,6 +14,7 @@ var W8 = &Workload{
 	What:  "32 goroutines at once, each 200 parallel sums of mix over [0, 4096)",
 	Impls: manyCallers(w8Loop.baselines()),
 	Targets: []Target{
+		{Impl: "gopar-item", Against: "static-fn", Limit: 1.03},
 		{Impl: "gopar-block", Against: "static", Limit: 1.0},
 		{Impl: "gopar-block", Against: BestPeer, Limit: 1},
 	},
@@ -28,11 +29,11 @@ const (
 var w8Loop = loop{n: 4096, item: mixInt, block: mixBlock, chunk: 512}
 
 // manyCallers turns implementations of one small sum into implementations of W8.
-// The one named seq becomes a single goroutine running all the sums.
+// The plain loops, seq and seq-fn, run all the sums on a single goroutine.
 func manyCallers(impls []Impl) []Impl {
 	out := make([]Impl, len(impls))
 	for k, im := range impls {
-		if im.Name == "seq" {
+		if im.Name == "seq" || im.Name == "seq-fn" {
 			out[k] = Impl{im.Name, func() uint64 {
 				var s uint64
 				for range w8Callers * w8Sums {

@@ -34,19 +34,32 @@ func static(n int, block func(lo, hi int) uint64) uint64 {
 	return sum(partial)
 }
 
+// seqFn is the plain loop with the item called through a func value: what
+// static-fn must beat, divided by the workers, to be an honest floor. It is
+// kept out of line so that the compiler cannot see which function item is.
+//
+//go:noinline
+func seqFn(n int, item func(int) uint64) uint64 { return itemBlock(item, 0, n) }
+
+// itemBlock is the sum of item(i) over [lo, hi), the item called through a
+// func value. Its loop is the best the compiler makes of such a call: item
+// and the partial sum live in the frame, and nothing is reloaded through a
+// pointer (docs/benchmarks.md, "Honest floors", shows the disassembly).
+func itemBlock(item func(int) uint64, lo, hi int) uint64 {
+	var s uint64
+	for i := lo; i < hi; i++ {
+		s += item(i)
+	}
+	return s
+}
+
 // staticFn is static with the per-item function called through a func value: the
 // floor for any API that takes a per-item func. It is kept out of line so that
 // the compiler cannot see which function item is and inline it.
 //
 //go:noinline
 func staticFn(n int, item func(int) uint64) uint64 {
-	return static(n, func(lo, hi int) uint64 {
-		var s uint64
-		for i := lo; i < hi; i++ {
-			s += item(i)
-		}
-		return s
-	})
+	return static(n, func(lo, hi int) uint64 { return itemBlock(item, lo, hi) })
 }
 
 // dynamic is the best hand-rolled fan-out for uneven work: P goroutines pull
@@ -77,13 +90,7 @@ func dynamic(n, chunk int, block func(lo, hi int) uint64) uint64 {
 
 // dynamicFn is dynamic with the item called through a func value.
 func dynamicFn(n, chunk int, item func(int) uint64) uint64 {
-	return dynamic(n, chunk, func(lo, hi int) uint64 {
-		var s uint64
-		for i := lo; i < hi; i++ {
-			s += item(i)
-		}
-		return s
-	})
+	return dynamic(n, chunk, func(lo, hi int) uint64 { return itemBlock(item, lo, hi) })
 }
 
 // perItem starts one goroutine per item, each writing its own result slot.
@@ -131,6 +138,40 @@ func withConc(n, chunk int, block func(lo, hi int) uint64) uint64 {
 	})
 	return sum(partial)
 }
+
+// The peers' per-item forms: what a user of conc writes for "the sum of
+// item(i)" without chunking by hand. conc has no range source and no
+// reduction, so the items become a slice and the results another, summed
+// after. pargo has no per-item form: its Range and RangeReduce hand the user
+// a sub-range, which is the block form above.
+
+// withConcMap maps every index with conc's iter.Map, which hands out the
+// elements one at a time from an atomic counter, and sums the results. The
+// slice of indexes is built once, outside the timed runs.
+func withConcMap(n int, item func(int) uint64) uint64 {
+	return sum(iter.Map(indexes()[:n], func(i *int) uint64 { return item(*i) }))
+}
+
+// withConcForEach is the same with iter.ForEachIdx over a slice of empty
+// structs (no memory), writing each result to its slot.
+func withConcForEach(n int, item func(int) uint64) uint64 {
+	out := make([]uint64, n)
+	iter.ForEachIdx(make([]struct{}, n), func(i int, _ *struct{}) { out[i] = item(i) })
+	return sum(out)
+}
+
+// maxPerItemPeer bounds the loops the per-item peers run: their result slice
+// (and conc Map's slice of indexes) holds one word per item, 512 MiB at 2^26.
+const maxPerItemPeer = 1 << 26
+
+// indexes returns [0, 1, ..., maxPerItemPeer-1], built on first use.
+var indexes = sync.OnceValue(func() []int {
+	xs := make([]int, maxPerItemPeer)
+	for i := range xs {
+		xs[i] = i
+	}
+	return xs
+})
 
 // withPargo runs pargo's RangeReduce, which splits [0, n) in halves recursively on
 // goroutines. It gets as many batches as the other peers get chunks (its default,

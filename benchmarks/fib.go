@@ -26,6 +26,8 @@ var W6 = &Workload{
 	Targets: []Target{
 		{Impl: "gopar-joinfunc", Against: "goroutine", Limit: 0.02},
 		{Impl: "gopar-joinfunc", Against: BestPeer, Limit: 1},
+		{Impl: "gopar-join", Against: "goroutine", Limit: 0.10},
+		{Impl: "gopar-parjoinfunc", Against: "goroutine", Limit: 0.02},
 	},
 }
 

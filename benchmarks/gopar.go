@@ -13,7 +13,8 @@ import (
 // floor is static (and, on W0, seq). gopar-join is recursive fib with par.Join at
 // every level; gopar-worker is the same with runtime.Worker.Join, which passes the
 // worker down instead of entering the pool at every level; gopar-joinfunc uses
-// runtime.JoinFunc, which shares a fork only while a worker is idle.
+// runtime.JoinFunc, which shares a fork only while a worker is idle;
+// gopar-parjoinfunc uses par.JoinFunc, which needs no worker.
 func init() {
 	add("W0", Impl{"gopar-item", func() uint64 {
 		var s uint64
@@ -50,7 +51,8 @@ func init() {
 			var r uint64
 			runtime.Default().Do(func(w *runtime.Worker) { r = fibJoinFunc(w, fibN) })
 			return r
-		}})
+		}},
+		Impl{"gopar-parjoinfunc", func() uint64 { return fibParJoinFunc(fibN) }})
 	add("W7", Impl{"gopar-item", func() uint64 { return goparItem(w7Outer64, goparInner) }},
 		Impl{"gopar-block", func() uint64 { return goparItem(w7Outer64, goparInnerBlock) }})
 	add("W8", Impl{"gopar-item", func() uint64 {
@@ -95,6 +97,15 @@ func fibJoinFunc(w *runtime.Worker, n int) uint64 {
 		return uint64(n)
 	}
 	a, b := runtime.JoinFunc(w, fibJoinFunc, n-1, n-2)
+	return a + b
+}
+
+// fibParJoinFunc forks with par.JoinFunc at every level.
+func fibParJoinFunc(n int) uint64 {
+	if n < 2 {
+		return uint64(n)
+	}
+	a, b := par.JoinFunc(fibParJoinFunc, n-1, n-2)
 	return a + b
 }
 

@@ -20,6 +20,7 @@ type loop struct {
 func (l loop) baselines() []Impl {
 	impls := []Impl{
 		{"seq", func() uint64 { return l.block(0, l.n) }},
+		{"seq-fn", func() uint64 { return seqFn(l.n, l.item) }},
 		{"static", func() uint64 { return static(l.n, l.block) }},
 		{"static-fn", func() uint64 { return staticFn(l.n, l.item) }},
 		{"dynamic", func() uint64 { return dynamic(l.n, l.chunk, l.block) }},
@@ -30,9 +31,22 @@ func (l loop) baselines() []Impl {
 		impls = append(impls, Impl{"dynamic-fn", func() uint64 { return dynamicFn(l.n, l.chunk, l.item) }})
 		impls = append(impls, Impl{"goroutine", func() uint64 { return perItem(l.n, l.item) }})
 	}
-	return append(impls,
+	impls = append(impls,
 		Impl{"errgroup", func() uint64 { return withErrgroup(l.n, l.chunk, l.block) }},
 		Impl{"conc", func() uint64 { return withConc(l.n, l.chunk, l.block) }},
 		Impl{"pargo", func() uint64 { return withPargo(l.n, l.chunk, l.block) }},
 	)
+	return append(impls, l.perItemPeers()...)
+}
+
+// perItemPeers returns the peers' per-item forms of l, where their result
+// slices fit (see maxPerItemPeer).
+func (l loop) perItemPeers() []Impl {
+	if l.n > maxPerItemPeer {
+		return nil
+	}
+	return []Impl{
+		{"conc-map-item", func() uint64 { return withConcMap(l.n, l.item) }},
+		{"conc-foreach-item", func() uint64 { return withConcForEach(l.n, l.item) }},
+	}
 }

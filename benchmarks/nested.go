@@ -12,21 +12,31 @@ import (
 // of mix(i) over its own 2^18 indexes [o*2^18, (o+1)*2^18). The checksum is the
 // sum of mix over [0, 2^24).
 //
-// The hand-rolled fan-outs (static, static-fn, dynamic, goroutine) split the
-// outer loop only and run each inner sum as a plain loop: that is the best one
-// can do by hand. The peers nest, as a user of the library would write it: the
-// outer and the inner loops both go through the peer.
+// The hand-rolled fan-outs (static, dynamic, goroutine) split the outer loop
+// only and run each inner sum as a plain loop: that is the best one can do by
+// hand. seq-fn and static-fn, the per-item form's floors, call mix through a
+// func value for every one of the 2^24 inner items, as gopar-item does. The
+// peers nest, as a user of the library would write it: the outer and the
+// inner loops both go through the peer.
 var W7 = &Workload{
 	ID:       "W7",
 	Name:     "nested",
 	What:     "64 outer items in parallel, each an inner parallel sum of mix over 2^18 indexes",
 	Balanced: true,
-	Impls: append(w7Outer.baselines()[:5],
-		Impl{"errgroup", nestedErrgroup},
-		Impl{"conc", nestedConc},
-		Impl{"pargo", nestedPargo},
-	),
+	Impls: []Impl{
+		{"seq", func() uint64 { return outerBlock(0, w7Outer64) }},
+		{"seq-fn", func() uint64 { return seqFn(w7Outer64*w7Inner, mixInt) }},
+		{"static", func() uint64 { return static(w7Outer64, outerBlock) }},
+		{"static-fn", func() uint64 { return staticFn(w7Outer64*w7Inner, mixInt) }},
+		{"dynamic", func() uint64 { return dynamic(w7Outer64, 1, outerBlock) }},
+		{"goroutine", func() uint64 { return perItem(w7Outer64, innerSeq) }},
+		{"errgroup", nestedErrgroup},
+		{"conc", nestedConc},
+		{"pargo", nestedPargo},
+		{"conc-map-item", nestedConcItem},
+	},
 	Targets: []Target{
+		{Impl: "gopar-item", Against: "static-fn", Limit: 1.03},
 		{Impl: "gopar-block", Against: "seq", Speedup: true, Limit: 1.9},
 		{Impl: "gopar-block", Against: BestPeer, Limit: 1},
 	},
@@ -39,11 +49,6 @@ const (
 	// w7Chunk is the peers' inner chunk: 2^14 items, 16 chunks per inner sum.
 	w7Chunk = 1 << 14
 )
-
-// w7Outer is the outer loop; its item is a whole inner sum, run as a plain loop.
-// Its baselines are seq, static, static-fn, dynamic (one outer item a chunk) and
-// goroutine (one per outer item).
-var w7Outer = loop{n: w7Outer64, item: innerSeq, block: outerBlock, chunk: 1, perItem: true}
 
 // innerSeq is outer item o's inner sum, as a plain loop.
 func innerSeq(o int) uint64 { return mixBlock(o<<w7InnerLog, (o+1)<<w7InnerLog) }
@@ -82,6 +87,14 @@ func nestedConc() uint64 {
 	}
 	return sum(iter.Map(outer, func(o *int) uint64 {
 		return withConc(w7Inner, w7Chunk, innerBlock(*o))
+	}))
+}
+
+// nestedConcItem: conc's per-item form at both levels, iter.Map over the outer
+// items, each mapping its inner indexes one by one (withConcMap).
+func nestedConcItem() uint64 {
+	return sum(iter.Map(indexes()[:w7Outer64], func(o *int) uint64 {
+		return sum(iter.Map(indexes()[*o<<w7InnerLog:(*o+1)<<w7InnerLog], func(i *int) uint64 { return mixInt(*i) }))
 	}))
 }
 

@@ -8,6 +8,7 @@ import (
 	"testing"
 
 	"github.com/gopar-dev/gopar/par"
+	"github.com/gopar-dev/gopar/runtime"
 )
 
 // Quick in-package benchmarks; the full suite with every baseline and peer
@@ -124,3 +125,51 @@ func BenchmarkNestedFindFirst(b *testing.B) {
 }
 
 func itoa(n int) string { return strconv.Itoa(n) }
+
+// Join overhead: fib(n) with a par.Join at every level against the plain
+// recursion (BENCHMARKS.md W6). Joins per fib(n) = fib(n+1) - 1. Run with
+// GOPAR_WORKERS=1 for the figures per join on one worker; "alone" runs fib on
+// the default pool's workers with the caller blocked outside the pool, so that
+// no participant is idle and every join takes the inline path.
+const fibN = 27
+
+func BenchmarkJoin(b *testing.B) {
+	joins := float64(fibSeq(fibN+1) - 1)
+	perJoin := func(b *testing.B) {
+		b.ReportMetric(float64(b.Elapsed().Nanoseconds())/float64(b.N)/joins, "ns/join")
+	}
+	b.Run("seq", func(b *testing.B) {
+		for range b.N {
+			sink = fibSeq(fibN)
+		}
+		perJoin(b)
+	})
+	b.Run("join", func(b *testing.B) {
+		for range b.N {
+			sink = joinFib(fibN)
+		}
+		perJoin(b)
+	})
+	b.Run("join-alone", func(b *testing.B) {
+		done := make(chan int)
+		for range b.N {
+			runtime.Default().Go(func(*runtime.Worker) { done <- joinFib(fibN) })
+			sink = <-done
+		}
+		perJoin(b)
+	})
+	b.Run("joinfunc", func(b *testing.B) {
+		for range b.N {
+			sink = joinFuncFib(fibN)
+		}
+		perJoin(b)
+	})
+	b.Run("joinfunc-alone", func(b *testing.B) {
+		done := make(chan int)
+		for range b.N {
+			runtime.Default().Go(func(*runtime.Worker) { done <- joinFuncFib(fibN) })
+			sink = <-done
+		}
+		perJoin(b)
+	})
+}

@@ -110,6 +110,21 @@ func ExampleJoin() {
 	// Output: 1999000
 }
 
+// fib forks at every level; par.JoinFunc costs a few nanoseconds over two
+// plain calls while the pool is busy.
+func fib(n int) int {
+	if n < 2 {
+		return n
+	}
+	x, y := par.JoinFunc(fib, n-1, n-2)
+	return x + y
+}
+
+func ExampleJoinFunc() {
+	fmt.Println(fib(30))
+	// Output: 832040
+}
+
 func ExampleBlocks() {
 	out := make([]int, 10)
 	par.Blocks(0, len(out), func(lo, hi int) {

@@ -5,24 +5,88 @@ import "github.com/gopar-dev/gopar/runtime"
 // Join runs a and b, possibly in parallel, on the default pool, and returns
 // when both have returned.
 //
-// The calling goroutine runs a itself while b is offered to the pool's idle
-// workers; if nobody took b by the time a returns, the caller runs b too.
-// While it waits for a b that was taken, the caller runs other pool work, so
-// Join may be nested freely (inside a, inside b, inside ForEach) without
-// deadlock, even with a single worker.
+// While every participant of the pool is busy, Join calls a and then b on the
+// calling goroutine: offering b for stealing would only cost time, as nobody
+// is free to take it. While some participant is idle, the calling goroutine
+// runs a itself and offers b to the pool; if nobody took b by the time a
+// returns, the caller runs b too. While it waits for a b that was taken, the
+// caller runs other pool work, so Join may be nested freely (inside a, inside
+// b, inside ForEach) without deadlock, even with a single worker.
+//
+// When Join offers work, it offers the b of the call that noticed the idle
+// participant, which in a recursion may be a small piece. JoinFunc avoids the
+// closures (and their allocations) of Join; runtime.JoinFunc, which needs the
+// worker passed down, shares the largest pending piece instead. The guide's
+// fork-join section says which to use when, with what each costs.
 //
 // If a or b panics, Join waits for the other and then re-panics with a
 // *runtime.Panic that holds the original value and stack (a's, if both
-// panicked).
-//
-// Join from an arbitrary goroutine costs a guest-slot lease on top of the
-// fork itself; recursive code that forks at every level is faster with
-// runtime.Worker.Join, which passes the worker down.
+// panicked). A nil a or b panics at once.
 func Join(a, b func()) {
-	mustFunc(a, "Join")
-	mustFunc(b, "Join")
-	runtime.Default().Join(
-		func(*runtime.Worker) { a() },
-		func(*runtime.Worker) { b() },
-	)
+	if a == nil || b == nil {
+		panic("gopar: par.Join was given a nil function")
+	}
+	runtime.Default().JoinLazy(a, b)
 }
+
+// JoinFunc returns f(a) and f(b), computed possibly in parallel on the default
+// pool. It is Join for the common shape of recursive divide and conquer:
+//
+//	func fib(n int) int {
+//		if n < 2 {
+//			return n
+//		}
+//		x, y := par.JoinFunc(fib, n-1, n-2)
+//		return x + y
+//	}
+//
+// Where Join takes two closures, which escape to the heap, JoinFunc takes a
+// function and its two arguments: while every participant of the pool is busy
+// it is two plain calls and allocates nothing. When some participant is idle,
+// it offers the call for b as Join does. Pass a function that is not a closure
+// (or one created once, outside the recursion), and keep A small: it is copied.
+//
+// Panics behave as in Join: a panic in f(a) does not skip f(b); JoinFunc
+// re-panics with a *runtime.Panic once both are done, a's if both panicked. A
+// nil f panics at once.
+func JoinFunc[A, R any](f func(A) R, a, b A) (ra, rb R) {
+	if f == nil {
+		panic("gopar: par.JoinFunc was given a nil function")
+	}
+	if p := runtime.Default(); p.Hungry() {
+		return joinFuncShared(p, f, a, b)
+	}
+	// Inline: one deferred function covers both calls, and does nothing
+	// unless one of them panics.
+	phase := inA
+	defer func() {
+		if phase == finished {
+			return
+		}
+		pv := runtime.NewPanic(recover())
+		if phase == inA {
+			runtime.Catch(func() { f(b) }) // a's panic wins over b's
+		}
+		panic(pv)
+	}()
+	ra = f(a)
+	phase = inB
+	rb = f(b)
+	phase = finished
+	return ra, rb
+}
+
+// joinFuncShared is JoinFunc's path when a participant is idle. It is a
+// function of its own so that the results, which its closures capture, move
+// to the heap only on this path.
+func joinFuncShared[A, R any](p *runtime.Pool, f func(A) R, a, b A) (ra, rb R) {
+	p.JoinLazy(func() { ra = f(a) }, func() { rb = f(b) })
+	return ra, rb
+}
+
+// The phases of an inline JoinFunc, for its deferred function.
+const (
+	inA = iota
+	inB
+	finished
+)

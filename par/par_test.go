@@ -8,6 +8,7 @@ import (
 	"slices"
 	"strconv"
 	"strings"
+	"sync"
 	"sync/atomic"
 	"testing"
 
@@ -276,6 +277,7 @@ func TestNilFunctionsPanicClearly(t *testing.T) {
 		"Reduce":      func() { par.Range(0, 1).Reduce(nil, nil) },
 		"TryForEach":  func() { par.Range(0, 1).TryForEach(nil) },
 		"Join":        func() { par.Join(nil, func() {}) },
+		"JoinFunc":    func() { par.JoinFunc[int, int](nil, 1, 2) },
 		"Blocks":      func() { par.Blocks(0, 1, nil) },
 		"par.Map":     func() { par.Map[int, int](par.Range(0, 1), nil) },
 		"FindFirst":   func() { par.Range(0, 1).FindFirst(nil) },
@@ -291,5 +293,99 @@ func TestNilFunctionsPanicClearly(t *testing.T) {
 			}()
 			f()
 		}()
+	}
+}
+
+func joinFib(n int) int {
+	if n < 2 {
+		return n
+	}
+	var x, y int
+	par.Join(func() { x = joinFib(n - 1) }, func() { y = joinFib(n - 2) })
+	return x + y
+}
+
+func joinFuncFib(n int) int {
+	if n < 2 {
+		return n
+	}
+	x, y := par.JoinFunc(joinFuncFib, n-1, n-2)
+	return x + y
+}
+
+func fibSeq(n int) int {
+	if n < 2 {
+		return n
+	}
+	return fibSeq(n-1) + fibSeq(n-2)
+}
+
+// TestJoinForms runs fib through both of par's fork-joins, from several
+// goroutines at once, so that joins run inline, shared and stolen.
+func TestJoinForms(t *testing.T) {
+	n := 22
+	if raceEnabled {
+		n = 16
+	}
+	for name, fib := range map[string]func(int) int{"Join": joinFib, "JoinFunc": joinFuncFib} {
+		var wg sync.WaitGroup
+		for range 4 {
+			wg.Add(1)
+			go func() {
+				defer wg.Done()
+				if got, want := fib(n), fibSeq(n); got != want {
+					t.Errorf("%s: fib(%d) = %d, want %d", name, n, got, want)
+				}
+			}()
+		}
+		wg.Wait()
+	}
+}
+
+// TestJoinFuncPanics: a panic in f(a) does not skip f(b), and a's panic
+// wins, on the inline and the shared path alike.
+func TestJoinFuncPanics(t *testing.T) {
+	errA, errB := errors.New("a failed"), errors.New("b failed")
+	for _, c := range []struct {
+		name         string
+		failA, failB bool
+		want         error
+	}{{"a", true, false, errA}, {"b", false, true, errB}, {"both", true, true, errA}} {
+		var ranB atomic.Bool
+		// tree forks [lo, hi) down to single leaves; leaf 20 stands for
+		// a's failure, leaf 40 for b's.
+		var tree func(s [2]int) int
+		tree = func(s [2]int) int {
+			if s[1]-s[0] == 1 {
+				switch {
+				case s[0] == 20 && c.failA:
+					panic(errA)
+				case s[0] == 40:
+					ranB.Store(true)
+					if c.failB {
+						panic(errB)
+					}
+				}
+				return 1
+			}
+			mid := (s[0] + s[1]) / 2
+			l, r := par.JoinFunc(tree, [2]int{s[0], mid}, [2]int{mid, s[1]})
+			return l + r
+		}
+		pv := func() (r any) {
+			defer func() { r = recover() }()
+			tree([2]int{0, 64})
+			return nil
+		}()
+		pe, ok := pv.(*runtime.Panic)
+		if !ok {
+			t.Fatalf("%s: recovered %T %v, want *runtime.Panic", c.name, pv, pv)
+		}
+		if !errors.Is(pe, c.want) || !strings.Contains(string(pe.Stack), "TestJoinFuncPanics") {
+			t.Fatalf("%s: panic %v, want %v with the stack where it happened", c.name, pe.Value, c.want)
+		}
+		if !ranB.Load() {
+			t.Fatalf("%s: the half after the panic did not run", c.name)
+		}
 	}
 }

@@ -114,3 +114,41 @@ func ExampleJoinFunc() {
 	fmt.Println(n)
 	// Output: 65535
 }
+
+// sumTree adds up xs, forking with JoinLazy: code that holds no *Worker.
+func sumTree(p *runtime.Pool, xs []int) int {
+	if len(xs) <= 1024 {
+		s := 0
+		for _, x := range xs {
+			s += x
+		}
+		return s
+	}
+	var l, r int
+	m := len(xs) / 2
+	p.JoinLazy(func() { l = sumTree(p, xs[:m]) }, func() { r = sumTree(p, xs[m:]) })
+	return l + r
+}
+
+func ExamplePool_JoinLazy() {
+	xs := make([]int, 1<<20)
+	for i := range xs {
+		xs[i] = i
+	}
+	fmt.Println(sumTree(runtime.Default(), xs))
+	// Output: 549755289600
+}
+
+func ExamplePool_Hungry() {
+	pool, err := runtime.New(1)
+	if err != nil {
+		panic(err)
+	}
+	defer pool.Close()
+	// Inside a task on the pool's only worker, nobody is idle: work offered
+	// for stealing would only be taken back.
+	done := make(chan bool)
+	pool.Go(func(*runtime.Worker) { done <- pool.Hungry() })
+	fmt.Println(<-done)
+	// Output: false
+}

@@ -28,7 +28,17 @@ func (w *Worker) Join(a, b func(*Worker)) {
 		joinInline(a, b)
 		return
 	}
+	w.join(a, b, false)
+}
+
+// join is Join on a non-nil worker. An offered b counts in Pool.offered
+// until it starts (see Worker.started).
+func (w *Worker) join(a, b func(*Worker), offered bool) {
 	jb := w.newJob(b)
+	if offered {
+		jb.offered = true
+		w.pool.offered.Add(1)
+	}
 	w.push(jb)
 	// Run a; hopefully b gets stolen in the meantime.
 	pa := w.call(a)
@@ -58,6 +68,7 @@ func (w *Worker) takeBack(jb *job) bool {
 		case nil:
 			return false
 		case jb:
+			w.started(jb)
 			jb.panicked = w.call(jb.fn)
 			return true
 		default:

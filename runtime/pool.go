@@ -41,6 +41,10 @@ type Pool struct {
 	// idle counts participants looking for work: spinning, or parked
 	// waiting for work or for a latch. JoinFunc reads it at every call.
 	idle atomic.Int32
+	// offered counts jobs that JoinLazy has shared and nobody has started
+	// yet. Hungry weighs it against idle, so that one idle participant
+	// draws one share, not one from every fork made before it finds it.
+	offered atomic.Int32
 	// nextWake spreads wake-ups over the workers.
 	nextWake atomic.Uint32
 
@@ -121,6 +125,69 @@ func (p *Pool) Do(f func(w *Worker)) {
 // It is Do followed by Worker.Join; see Worker.Join.
 func (p *Pool) Join(a, b func(*Worker)) {
 	p.Do(func(w *Worker) { w.Join(a, b) })
+}
+
+// Hungry reports whether some participant of the pool is looking for work
+// right now (a worker or guest spinning or parked for want of it) that work
+// already shared by JoinLazy will not feed. Forking pays only then; while it
+// reports false, every participant is busy, and work offered for stealing
+// would only be taken back. JoinLazy consults it at every call.
+//
+// It is two atomic loads, a snapshot that may be stale by the time the
+// caller acts on it: use it to decide whether to offer work, never for
+// correctness.
+func (p *Pool) Hungry() bool { return p.idle.Load() > p.offered.Load() }
+
+// JoinLazy runs a and b, possibly in parallel, and returns when both are
+// done. It is the fork for code that holds no *Worker (par.Join is built on
+// it):
+//
+//   - While the pool is not Hungry, it calls a, then b, on the calling
+//     goroutine: a few nanoseconds over the two calls, and no allocation.
+//   - Otherwise it enters the pool as Do does and forks as Worker.Join does:
+//     b is offered for stealing while the caller runs a.
+//
+// What it offers is the b of the call that saw an idle participant, which in
+// a recursion is most often a small piece near the leaves; JoinFunc, which
+// has the worker, shares the largest pending piece instead.
+//
+// Panics behave as in Join: a panic in a does not skip b; JoinLazy
+// re-panics with a *Panic once both are done, a's if both panicked. On a
+// closed pool, where nobody is idle, it runs both calls inline.
+func (p *Pool) JoinLazy(a, b func()) {
+	if !p.Hungry() {
+		joinCalls(a, b)
+		return
+	}
+	p.joinShared(a, b)
+}
+
+// joinShared is JoinLazy's path when a participant is idle, out of line so
+// that the closures it builds are allocated on this path only.
+func (p *Pool) joinShared(a, b func()) {
+	if p.closed.Load() {
+		panic(ErrClosed)
+	}
+	w := p.lease()
+	if w == nil {
+		joinCalls(a, b)
+		return
+	}
+	defer p.release(w)
+	w.join(func(*Worker) { a() }, func(*Worker) { b() }, true)
+}
+
+// joinCalls calls a, then b even if a panicked, then re-panics as Join
+// does.
+func joinCalls(a, b func()) {
+	pa := Catch(a)
+	pb := Catch(b)
+	if pa != nil {
+		panic(pa)
+	}
+	if pb != nil {
+		panic(pb)
+	}
 }
 
 // Go runs fn on one of the pool's workers, asynchronously: it is put in the

@@ -22,6 +22,7 @@ type job struct {
 	done     Latch
 	panicked *Panic
 	detached bool // nobody waits: the runner recycles it
+	offered  bool // shared by JoinLazy: counted in Pool.offered until it starts
 }
 
 // Worker is the record of one participant of a pool: a worker goroutine, or
@@ -168,6 +169,7 @@ func (w *Worker) stealFromOthers() *job {
 // waiter.
 func (w *Worker) execute(j *job) {
 	w.stats.executed.Add(1)
+	w.started(j)
 	if trace.IsEnabled() {
 		w.executeTraced(j)
 		return
@@ -196,6 +198,14 @@ func (w *Worker) executeJob(j *job) {
 	}
 	j.panicked = w.call(j.fn)
 	j.done.Set()
+}
+
+// started is called once for every job, by whoever runs it, before it runs:
+// a job that JoinLazy offered no longer counts in Pool.offered.
+func (w *Worker) started(j *job) {
+	if j.offered {
+		w.pool.offered.Add(-1)
+	}
 }
 
 // call runs f as this worker and returns what it panicked with, if anything.
@@ -259,7 +269,7 @@ func (w *Worker) recycle(j *job) {
 	// Field by field: a runner that has just set done may still be reading
 	// done's waiter, atomically. A job that was never stolen has an untouched
 	// latch, and the common case skips the two stores.
-	j.fn, j.panicked, j.detached = nil, nil, false
+	j.fn, j.panicked, j.detached, j.offered = nil, nil, false, false
 	if j.done.IsSet() {
 		j.done.reset()
 	}

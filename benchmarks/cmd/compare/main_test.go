@@ -1,0 +1,100 @@
+package main
+
+import (
+	"bufio"
+	"os"
+	"path/filepath"
+	"slices"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/gopar-dev/gopar/benchmarks"
+)
+
+func TestParseProcs(t *testing.T) {
+	for in, want := range map[string][]int{"": nil, "4": {4}, "1, 2,16": {1, 2, 16}} {
+		if got := parseProcs(in); !slices.Equal(got, want) {
+			t.Errorf("parseProcs(%q) = %v, want %v", in, got, want)
+		}
+	}
+}
+
+// TestWriteReportKeepsNotes: the hand-written notes after the marker survive
+// a new report; a file without the marker is replaced whole.
+func TestWriteReportKeepsNotes(t *testing.T) {
+	path := filepath.Join(t.TempDir(), "b.md")
+	if err := os.WriteFile(path, []byte("# old table\n\n"+notesMarker+"\n\n## Notes\n\nkept\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	writeReport(path, "# new table\n")
+	got, _ := os.ReadFile(path)
+	if want := "# new table\n\n" + notesMarker + "\n\n## Notes\n\nkept\n"; string(got) != want {
+		t.Fatalf("report:\n%s\nwant:\n%s", got, want)
+	}
+	writeReport(path, "# newer\n")
+	got, _ = os.ReadFile(path)
+	if !strings.HasPrefix(string(got), "# newer\n") || !strings.Contains(string(got), "kept") || strings.Contains(string(got), "new table") {
+		t.Fatalf("second report:\n%s", got)
+	}
+}
+
+// TestSweepReport builds the sweep's table and charts from made-up medians:
+// the speedups must be seq's time over each implementation's, per P.
+func TestSweepReport(t *testing.T) {
+	w := benchmarks.Lookup("W1")
+	res := func(seq, static time.Duration) result {
+		m := map[string]time.Duration{}
+		for _, im := range w.Impls {
+			m[im.Name] = seq
+		}
+		m["seq"], m["static"] = seq, static
+		return result{w: w, median: m, probe: map[string]time.Duration{}}
+	}
+	runs := []run{{1, []result{res(100, 100)}}, {4, []result{res(100, 25)}}}
+	rows := scalingRows(runs)
+	var static []string
+	for _, r := range rows {
+		if r[1] == "static" {
+			static = r
+		}
+	}
+	if want := []string{"", "static", "1.00", "4.00"}; !slices.Equal(static, want) {
+		t.Fatalf("static's row %q, want %q", static, want)
+	}
+	out := filepath.Join(t.TempDir(), "benchmarks.md")
+	md := chartSection(out, runs)
+	for _, name := range []string{"benchmarks-speedup.svg", "benchmarks-scaling.svg"} {
+		if !strings.Contains(md, "("+name+")") {
+			t.Errorf("the chart section does not show %s:\n%s", name, md)
+		}
+		data, err := os.ReadFile(filepath.Join(filepath.Dir(out), name))
+		if err != nil || !strings.Contains(string(data), "<svg") {
+			t.Errorf("%s: %v, not an SVG", name, err)
+		}
+	}
+}
+
+// TestRedrawReadsRender: the table that render writes reads back to the
+// same medians, to the precision it prints.
+func TestRedrawReadsRender(t *testing.T) {
+	w := benchmarks.Lookup("W3")
+	m := map[string]time.Duration{}
+	for k, im := range w.Impls {
+		m[im.Name] = time.Duration(k+1) * 10 * time.Millisecond
+	}
+	md := render([]result{{w: w, median: m, probe: map[string]time.Duration{"seq": 50 * time.Millisecond, "static": 26 * time.Millisecond}}}, 3, time.Second)
+	r, err := parseReport(bufio.NewScanner(strings.NewReader(md)))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(r.results) != 1 || r.results[0].w.ID != "W3" || r.procs < 1 {
+		t.Fatalf("parsed %d results, procs %d", len(r.results), r.procs)
+	}
+	got := r.results[0].median
+	for name, d := range m {
+		if got[name] != d {
+			t.Errorf("%s: read back %v, want %v", name, got[name], d)
+		}
+	}
+}
