@@ -165,84 +165,114 @@ func TestWholeIntRange(t *testing.T) {
 // exactly); between the callback's decision and the cut, which follows as
 // soon as the deciding block returns, each participant may take one more.
 // With blocks of at most maxBlock items, at most 2*workers*maxBlock items
-// start after the decision.
+// start after the decision. A deciding goroutine that the OS deschedules
+// between its callback and the cut lets the others run on meanwhile, so each
+// figure is the best of a few attempts: a cut that does not work fails all
+// of them by far.
 func TestWorkAfterTheDecision(t *testing.T) {
 	defer goruntime.GOMAXPROCS(goruntime.GOMAXPROCS(8))
-	const workers, maxBlock = 4, 64
+	const workers, maxBlock, attempts = 4, 64, 5
 	pool := newPool(t, workers)
 	bound := int64(2 * workers * maxBlock)
 	long := par.Range(0, math.MaxInt).WithPool(pool).WithBlockSize(0, maxBlock)
+	// best runs measure up to attempts times and returns the smallest count.
+	best := func(measure func() int64) int64 {
+		b := int64(math.MaxInt64)
+		for range attempts {
+			if b = min(b, measure()); b <= bound {
+				break
+			}
+		}
+		return b
+	}
 	for _, m := range []int{30_000, 1_000_000} {
 		// FindFirst: nothing above the match is needed once it is found.
 		// (Items above it may run before: the participants work side by
 		// side near the bottom of the range.)
-		var found atomic.Bool
-		var above, aboveAfter atomic.Int64
-		v, ok := long.FindFirst(func(i int) bool {
-			if i > m {
-				above.Add(1)
-				if found.Load() {
-					aboveAfter.Add(1)
+		var totalAbove int64 = math.MaxInt64
+		after := best(func() int64 {
+			var found atomic.Bool
+			var above, aboveAfter atomic.Int64
+			v, ok := long.FindFirst(func(i int) bool {
+				if i > m {
+					above.Add(1)
+					if found.Load() {
+						aboveAfter.Add(1)
+					}
 				}
+				if i == m {
+					found.Store(true)
+				}
+				return i == m
+			})
+			if !ok || v != m {
+				t.Fatalf("FindFirst at %d: got %d, %v", m, v, ok)
 			}
-			if i == m {
-				found.Store(true)
-			}
-			return i == m
+			totalAbove = min(totalAbove, above.Load())
+			return aboveAfter.Load()
 		})
-		if !ok || v != m || aboveAfter.Load() > bound {
-			t.Errorf("FindFirst at %d: got %d, %v; %d items above the match ran after it (bound %d)", m, v, ok, aboveAfter.Load(), bound)
+		if after > bound {
+			t.Errorf("FindFirst at %d: %d items above the match ran after it (bound %d)", m, after, bound)
 		}
-		if above.Load() > 4*int64(m) {
-			t.Errorf("FindFirst at %d: %d items above the match ran in all", m, above.Load())
+		if totalAbove > 4*int64(m) {
+			t.Errorf("FindFirst at %d: %d items above the match ran in all", m, totalAbove)
 		}
 
 		// Find, TryForEach and a cancelled context: nothing is needed once
 		// decided, so count the items that start afterwards.
-		var decided atomic.Bool
-		var after atomic.Int64
-		count := func() {
-			if decided.Load() {
-				after.Add(1)
-			}
+		counting := func(run func(decide func(), count func())) int64 {
+			var decided atomic.Bool
+			var n atomic.Int64
+			run(func() { decided.Store(true) }, func() {
+				if decided.Load() {
+					n.Add(1)
+				}
+			})
+			return n.Load()
 		}
-		long.Find(func(i int) bool {
-			count()
-			if i == m {
-				decided.Store(true)
-				return true
-			}
-			return false
-		})
-		if after.Load() > bound {
-			t.Errorf("Find at %d: %d items ran after the match (bound %d)", m, after.Load(), bound)
+		if n := best(func() int64 {
+			return counting(func(decide, count func()) {
+				long.Find(func(i int) bool {
+					count()
+					if i == m {
+						decide()
+						return true
+					}
+					return false
+				})
+			})
+		}); n > bound {
+			t.Errorf("Find at %d: %d items ran after the match (bound %d)", m, n, bound)
 		}
-		decided.Store(false)
-		after.Store(0)
-		long.TryForEach(func(i int) error {
-			count()
-			if i == m {
-				decided.Store(true)
-				return errors.New("stop")
-			}
-			return nil
-		})
-		if after.Load() > bound {
-			t.Errorf("TryForEach failing at %d: %d items ran after the error (bound %d)", m, after.Load(), bound)
+		if n := best(func() int64 {
+			return counting(func(decide, count func()) {
+				long.TryForEach(func(i int) error {
+					count()
+					if i == m {
+						decide()
+						return errors.New("stop")
+					}
+					return nil
+				})
+			})
+		}); n > bound {
+			t.Errorf("TryForEach failing at %d: %d items ran after the error (bound %d)", m, n, bound)
 		}
-		decided.Store(false)
-		after.Store(0)
-		ctx, cancel := context.WithCancel(context.Background())
-		var ran atomic.Int64
-		long.WithContext(ctx).ForEach(func(int) {
-			count()
-			if ran.Add(1) == int64(m) {
-				decided.Store(true)
-				cancel()
-			}
-		})
-		if after.Load() > bound {
-			t.Errorf("ForEach cancelled after %d items: %d ran after the cancel (bound %d)", m, after.Load(), bound)
+		if n := best(func() int64 {
+			return counting(func(decide, count func()) {
+				ctx, cancel := context.WithCancel(context.Background())
+				defer cancel()
+				var ran atomic.Int64
+				long.WithContext(ctx).ForEach(func(int) {
+					count()
+					if ran.Add(1) == int64(m) {
+						decide()
+						cancel()
+					}
+				})
+			})
+		}); n > bound {
+			t.Errorf("ForEach cancelled after %d items: %d ran after the cancel (bound %d)", m, n, bound)
 		}
 	}
 }

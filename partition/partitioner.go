@@ -303,9 +303,19 @@ func (p *Participant) Next(grain int) (lo, hi int, ok bool) {
 			// Exhausted, or what is left lies above the cut: drop it.
 			p.r = nil
 		}
-		r := l.claim(cut)
+		// A growing loop works from the bottom up: lower items are the
+		// ones a cut keeps, so first steal what another participant has
+		// left below, if it is worth a steal, then claim the next (higher)
+		// partition, and only then steal whatever is left.
+		var r *Range
+		if l.first != 0 {
+			r = p.steal(cut, 4*max(grain, 1))
+		}
 		if r == nil {
-			if r = p.steal(cut); r == nil {
+			r = l.claim(cut)
+		}
+		if r == nil {
+			if r = p.steal(cut, 1); r == nil {
 				return 0, 0, false
 			}
 		}
@@ -315,10 +325,11 @@ func (p *Participant) Next(grain int) (lo, hi int, ok bool) {
 	}
 }
 
-// steal scans every slot, starting at a random one, for a range with
-// something below the cut to steal. A scan that lost a race somewhere is
-// repeated; a scan that found nothing gives up.
-func (p *Participant) steal(cut int) *Range {
+// steal scans every slot, starting at a random one, for a range with at
+// least atLeast items left (by Range.Len's estimate) and something below the
+// cut to steal. A scan that lost a race somewhere is repeated; a scan that
+// found nothing gives up.
+func (p *Participant) steal(cut, atLeast int) *Range {
 	l := p.loop
 	n := len(l.slot)
 	for {
@@ -330,8 +341,8 @@ func (p *Participant) steal(cut int) *Range {
 				i -= n
 			}
 			r := l.slot[i].Load()
-			if i == p.slot || r == nil || r.base >= cut {
-				continue // ours (exhausted), nobody's yet, or above the cut
+			if i == p.slot || r == nil || r.base >= cut || atLeast > 1 && r.Len() < atLeast {
+				continue // ours (exhausted), nobody's yet, above the cut, or too little
 			}
 			lo, hi, s := r.steal(cut)
 			switch s {
