@@ -154,6 +154,32 @@ func TestSortStableFunc(t *testing.T) {
 	}
 }
 
+// TestSortFuncRepeatable: where the pieces fall does not depend on timing,
+// so an unstable sort puts equal elements in the same order on every run
+// on the same pool.
+func TestSortFuncRepeatable(t *testing.T) {
+	n := 100_000
+	if raceEnabled {
+		n = 20_000
+	}
+	rng := rand.New(rand.NewPCG(11, 0))
+	input := make([]keyed, n)
+	for i := range input {
+		input[i] = keyed{key: rng.IntN(100), payload: i}
+	}
+	for _, p := range sortPools(t) {
+		first := slices.Clone(input)
+		par.SortFuncOn(p, first, byKey)
+		for run := range 3 {
+			again := slices.Clone(input)
+			par.SortFuncOn(p, again, byKey)
+			if !slices.Equal(again, first) {
+				t.Fatalf("%d workers: run %d put equal keys in another order", p.Workers(), run+2)
+			}
+		}
+	}
+}
+
 func TestSortNilAndEmpty(t *testing.T) {
 	par.Sort([]int(nil))
 	par.Sort([]int{})
