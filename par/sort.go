@@ -126,9 +126,10 @@ func sortStableFuncOn[E any](p *runtime.Pool, xs []E, cmp func(a, b E) int) {
 // invariant.
 
 const (
-	// sortLeafMin is the smallest piece sorted sequentially, and the
-	// largest input sorted without the pool: slices.Sort takes about
-	// 100 µs for it, against a few µs to wake a worker and allocate the
+	// sortLeafMin is the largest input sorted without the pool, and the
+	// least bound on a piece (pieces are halved until they are no longer
+	// than max(sortLeafMin, n/leaves)): slices.Sort takes about 60 µs
+	// for 4096 ints, against a few µs to wake a worker and allocate the
 	// buffer.
 	sortLeafMin = 1 << 12
 	// leavesPerWorker is about how many pieces per worker a large input
