@@ -1,0 +1,28 @@
+package main
+
+import (
+	"slices"
+	"testing"
+)
+
+// TestSmoke runs the example's comparisons on inputs small enough for a
+// test but large enough to take the parallel path (more than 4096
+// elements), and checks that par's results equal the plain ones.
+func TestSmoke(t *testing.T) {
+	for _, n := range []int{0, 1, 5000, 100_000} {
+		ints, recs := inputs(n, uint64(n))
+		if r := compareSort(ints); !r.sameResults {
+			t.Errorf("n=%d: par.Sort differs from slices.Sort", n)
+		}
+		if r := compareStable(recs); !r.sameResults {
+			t.Errorf("n=%d: par.SortStableFunc differs from slices.SortStableFunc", n)
+		}
+	}
+	// Both sorts run on copies: the input is left as it was.
+	ints, _ := inputs(10, 2)
+	before := slices.Clone(ints)
+	compareSort(ints)
+	if !slices.Equal(ints, before) {
+		t.Fatalf("compareSort changed its input")
+	}
+}
