@@ -31,8 +31,8 @@
 //   - NewGrowingLoop: partitions that start small at lo and double every
 //     parts partitions up to MaxLen, so that every participant works near
 //     the bottom of the loop first; an idle participant of such a loop
-//     first steals what another has left below (if at least four blocks'
-//     worth), and only then claims the next, higher partition. A loop that may be cut (a search for
+//     first helps one that lags (steals from a range holding more than the
+//     next partition), and only then claims the next, higher partition. A loop that may be cut (a search for
 //     the first match) uses it, and so does a loop too long for equal
 //     partitions of at most MaxLen items (the word of a Range holds 32-bit
 //     offsets): [math.MinInt, math.MaxInt) has about 2^32 partitions.

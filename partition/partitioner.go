@@ -248,6 +248,16 @@ func (l *Loop) claim(cut int) *Range {
 	return r
 }
 
+// nextSize returns the size of the next partition to claim, or 0 if none is
+// left (a racy snapshot, for the choice between stealing and claiming).
+func (l *Loop) nextSize() int {
+	k := l.claimed.Load()
+	if k >= l.parts {
+		return 0
+	}
+	return int(l.offset(k+1) - l.offset(k))
+}
+
 // A Participant is one goroutine's part in running a Loop. The zero value is
 // ready for Enter; a Participant is small and needs no allocation. It must be
 // used by one goroutine at a time.
@@ -304,12 +314,16 @@ func (p *Participant) Next(grain int) (lo, hi int, ok bool) {
 			p.r = nil
 		}
 		// A growing loop works from the bottom up: lower items are the
-		// ones a cut keeps, so first steal what another participant has
-		// left below, if it is worth a steal, then claim the next (higher)
-		// partition, and only then steal whatever is left.
+		// ones a cut keeps. So if another participant lags, holding more
+		// than the next partition would give us, help it first; then
+		// claim the next (higher) partition; only then steal whatever is
+		// left. (Stealing first from any range that has a few blocks left
+		// made 16 participants contend: 2x slower there.)
 		var r *Range
 		if l.first != 0 {
-			r = p.steal(cut, 4*max(grain, 1))
+			if size := l.nextSize(); size > 0 {
+				r = p.steal(cut, size)
+			}
 		}
 		if r == nil {
 			r = l.claim(cut)
