@@ -80,46 +80,54 @@ func TestSizerFixedCost(t *testing.T) {
 // index order, with an operation that is associative but not commutative,
 // over loops long enough to go parallel.
 func TestRunCombinesInOrder(t *testing.T) {
-	type span struct{ lo, hi int }
+	type span struct {
+		lo, hi int
+		ok     bool // not empty
+	}
 	pool, err := runtime.New(2)
 	if err != nil {
 		t.Fatal(err)
 	}
 	defer pool.Close()
 	combines := 0 // Combine runs only in the parallel phase, on the caller
-	for _, n := range []int{1, 10, 1000, 300_000} {
-		got := Run(Config{Pool: pool}, 0, n, Reducer[span]{
-			Identity: func() span { return span{-1, -1} },
+	for _, c := range []struct{ lo, n int }{
+		{0, 1}, {0, 10}, {0, 1000}, {0, 300_000},
+		// Negative indexes (a run's end is no sentinel) and the ends of int.
+		{-150_000, 300_000}, {math.MinInt, 300_000}, {math.MaxInt - 300_000, 300_000},
+	} {
+		lo, n := c.lo, c.n
+		got := Run(Config{Pool: pool}, lo, lo+n, Reducer[span]{
+			Identity: func() span { return span{} },
 			Fold: func(acc span, lo, hi int) span {
 				for i := lo; i < hi; i++ {
 					if work(i) == 0 { // a little work per item, so the loop goes parallel
 						t.Log("unlikely")
 					}
 				}
-				if acc.lo < 0 {
-					return span{lo, hi}
+				if !acc.ok {
+					return span{lo, hi, true}
 				}
 				if acc.hi != lo {
 					t.Errorf("n=%d: block [%d,%d) folded after a run ending at %d", n, lo, hi, acc.hi)
 				}
-				return span{acc.lo, hi}
+				return span{acc.lo, hi, true}
 			},
 			Combine: func(a, b span) span {
 				combines++
-				if a.lo < 0 {
+				if !a.ok {
 					return b
 				}
-				if b.lo < 0 {
+				if !b.ok {
 					return a
 				}
 				if a.hi != b.lo {
 					t.Errorf("n=%d: combined [%d,%d) with [%d,%d)", n, a.lo, a.hi, b.lo, b.hi)
 				}
-				return span{a.lo, b.hi}
+				return span{a.lo, b.hi, true}
 			},
 		})
-		if got != (span{0, n}) {
-			t.Fatalf("n=%d: Run covered %v", n, got)
+		if got != (span{lo, lo + n, true}) {
+			t.Fatalf("[%d, %d): Run covered %v", lo, lo+n, got)
 		}
 	}
 	if combines == 0 {
