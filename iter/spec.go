@@ -278,3 +278,40 @@ func SumBlock[T Number](s *Spec[T], lo, hi int) T {
 	}
 	return acc
 }
+
+// SearchBlock returns the lowest index i in [lo, hi) whose item survives the
+// filters and satisfies pred, with that item. It dispatches on the Spec's
+// form once per block, so the searches pay one indirect call per item (pred)
+// where Item would add a second.
+func (s *Spec[T]) SearchBlock(lo, hi int, pred func(T) bool) (i int, v T, found bool) {
+	switch {
+	case s.gen != nil || s.keep != nil:
+		for i := lo; i < hi; i++ {
+			if v, ok := s.Item(i); ok && pred(v) {
+				return i, v, true
+			}
+		}
+	case s.at != nil:
+		at := s.at
+		for i := lo; i < hi; i++ {
+			if v := at(i); pred(v) {
+				return i, v, true
+			}
+		}
+	case s.slice != nil:
+		for k, v := range s.slice[lo:hi] {
+			if pred(v) {
+				return lo + k, v, true
+			}
+		}
+	default:
+		// T is int: convert pred once rather than every item.
+		predInt := any(pred).(func(int) bool)
+		for i := lo; i < hi; i++ {
+			if predInt(i) {
+				return i, any(i).(T), true
+			}
+		}
+	}
+	return 0, v, false
+}

@@ -41,13 +41,9 @@ func (it Iter[T]) Find(pred func(T) bool) (T, bool) {
 			if acc.found {
 				return acc
 			}
-			s.EachUntil(lo, hi, func(v T) bool {
-				if pred(v) {
-					acc = match[T]{v, true}
-					return false
-				}
-				return true
-			})
+			if _, v, ok := s.SearchBlock(lo, hi, pred); ok {
+				return match[T]{v, true}
+			}
 			return acc
 		},
 		Combine: func(a, b match[T]) match[T] {
@@ -81,10 +77,8 @@ func (it Iter[T]) FindFirst(pred func(T) bool) (T, bool) {
 			if acc.found {
 				return acc // a run keeps its first match
 			}
-			for i := lo; i < hi; i++ {
-				if v, ok := s.Item(i); ok && pred(v) {
-					return hit{v, i, true}
-				}
+			if i, v, ok := s.SearchBlock(lo, hi, pred); ok {
+				return hit{v, i, true}
 			}
 			return acc
 		},
