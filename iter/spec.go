@@ -155,6 +155,19 @@ func MapSpec[T, U any](s Spec[T], f func(T) U) Spec[U] {
 	return out
 }
 
+// FilterMapSpec keeps f(x) for the items x for which f reports true: a map
+// and a filter in one step.
+func FilterMapSpec[T, U any](s Spec[T], f func(T) (U, bool)) Spec[U] {
+	item := s.Item
+	return Spec[U]{Lo: s.Lo, Hi: s.Hi, Config: s.Config, gen: func(i int) (U, bool) {
+		if v, ok := item(i); ok {
+			return f(v)
+		}
+		var zero U
+		return zero, false
+	}}
+}
+
 // Item returns item i and whether it survives the filters. It is the slow,
 // general path; the terminal operations loop over the special forms.
 func (s *Spec[T]) Item(i int) (T, bool) {

@@ -80,6 +80,21 @@ func TestTerminalsAtTheBounds(t *testing.T) {
 		if !it.Any(func(i int) bool { return i == lo }) || it.All(func(i int) bool { return i != last }) {
 			t.Errorf("[%d, %d): Any/All wrong at the ends", lo, hi)
 		}
+		if got := par.Fold(it, func() int { return 0 }, func(a, i int) int { return a + i }, func(a, b int) int { return a + b }); got != want {
+			t.Errorf("[%d, %d): Fold = %d, want %d", lo, hi, got, want)
+		}
+		if v, ok := par.Min(it); !ok || v != lo {
+			t.Errorf("[%d, %d): Min = %d, %v", lo, hi, v, ok)
+		}
+		if v, ok := par.Max(it); !ok || v != last {
+			t.Errorf("[%d, %d): Max = %d, %v", lo, hi, v, ok)
+		}
+		if ys, err := par.TryMap(it, func(i int) (int, error) { return i, nil }); err != nil || len(ys) != n || ys[0] != lo || ys[n-1] != last {
+			t.Errorf("[%d, %d): TryMap: %d results, %v", lo, hi, len(ys), err)
+		}
+		if ys := par.FilterMap(it, func(i int) (int, bool) { return i, i == last }).Collect(); len(ys) != 1 || ys[0] != last {
+			t.Errorf("[%d, %d): FilterMap = %v", lo, hi, ys)
+		}
 		errLast := errors.New("last")
 		if err := it.TryForEach(func(i int) error {
 			if i == last {
@@ -127,6 +142,7 @@ func TestWholeIntRange(t *testing.T) {
 	}); err != errAt {
 		t.Errorf("TryForEach = %v", err)
 	}
+	mustPanicWith(t, "gopar: TryMap:", func() { par.TryMap(all, func(i int) (int, error) { return i, nil }) })
 	// The operations that would run every item stop when their context is
 	// cancelled.
 	cancelAfter := func(k int64) (context.Context, func()) {
@@ -144,6 +160,10 @@ func TestWholeIntRange(t *testing.T) {
 	all.WithContext(ctx).Map(func(i int) int { tick(); return 1 }).Sum()
 	ctx, tick = cancelAfter(far)
 	all.WithContext(ctx).Filter(func(int) bool { tick(); return true }).Count()
+	ctx, tick = cancelAfter(far)
+	par.Fold(all.WithContext(ctx), func() int { return 0 }, func(a, i int) int { tick(); return a + 1 }, func(a, b int) int { return a + b })
+	ctx, tick = cancelAfter(far)
+	par.Max(par.Map(all.WithContext(ctx), func(i int) int { tick(); return i }))
 	ctx, tick = cancelAfter(far)
 	if err := all.WithContext(ctx).TryForEach(func(int) error { tick(); return nil }); !errors.Is(err, context.Canceled) {
 		t.Errorf("cancelled TryForEach = %v", err)

@@ -13,9 +13,11 @@ import (
 // Number is the set of element types that Sum accepts.
 type Number = iter.Number
 
-// Seq is implemented by every iterator of this package (Iter and Nums), so
-// that the functions Map and Sum accept any of them.
-type Seq[T any] interface {
+// Iterator is implemented by every parallel iterator of this package (Iter
+// and Nums), so that the functions that take one, such as Map, Sum and Fold,
+// accept any of them. (It is not the standard library's iter.Seq: FromSeq
+// turns one of those into an Iter.)
+type Iterator[T any] interface {
 	spec() iter.Spec[T]
 }
 
@@ -165,9 +167,22 @@ func (it Nums[T]) Sum() T { return Sum[T](it) }
 // item type. It works on every iterator of this package:
 //
 //	squares := par.Map(par.Range(0, n), func(i int) float64 { return float64(i * i) })
-func Map[T, U any](it Seq[T], f func(T) U) Iter[U] {
+func Map[T, U any](it Iterator[T], f func(T) U) Iter[U] {
 	mustFunc(f, "Map")
 	return Iter[U]{iter.MapSpec(it.spec(), f)}
+}
+
+// FilterMap returns an iterator over f(x) for the items x of it for which f
+// reports true, in the same order: a Map and a Filter in one step, for a
+// function that may have nothing to give, such as a parser or a lookup.
+//
+//	ns := par.FilterMap(par.Slice(lines), func(s string) (int, bool) {
+//		n, err := strconv.Atoi(s)
+//		return n, err == nil
+//	}).Collect()
+func FilterMap[T, U any](it Iterator[T], f func(T) (U, bool)) Iter[U] {
+	mustFunc(f, "FilterMap")
+	return Iter[U]{iter.FilterMapSpec(it.spec(), f)}
 }
 
 // mustFunc panics with a clear message on a nil function, at the point where

@@ -1,7 +1,6 @@
 package par
 
 import (
-	"context"
 	"math"
 
 	"github.com/gopar-dev/gopar/iter"
@@ -108,35 +107,6 @@ func (it Iter[T]) FindFirst(pred func(T) bool) (T, bool) {
 // failed).
 func (it Iter[T]) TryForEach(f func(T) error) error {
 	mustFunc(f, "TryForEach")
-	s := it.s
-	type failure struct {
-		err     error
-		indexes uint64 // how many indexes the folds covered: all, unless cancelled
-	}
-	r := iter.Run(s.Config, s.Lo, s.Hi, iter.Reducer[failure]{
-		Identity: func() failure { return failure{} },
-		Fold: func(acc failure, lo, hi int) failure {
-			acc.indexes += uint64(hi - lo)
-			if acc.err != nil {
-				return acc
-			}
-			s.EachUntil(lo, hi, func(v T) bool {
-				acc.err = f(v)
-				return acc.err == nil
-			})
-			return acc
-		},
-		Combine: func(a, b failure) failure {
-			if a.err == nil {
-				a.err = b.err
-			}
-			a.indexes += b.indexes
-			return a
-		},
-		Stop: func(acc failure) bool { return acc.err != nil },
-	})
-	if r.err == nil && s.Context != nil && r.indexes < uint64(s.Hi)-uint64(s.Lo) {
-		return context.Cause(s.Context)
-	}
-	return r.err
+	_, err := tryMap(it.s, func(v T) (struct{}, error) { return struct{}{}, f(v) }, false)
+	return err
 }

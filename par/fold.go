@@ -1,0 +1,38 @@
+package par
+
+import "github.com/gopar-dev/gopar/iter"
+
+// Fold folds the items of it into accumulators and combines them: each
+// participant folds the items it runs, in index order, into an accumulator
+// that starts at init(); the accumulators of adjacent runs are then joined
+// with combine in index order. It returns init() for no items.
+//
+// init is called once per run of contiguous items, that is O(workers +
+// steals) times, not once per item or per block, so an accumulator may be
+// costly to make: a map for a histogram or a word count, a buffer, a
+// hasher. combine must be associative (it need not be commutative);
+// fold(acc, x) may change and return acc, since no other goroutine sees it.
+//
+//	counts := par.Fold(par.Slice(words),
+//		func() map[string]int { return map[string]int{} },
+//		func(m map[string]int, w string) map[string]int { m[w]++; return m },
+//		func(a, b map[string]int) map[string]int {
+//			for w, n := range b {
+//				a[w] += n
+//			}
+//			return a
+//		})
+func Fold[T, A any](it Iterator[T], init func() A, fold func(A, T) A, combine func(A, A) A) A {
+	mustFunc(init, "Fold (init)")
+	mustFunc(fold, "Fold (fold)")
+	mustFunc(combine, "Fold (combine)")
+	s := it.spec()
+	return iter.Run(s.Config, s.Lo, s.Hi, iter.Reducer[A]{
+		Identity: init,
+		Fold: func(acc A, lo, hi int) A {
+			s.Each(lo, hi, func(v T) { acc = fold(acc, v) })
+			return acc
+		},
+		Combine: combine,
+	})
+}

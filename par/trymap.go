@@ -1,0 +1,79 @@
+package par
+
+import (
+	"context"
+
+	"github.com/gopar-dev/gopar/iter"
+)
+
+// TryMap calls f for every item of it, in parallel, and returns the results
+// in source order; the errgroup fan-out that fills a results slice, in one
+// call. Once a call returns an error, no item that is not already running
+// is started, and TryMap returns a nil slice with the error of the
+// lowest-index failing item among those that ran (the rule of TryForEach).
+//
+// With WithContext, TryMap also stops once the context is done, and returns
+// context.Cause(ctx) if that left items out and no call failed.
+func TryMap[T, U any](it Iterator[T], f func(T) (U, error)) ([]U, error) {
+	mustFunc(f, "TryMap")
+	return tryMap(it.spec(), f, true)
+}
+
+// tryMap is TryMap, and TryForEach with collect false: then the results
+// are dropped, so any range length works.
+func tryMap[T, U any](s iter.Spec[T], f func(T) (U, error), collect bool) ([]U, error) {
+	type part struct {
+		out     []U // filtered sources: this run's results
+		err     error
+		indexes uint64 // how many indexes the folds covered: all, unless cancelled
+	}
+	var out []U
+	if collect && !s.Filtered() {
+		// Every result has a known place: write it there directly.
+		out = make([]U, length(s, "TryMap"))
+	}
+	r := iter.Run(s.Config, s.Lo, s.Hi, iter.Reducer[part]{
+		Identity: func() part { return part{} },
+		Fold: func(acc part, lo, hi int) part {
+			acc.indexes += uint64(hi - lo)
+			if acc.err != nil {
+				return acc
+			}
+			if out != nil {
+				for i := lo; i < hi && acc.err == nil; i++ {
+					v, _ := s.Item(i)
+					out[i-s.Lo], acc.err = f(v)
+				}
+				return acc
+			}
+			s.EachUntil(lo, hi, func(v T) bool {
+				var u U
+				if u, acc.err = f(v); acc.err == nil && collect {
+					acc.out = append(acc.out, u)
+				}
+				return acc.err == nil
+			})
+			return acc
+		},
+		Combine: func(a, b part) part {
+			if a.err == nil {
+				a.err = b.err
+				a.out = append(a.out, b.out...)
+			}
+			a.indexes += b.indexes
+			return a
+		},
+		Stop: func(acc part) bool { return acc.err != nil },
+	})
+	switch {
+	case r.err != nil:
+		return nil, r.err
+	case s.Context != nil && r.indexes < uint64(s.Hi)-uint64(s.Lo):
+		return nil, context.Cause(s.Context)
+	case out != nil || !collect:
+		return out, nil
+	case r.out == nil:
+		return []U{}, nil
+	}
+	return r.out, nil
+}
