@@ -2,6 +2,7 @@ package par_test
 
 import (
 	"context"
+	"math/bits"
 	"errors"
 	"fmt"
 	"math"
@@ -23,8 +24,9 @@ func words(n, vocab int) []string {
 }
 
 // TestFoldWordCount: a word count with one map per run. init runs once per
-// run, O(workers + steals) times; a map per block (the ReduceBlocks
-// pattern) needs tens of thousands.
+// run, O(workers + steals) times, which stays within 2*workers*log2(n) even
+// with more workers than cores; a map per block (the ReduceBlocks pattern)
+// needs tens of thousands.
 func TestFoldWordCount(t *testing.T) {
 	ws := words(300_000, 5000)
 	want := map[string]int{}
@@ -51,8 +53,10 @@ func TestFoldWordCount(t *testing.T) {
 				t.Fatalf("%d workers: %q counted %d times, want %d", workers, w, got[w], n)
 			}
 		}
-		if n := inits.Load(); n > 64 {
-			t.Errorf("%d workers: init ran %d times for 300k words", workers, n)
+		// O(workers x log n), against tens of thousands for a map per
+		// block (the ReduceBlocks pattern).
+		if n, bound := inits.Load(), int64(2*workers*bits.Len(uint(len(ws)))); n > bound {
+			t.Errorf("%d workers: init ran %d times for %d words (bound %d)", workers, n, len(ws), bound)
 		}
 	}
 }
