@@ -2,10 +2,10 @@ package par_test
 
 import (
 	"context"
-	"math/bits"
 	"errors"
 	"fmt"
 	"math"
+	"math/bits"
 	"slices"
 	"strconv"
 	"sync/atomic"
