@@ -90,6 +90,9 @@ func Run[A any](cfg Config, lo, hi int, r Reducer[A]) (result A) {
 	if hi <= lo || isClosed(done) {
 		return r.Identity()
 	}
+	if cfg.Blocking > 0 {
+		return runBlocking(cfg, lo, hi, r)
+	}
 	defer func() {
 		if v := recover(); v != nil {
 			panic(runtime.NewPanic(v))
@@ -406,13 +409,27 @@ func (o *loop[A]) combine() A {
 	if o.r.Combine == nil {
 		return o.r.Identity()
 	}
-	slices.SortFunc(o.runs, func(a, b run[A]) int { return cmp.Compare(a.lo, b.lo) })
+	sortRuns(o.runs)
 	if invariant.Enabled && o.parts.Cut() == math.MaxInt {
 		o.checkRunsTile()
 	}
-	acc := o.runs[0].acc
-	for _, r := range o.runs[1:] {
-		acc = o.r.Combine(acc, r.acc)
+	return combineRuns(o.runs, o.r)
+}
+
+// sortRuns puts runs in index order.
+func sortRuns[A any](runs []run[A]) {
+	slices.SortFunc(runs, func(a, b run[A]) int { return cmp.Compare(a.lo, b.lo) })
+}
+
+// combineRuns joins sorted runs, left to right, with r.Combine; no runs give
+// r.Identity().
+func combineRuns[A any](runs []run[A], r Reducer[A]) A {
+	if len(runs) == 0 {
+		return r.Identity()
+	}
+	acc := runs[0].acc
+	for _, run := range runs[1:] {
+		acc = r.Combine(acc, run.acc)
 	}
 	return acc
 }

@@ -47,6 +47,10 @@ type Config struct {
 	// Context, if not nil, cancels the loop: once it is done, blocks not
 	// yet started are skipped, as when Reducer.Stop says so.
 	Context context.Context
+	// Blocking, if positive, runs the loop for callbacks that block (I/O):
+	// one item at a time on at most Blocking goroutines of its own, not on
+	// the pool (see runBlocking).
+	Blocking int
 }
 
 // done returns the channel that cancels the loop, nil if nothing can.

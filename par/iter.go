@@ -115,6 +115,37 @@ func (it Iter[T]) WithContext(ctx context.Context) Iter[T] {
 	return it
 }
 
+// Blocking returns it with its terminal operations run for callbacks that
+// block, such as HTTP, database or file calls: the fan-out written today
+// with errgroup.SetLimit, a semaphore channel or conc's pool. Each item runs
+// on a goroutine of the operation's own, at most limit at once, never on the
+// pool's workers, so blocked calls do not hold up the CPU-bound loops of the
+// program (a pipeline nested in such a callback runs on the pool as usual).
+//
+// Items are handed out one at a time in source order, so the first items
+// start first. Every terminal operation works and keeps its rules: results
+// in source order, errors (TryForEach, TryMap), early exit, cancellation by
+// WithContext (no item starts once the context is done; calls already
+// running finish), and panics, re-raised as a *runtime.Panic once every
+// call has returned. The goroutines start as items need them and have all
+// returned when the operation returns. Settings of the CPU mode that do not
+// apply here (WithPool, WithBlockSize) are ignored.
+//
+// Blocking panics if limit < 1.
+func (it Iter[T]) Blocking(limit int) Iter[T] {
+	if limit < 1 {
+		panic(fmt.Sprintf("gopar: Blocking(%d): the limit of calls at once must be at least 1", limit))
+	}
+	it.s.Blocking = limit
+	return it
+}
+
+// Blocking returns it with its terminal operations run for callbacks that
+// block, at most limit at once; see Iter.Blocking.
+func (it Nums[T]) Blocking(limit int) Nums[T] {
+	return Nums[T]{it.Iter.Blocking(limit)}
+}
+
 // WithContext returns it with its terminal operations cancelled by ctx; see
 // Iter.WithContext.
 func (it Nums[T]) WithContext(ctx context.Context) Nums[T] {

@@ -1,0 +1,144 @@
+package iter
+
+import (
+	"math"
+	"sync"
+	"sync/atomic"
+
+	"github.com/gopar-dev/gopar/runtime"
+)
+
+// runBlocking is Run for callbacks that may block (Config.Blocking > 0):
+// file, network or database calls, whose time is spent waiting, not
+// computing. Such calls must not hold the pool's workers, so they run on
+// goroutines of their own, at most cfg.Blocking at once, each taking one
+// item at a time in index order (the first items start first, as with an
+// errgroup). The caller only waits: it may itself be a pool worker.
+//
+// Goroutines start lazily: each one that takes an item starts the next
+// while fewer than the limit run and items remain, so a short loop starts
+// few. All of them have returned when runBlocking returns.
+//
+// A goroutine folds the items it takes into a run while their indexes are
+// contiguous; runs are combined in index order, as in Run. Once the loop is
+// decided (Stop, a done context, a panic) no item is handed out any more,
+// and after a Cut no item at or above it; calls already running finish. A
+// panic is re-raised in the caller as a *runtime.Panic once every goroutine
+// has returned.
+func runBlocking[A any](cfg Config, lo, hi int, r Reducer[A]) A {
+	b := &blockingLoop[A]{r: r, lo: lo, n: uint64(hi) - uint64(lo), limit: cfg.Blocking, stop: cfg.done()}
+	b.cut.Store(math.MaxInt)
+	b.start()
+	b.wg.Wait()
+	if p := b.panicked.Load(); p != nil {
+		panic(p)
+	}
+	if r.Combine == nil {
+		return r.Identity()
+	}
+	sortRuns(b.runs)
+	return combineRuns(b.runs, r)
+}
+
+// blockingLoop is the shared state of one runBlocking.
+type blockingLoop[A any] struct {
+	r     Reducer[A]
+	lo    int
+	n     uint64
+	limit int
+	stop  <-chan struct{}
+
+	next     atomic.Uint64 // offset of the next item to hand out
+	cut      atomic.Int64  // items at or above it are no longer needed
+	decided  atomic.Bool   // Stop, a done context or a panic: hand out nothing
+	started  atomic.Int64  // goroutines started
+	wg       sync.WaitGroup
+	panicked atomic.Pointer[runtime.Panic]
+
+	mu   sync.Mutex
+	runs []run[A]
+}
+
+// start starts one more goroutine, unless the limit is reached.
+func (b *blockingLoop[A]) start() {
+	if b.started.Add(1) > int64(b.limit) {
+		return
+	}
+	b.wg.Add(1)
+	go b.work()
+}
+
+// take hands out the next item, or reports that there is none to run.
+func (b *blockingLoop[A]) take() (int, bool) {
+	if b.decided.Load() || isClosed(b.stop) {
+		return 0, false
+	}
+	off := b.next.Add(1) - 1
+	if off >= b.n {
+		return 0, false
+	}
+	i := int(uint64(b.lo) + off)
+	if int64(i) >= b.cut.Load() {
+		return 0, false
+	}
+	return i, true
+}
+
+// work runs items until none is left for it, then records its runs.
+func (b *blockingLoop[A]) work() {
+	defer b.wg.Done()
+	var mine []run[A]
+	var cur run[A]
+	inRun := false
+	defer func() {
+		if v := recover(); v != nil {
+			b.panicked.CompareAndSwap(nil, runtime.NewPanic(v))
+			b.decided.Store(true)
+			inRun = false // the run's accumulator is lost with the panic
+		}
+		if inRun {
+			mine = append(mine, cur)
+		}
+		if len(mine) > 0 && b.r.Combine != nil {
+			b.mu.Lock()
+			b.runs = append(b.runs, mine...)
+			b.mu.Unlock()
+		}
+	}()
+	for {
+		i, ok := b.take()
+		if !ok {
+			return
+		}
+		// Hand the next item to a new goroutine while this one runs.
+		if b.started.Load() < int64(b.limit) && b.next.Load() < b.n {
+			b.start()
+		}
+		if !inRun || cur.hi != i {
+			if inRun {
+				mine = append(mine, cur)
+			}
+			inRun = false // if Identity panics, there is no current run
+			cur = run[A]{lo: i, acc: b.r.Identity()}
+		}
+		cur.acc = b.r.Fold(cur.acc, i, i+1)
+		cur.hi, inRun = i+1, true
+		if b.r.Stop != nil && b.r.Stop(cur.acc) {
+			b.decided.Store(true)
+		} else if b.r.Cut != nil {
+			if c := b.r.Cut(cur.acc); c < math.MaxInt {
+				b.cutAt(c)
+			}
+		}
+	}
+}
+
+// cutAt lowers the cut to c.
+func (b *blockingLoop[A]) cutAt(c int) {
+	for {
+		old := b.cut.Load()
+		if int64(c) >= old || b.cut.CompareAndSwap(old, int64(c)) {
+			return
+		}
+	}
+}
