@@ -26,6 +26,7 @@ func BenchmarkW5(b *testing.B) { bench(b, W5) }
 func BenchmarkW6(b *testing.B) { bench(b, W6) }
 func BenchmarkW7(b *testing.B) { bench(b, W7) }
 func BenchmarkW8(b *testing.B) { bench(b, W8) }
+func BenchmarkW9(b *testing.B) { bench(b, W9) }
 
 // TestChecksums checks that every implementation of every workload returns the
 // checksum of seq. With -short it skips the slowest implementations.

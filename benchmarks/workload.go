@@ -34,7 +34,7 @@ var Peers = []string{"errgroup", "conc", "pargo"}
 
 // A Workload is one row group of BENCHMARKS.md with all its implementations.
 type Workload struct {
-	// ID is the workload's id, "W0" to "W8".
+	// ID is the workload's id, "W0" to "W9".
 	ID string
 	// Name is its short name, such as "sum-light".
 	Name string
@@ -72,8 +72,8 @@ func add(id string, impls ...Impl) {
 	panic("benchmarks: no workload " + id)
 }
 
-// All lists the workloads in order, W0 to W8.
-var All = []*Workload{W0, W1, W2, W3, W4, W5, W6, W7, W8}
+// All lists the workloads in order, W0 to W9.
+var All = []*Workload{W0, W1, W2, W3, W4, W5, W6, W7, W8, W9}
 
 // Lookup returns the workload with the given id ("W3"), or nil.
 func Lookup(id string) *Workload {
