@@ -22,7 +22,7 @@
 //   - Nesting. A function given to ForEach may itself call par or Join; the
 //     waiting goroutine runs work while it waits, so this never deadlocks.
 //   - Panics come back. A panic in any callback stops the operation and is
-//     re-raised in the caller as a *runtime.Panic that keeps the original
+//     re-raised in the caller as a *Panic that keeps the original
 //     value and the stack where it happened.
 //   - Order. Reduce combines partial results in index order, Collect keeps
 //     source order.

@@ -7,7 +7,6 @@ import (
 	"reflect"
 
 	"github.com/gopar-dev/gopar/iter"
-	"github.com/gopar-dev/gopar/runtime"
 )
 
 // Number is the set of element types that Sum accepts.
@@ -30,7 +29,7 @@ type Iterator[T any] interface {
 // in no particular order, so they must be safe for concurrent use.
 // Terminal operations return when every item is done. A panic in any of
 // them stops the operation and is re-raised in the caller as a
-// *runtime.Panic holding the original value and stack.
+// *Panic holding the original value and stack.
 type Iter[T any] struct {
 	s iter.Spec[T]
 }
@@ -60,9 +59,10 @@ func Numbers[T Number](xs []T) Nums[T] {
 	return Nums[T]{Slice(xs)}
 }
 
-// Map returns an iterator over f(x) for every item x of it. To change the
-// item type, use the function par.Map (Go methods cannot add type
-// parameters).
+// Map returns an iterator over f(x) for every item x of it, of the same
+// type. To change the item type (the compiler says "cannot use func(...) U
+// as func(T) T"), use the function par.Map: Go methods cannot add type
+// parameters.
 func (it Iter[T]) Map(f func(T) T) Iter[T] {
 	mustFunc(f, "Map")
 	return Iter[T]{it.s.Map(f)}
@@ -92,8 +92,8 @@ func length[T any](s iter.Spec[T], op string) int {
 }
 
 // WithPool returns it with its terminal operations running on pool rather
-// than on runtime.Default().
-func (it Iter[T]) WithPool(pool *runtime.Pool) Iter[T] {
+// than on DefaultPool().
+func (it Iter[T]) WithPool(pool *Pool) Iter[T] {
 	it.s.Pool = pool
 	return it
 }
@@ -126,7 +126,7 @@ func (it Iter[T]) WithContext(ctx context.Context) Iter[T] {
 // start first. Every terminal operation works and keeps its rules: results
 // in source order, errors (TryForEach, TryMap), early exit, cancellation by
 // WithContext (no item starts once the context is done; calls already
-// running finish), and panics, re-raised as a *runtime.Panic once every
+// running finish), and panics, re-raised as a *Panic once every
 // call has returned. The goroutines start as items need them and have all
 // returned when the operation returns. Settings of the CPU mode that do not
 // apply here (WithPool, WithBlockSize) are ignored.
@@ -185,11 +185,13 @@ func (it Nums[T]) Filter(pred func(T) bool) Nums[T] {
 }
 
 // WithPool returns it with its terminal operations running on pool.
-func (it Nums[T]) WithPool(pool *runtime.Pool) Nums[T] {
+func (it Nums[T]) WithPool(pool *Pool) Nums[T] {
 	return Nums[T]{it.Iter.WithPool(pool)}
 }
 
-// Sum returns the sum of the items (0 for none). Integer sums wrap around
+// Sum returns the sum of the items (0 for none). Only numeric iterators
+// have the method; for the result of par.Map (where the compiler says
+// "has no field or method Sum"), use the function par.Sum. Integer sums wrap around
 // on overflow as the + operator does; float sums are added in blocks, so
 // they may differ from a sequential loop's in the last bits.
 func (it Nums[T]) Sum() T { return Sum[T](it) }

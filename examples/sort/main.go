@@ -20,7 +20,6 @@ import (
 	"time"
 
 	"github.com/gopar-dev/gopar/par"
-	"github.com/gopar-dev/gopar/runtime"
 )
 
 // record is an item sorted by key; id tells whether equal keys kept their
@@ -88,7 +87,7 @@ func main() {
 	flag.Parse()
 
 	ints, recs := inputs(*n, 1)
-	fmt.Printf("sorting %d elements on %d workers\n", *n, runtime.Default().Workers())
+	fmt.Printf("sorting %d elements on %d workers\n", *n, par.DefaultPool().Workers())
 	fmt.Printf("%-15s %12s %12s %8s  %s\n", "", "slices", "par", "speedup", "same result")
 	for _, t := range []timing{compareSort(ints), compareStable(recs)} {
 		fmt.Printf("%-15s %12v %12v %7.2fx  %v\n", t.name,

@@ -1,0 +1,30 @@
+package par
+
+import "github.com/gopar-dev/gopar/runtime"
+
+// Pool is a pool of workers that runs parallel operations: one per core by
+// default (DefaultPool). Give an operation a pool of its own with WithPool,
+// for example to keep one part of a program from taking every core.
+//
+// A pool's size is not a cap on the callbacks in flight: every goroutine
+// that runs an operation takes part in it, so two callers on a pool of 8
+// workers may run up to 10 callbacks at once. To cap calls that block, use
+// Blocking(limit).
+type Pool = runtime.Pool
+
+// Panic is what a panic in a callback comes back as: it holds the original
+// value (Value) and the stack where it happened (Stack), and unwraps to the
+// value when that is an error.
+type Panic = runtime.Panic
+
+// ErrClosed is the panic value of an operation on a pool after its Close.
+var ErrClosed = runtime.ErrClosed
+
+// NewPool returns a pool of the given number of workers (at least 1), which
+// the caller should Close when done with it.
+func NewPool(workers int) (*Pool, error) { return runtime.New(workers) }
+
+// DefaultPool returns the pool operations run on unless WithPool says
+// otherwise: GOMAXPROCS workers, or as many as the GOPAR_WORKERS
+// environment variable says.
+func DefaultPool() *Pool { return runtime.Default() }
