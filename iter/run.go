@@ -84,8 +84,14 @@ const (
 // is at most the blocks already handed out, one per participant.
 //
 // A panic in Fold stops the loop and is re-raised in the caller as a
-// *runtime.Panic, after every participant has left the loop.
+// *runtime.Panic, after every participant has left the loop. On a closed
+// pool Run panics with runtime.ErrClosed itself, before running anything.
 func Run[A any](cfg Config, lo, hi int, r Reducer[A]) (result A) {
+	// A closed pool is refused before any item runs, whatever the size of
+	// the loop, not only once it would go parallel.
+	if cfg.Pool != nil && cfg.Pool.Closed() {
+		panic(runtime.ErrClosed)
+	}
 	done := cfg.done()
 	if hi <= lo || isClosed(done) {
 		return r.Identity()

@@ -72,6 +72,9 @@ func New(workers int) (*Pool, error) {
 	return p, nil
 }
 
+// Closed reports whether Close has been called.
+func (p *Pool) Closed() bool { return p.closed.Load() }
+
 // Workers returns the number of worker goroutines of the pool.
 func (p *Pool) Workers() int { return p.nWorkers }
 
