@@ -84,3 +84,12 @@ func ExampleFilterMap() {
 	fmt.Println(nums)
 	// Output: [4 2 7]
 }
+
+// Calls that wait (here a fake fetch) run at most 4 at once, on goroutines
+// of their own; results come back in source order.
+func ExampleIter_Blocking() {
+	fetch := func(id int) (string, error) { return "page " + strconv.Itoa(id), nil }
+	pages, err := par.TryMap(par.Slice([]int{3, 1, 2}).Blocking(4), fetch)
+	fmt.Println(pages, err)
+	// Output: [page 3 page 1 page 2] <nil>
+}
