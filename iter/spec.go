@@ -274,7 +274,13 @@ func SumBlock[T Number](s *Spec[T], lo, hi int) T {
 	var acc T
 	switch {
 	case s.gen != nil || s.keep != nil:
-		s.Each(lo, hi, func(v T) { acc += v })
+		// A variable of its own for the closure: one that a closure
+		// captures lives in memory, and acc would then be loaded and stored
+		// at every addition of the other loops too (3.7 ns per float64
+		// addition instead of about 1).
+		var kept T
+		s.Each(lo, hi, func(v T) { kept += v })
+		return kept
 	case s.at != nil:
 		// The hot loop of par.Range(lo, hi).Map(f).Sum(): one call per item.
 		at := s.at

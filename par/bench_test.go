@@ -173,3 +173,29 @@ func BenchmarkJoin(b *testing.B) {
 		perJoin(b)
 	})
 }
+
+// BenchmarkFloatSum: the reproducible float Sum against the plain parallel
+// sum it replaced (blocks that fall where the scheduler hands them out),
+// on 2^26 float64s.
+func BenchmarkFloatSum(b *testing.B) {
+	xs := make([]float64, 1<<26)
+	for i := range xs {
+		xs[i] = float64(i%1000) * 0.001
+	}
+	b.Run("reproducible", func(b *testing.B) {
+		for range b.N {
+			sink = par.Numbers(xs).Sum()
+		}
+	})
+	b.Run("plain", func(b *testing.B) {
+		for range b.N {
+			sink = par.ReduceBlocks(0, len(xs), func(lo, hi int) float64 {
+				var s float64
+				for _, x := range xs[lo:hi] {
+					s += x
+				}
+				return s
+			}, func(a, c float64) float64 { return a + c })
+		}
+	})
+}

@@ -190,10 +190,15 @@ func (it Nums[T]) WithPool(pool *Pool) Nums[T] {
 }
 
 // Sum returns the sum of the items (0 for none). Only numeric iterators
-// have the method; for the result of par.Map (where the compiler says
-// "has no field or method Sum"), use the function par.Sum. Integer sums wrap around
-// on overflow as the + operator does; float sums are added in blocks, so
-// they may differ from a sequential loop's in the last bits.
+// have the method; for the result of par.Map (where the compiler says "has
+// no field or method Sum"), use the function par.Sum.
+//
+// Integer sums wrap around on overflow as the + operator does. Float (and
+// complex) sums are reproducible: the same items give the same bits on any
+// number of workers and in every run, since fixed blocks of items are added
+// in order and their sums combined in a fixed pairwise tree (see
+// floatsum.go for the cost). They may differ from a sequential loop's in
+// the last bits, usually by less, since pairwise summation rounds less.
 func (it Nums[T]) Sum() T { return Sum[T](it) }
 
 // Map returns an iterator over f(x) for every item x of it; f may change the
