@@ -1,6 +1,7 @@
 package iter
 
 import (
+	"fmt"
 	"math"
 	"sync"
 	"sync/atomic"
@@ -8,12 +9,13 @@ import (
 	"github.com/gopar-dev/gopar/runtime"
 )
 
-// runBlocking is Run for callbacks that may block (Config.Blocking > 0):
+// runBlocking is Run for callbacks that may block (Config.Blocking set):
 // file, network or database calls, whose time is spent waiting, not
 // computing. Such calls must not hold the pool's workers, so they run on
 // goroutines of their own, at most cfg.Blocking at once, each taking one
-// item at a time in index order (the first items start first, as with an
-// errgroup). The caller only waits: it may itself be a pool worker.
+// item at a time (cfg.MinBlock items, if set) in index order (the first
+// items start first, as with an errgroup). The caller only waits: it may
+// itself be a pool worker. A negative limit panics.
 //
 // Goroutines start lazily: each one that takes an item starts the next
 // while fewer than the limit run and items remain, so a short loop starts
@@ -26,7 +28,11 @@ import (
 // panic is re-raised in the caller as a *runtime.Panic once every goroutine
 // has returned.
 func runBlocking[A any](cfg Config, lo, hi int, r Reducer[A]) A {
-	b := &blockingLoop[A]{r: r, lo: lo, n: uint64(hi) - uint64(lo), limit: cfg.Blocking, stop: cfg.done()}
+	if cfg.Blocking < 0 {
+		panic(fmt.Sprintf("gopar: Blocking(%d): the limit of calls at once must be at least 1", cfg.Blocking))
+	}
+	b := &blockingLoop[A]{r: r, lo: lo, n: uint64(hi) - uint64(lo), limit: cfg.Blocking,
+		take: uint64(max(cfg.MinBlock, 1)), stop: cfg.done()}
 	b.cut.Store(math.MaxInt)
 	b.start()
 	b.wg.Wait()
@@ -46,6 +52,7 @@ type blockingLoop[A any] struct {
 	lo    int
 	n     uint64
 	limit int
+	take  uint64 // items handed out at a time
 	stop  <-chan struct{}
 
 	next     atomic.Uint64 // offset of the next item to hand out
@@ -68,20 +75,25 @@ func (b *blockingLoop[A]) start() {
 	go b.work()
 }
 
-// take hands out the next item, or reports that there is none to run.
-func (b *blockingLoop[A]) take() (int, bool) {
+// next hands out the next block of items [i, e), or reports that there is
+// none to run.
+func (b *blockingLoop[A]) nextBlock() (i, e int, ok bool) {
 	if b.decided.Load() || isClosed(b.stop) {
-		return 0, false
+		return 0, 0, false
 	}
-	off := b.next.Add(1) - 1
+	off := b.next.Add(b.take) - b.take
 	if off >= b.n {
-		return 0, false
+		return 0, 0, false
 	}
-	i := int(uint64(b.lo) + off)
+	end := off + b.take
+	if end < off || end > b.n { // wrapped past 2^64, or past the loop's end
+		end = b.n
+	}
+	i, e = int(uint64(b.lo)+off), int(uint64(b.lo)+end)
 	if int64(i) >= b.cut.Load() {
-		return 0, false
+		return 0, 0, false
 	}
-	return i, true
+	return i, e, true
 }
 
 // work runs items until none is left for it, then records its runs.
@@ -106,7 +118,7 @@ func (b *blockingLoop[A]) work() {
 		}
 	}()
 	for {
-		i, ok := b.take()
+		i, e, ok := b.nextBlock()
 		if !ok {
 			return
 		}
@@ -121,8 +133,8 @@ func (b *blockingLoop[A]) work() {
 			inRun = false // if Identity panics, there is no current run
 			cur = run[A]{lo: i, acc: b.r.Identity()}
 		}
-		cur.acc = b.r.Fold(cur.acc, i, i+1)
-		cur.hi, inRun = i+1, true
+		cur.acc = b.r.Fold(cur.acc, i, e)
+		cur.hi, inRun = e, true
 		if b.r.Stop != nil && b.r.Stop(cur.acc) {
 			b.decided.Store(true)
 		} else if b.r.Cut != nil {

@@ -96,7 +96,7 @@ func Run[A any](cfg Config, lo, hi int, r Reducer[A]) (result A) {
 	if hi <= lo || isClosed(done) {
 		return r.Identity()
 	}
-	if cfg.Blocking > 0 {
+	if cfg.Blocking != 0 {
 		return runBlocking(cfg, lo, hi, r)
 	}
 	defer func() {

@@ -128,8 +128,9 @@ func (it Iter[T]) WithContext(ctx context.Context) Iter[T] {
 // WithContext (no item starts once the context is done; calls already
 // running finish), and panics, re-raised as a *Panic once every
 // call has returned. The goroutines start as items need them and have all
-// returned when the operation returns. Settings of the CPU mode that do not
-// apply here (WithPool, WithBlockSize) are ignored.
+// returned when the operation returns. WithBlockSize's min, if set, hands
+// out that many items at a time (for calls that batch well); its max and
+// WithPool do not apply here.
 //
 // Blocking panics if limit < 1.
 func (it Iter[T]) Blocking(limit int) Iter[T] {
