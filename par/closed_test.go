@@ -25,7 +25,9 @@ func TestClosedPool(t *testing.T) {
 		{"Sum of 10", func() { par.Range(0, 10).WithPool(pool).Map(count).Sum() }},
 		{"Sum of 10^6", func() { par.Range(0, 1e6).WithPool(pool).Map(count).Sum() }},
 		{"ForEach", func() { par.Range(0, 100).WithPool(pool).ForEach(func(i int) { count(i) }) }},
-		{"TryMap", func() { par.TryMap(par.Range(0, 100).WithPool(pool), func(i int) (int, error) { return count(i), nil }) }},
+		{"TryMap", func() {
+			par.TryMap(par.Range(0, 100).WithPool(pool), func(i int) (int, error) { return count(i), nil })
+		}},
 		{"Blocking", func() { par.Range(0, 100).WithPool(pool).Blocking(4).ForEach(func(i int) { count(i) }) }},
 		{"with a context", func() {
 			par.Range(0, 100).WithPool(pool).WithContext(context.Background()).ForEach(func(i int) { count(i) })
