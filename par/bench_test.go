@@ -199,3 +199,20 @@ func BenchmarkFloatSum(b *testing.B) {
 		}
 	})
 }
+
+// BenchmarkTryMap: TryMap over 10^6 cheap items against Map + Collect,
+// which cannot fail.
+func BenchmarkTryMap(b *testing.B) {
+	const n = 1_000_000
+	b.Run("trymap", func(b *testing.B) {
+		for range b.N {
+			out, _ := par.TryMap(par.Range(0, n), func(i int) (uint64, error) { return mixInt(i), nil })
+			sink = out
+		}
+	})
+	b.Run("map-collect", func(b *testing.B) {
+		for range b.N {
+			sink = par.Map(par.Range(0, n), mixInt).Collect()
+		}
+	})
+}

@@ -40,10 +40,17 @@ func tryMap[T, U any](s iter.Spec[T], f func(T) (U, error), collect bool) ([]U, 
 				return acc
 			}
 			if out != nil {
-				for i := lo; i < hi && acc.err == nil; i++ {
-					v, _ := s.Item(i)
-					out[i-s.Lo], acc.err = f(v)
-				}
+				// One dispatch per block (SearchBlock); the search stops at
+				// the first error. Unfiltered, it visits every index in order.
+				dst := out[lo-s.Lo : hi-s.Lo]
+				k := 0
+				var err error
+				s.SearchBlock(lo, hi, func(v T) bool {
+					dst[k], err = f(v)
+					k++
+					return err != nil
+				})
+				acc.err = err
 				return acc
 			}
 			s.EachUntil(lo, hi, func(v T) bool {
