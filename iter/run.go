@@ -137,7 +137,7 @@ func Run[A any](cfg Config, lo, hi int, r Reducer[A]) (result A) {
 	}
 	var parts *partition.Loop
 	if r.Cut != nil {
-		parts = partition.NewGrowingLoop(i, hi, pool.Workers(), firstPartitionBlocks*sz.size)
+		parts = partition.NewGrowingLoop(i, hi, pool.Workers(), firstPartitionBlocks*cfg.clamp(sz.size))
 	} else {
 		parts = partition.NewLoop(i, hi, pool.Workers())
 	}
@@ -240,7 +240,9 @@ func (z *sizer) observe(n, takes int, took time.Duration) {
 	if z.unprobed >= probeEvery {
 		// Twice the items per take (a window of one-item takes would
 		// otherwise stay one-item takes).
-		z.size, z.unprobed = 2*max(z.size, per*takes), 0
+		// Bounded like any growth: a MaxBlock below size leaves every
+		// window short, and unbounded doubling would overflow.
+		z.size, z.unprobed = min(2*max(z.size, per*takes), blockLimit(target)), 0
 	}
 }
 
@@ -258,13 +260,17 @@ func estimateFixed(s1 int, t1 time.Duration, s2 int, t2 time.Duration) (time.Dur
 	return time.Duration(max(0, min(c, float64(min(t1, t2))))), true
 }
 
+// blockLimit is the largest window for a target: it grows with the target,
+// so that a large fixed cost can still be amortised.
+func blockLimit(target time.Duration) int {
+	return int(min(int64(maxBlock)*int64(target/blockTarget), math.MaxInt32))
+}
+
 // nextBlock returns the size of the next window given that the last one,
 // of n items (size had been asked for), took took, for a window that should
 // take target.
 func nextBlock(size, n int, took, target time.Duration) int {
-	// The cap grows with the target, so that a large fixed cost can still
-	// be amortised.
-	limit := int(min(int64(maxBlock)*int64(target/blockTarget), math.MaxInt32))
+	limit := blockLimit(target)
 	switch {
 	case took < target/2:
 		if n < size {

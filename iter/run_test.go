@@ -177,3 +177,18 @@ func TestRunBlockBounds(t *testing.T) {
 		}
 	}
 }
+
+// TestSizerClampedWindows: under a MaxBlock, every window is shorter than
+// the size asked for, so only the probe changes the size; it must stay
+// bounded (it once doubled on and on, and the first partition of a growing
+// loop, sized from it, spanned 2^32 items).
+func TestSizerClampedWindows(t *testing.T) {
+	const clamp = 64
+	z := sizer{size: 1}
+	for range 10_000 {
+		z.observe(clamp, 1, 10*time.Nanosecond)
+		if z.size > blockLimit(blockTarget) || z.size < 1 {
+			t.Fatalf("size %d after clamped windows (limit %d)", z.size, blockLimit(blockTarget))
+		}
+	}
+}

