@@ -84,8 +84,12 @@ const (
 // is at most the blocks already handed out, one per participant.
 //
 // A panic in Fold stops the loop and is re-raised in the caller as a
-// *runtime.Panic, after every participant has left the loop.
+// *runtime.Panic, after every participant has left the loop. On a closed
+// pool, Run panics with runtime.ErrClosed before running any item.
 func Run[A any](cfg Config, lo, hi int, r Reducer[A]) (result A) {
+	if p := cfg.Pool; p != nil && p.Closed() {
+		panic(runtime.ErrClosed) // before any item runs, whatever the size
+	}
 	done := cfg.done()
 	if hi <= lo || isClosed(done) {
 		return r.Identity()

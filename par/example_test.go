@@ -161,7 +161,7 @@ func ExampleChunks() {
 }
 
 func ExampleIter_WithPool() {
-	pool, err := runtime.New(2)
+	pool, err := par.NewPool(2)
 	if err != nil {
 		panic(err)
 	}
@@ -170,9 +170,29 @@ func ExampleIter_WithPool() {
 	// Output: 45
 }
 
+func ExampleNewPool() {
+	pool, err := par.NewPool(2)
+	if err != nil {
+		panic(err)
+	}
+	fmt.Println(pool.Workers(), "workers")
+	pool.Close()
+
+	defer func() { fmt.Println("after Close:", recover() == par.ErrClosed) }()
+	par.Range(0, 10).WithPool(pool).Sum()
+	// Output:
+	// 2 workers
+	// after Close: true
+}
+
+func ExampleDefaultPool() {
+	fmt.Println(par.DefaultPool().Workers() > 0)
+	// Output: true
+}
+
 func Example_panic() {
 	defer func() {
-		p := recover().(*runtime.Panic)
+		p := recover().(*par.Panic)
 		fmt.Println("recovered:", p.Value)
 	}()
 	par.Range(0, 100).ForEach(func(i int) {

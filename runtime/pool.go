@@ -73,7 +73,17 @@ func New(workers int) (*Pool, error) {
 }
 
 // Workers returns the number of worker goroutines of the pool.
+//
+// It is not a cap on the callbacks running at once: every goroutine that
+// waits on the pool (the caller of a parallel loop, of Join, of Do) runs
+// pool work meanwhile, beside the workers. Two goroutines each running a
+// loop on an 8-worker pool may thus have up to 10 callbacks in flight, and
+// k callers up to 8+k. To bound the callbacks, use the Blocking mode of
+// the par iterators (par.Iter.Blocking(limit)), or a semaphore in the callback.
 func (p *Pool) Workers() int { return p.nWorkers }
+
+// Closed reports whether Close has been called on the pool.
+func (p *Pool) Closed() bool { return p.closed.Load() }
 
 // Close stops the pool's workers once they have run the work already queued,
 // and waits for them to exit. Using the pool after Close panics with

@@ -15,7 +15,6 @@ import (
 	"time"
 
 	"github.com/gopar-dev/gopar/par"
-	"github.com/gopar-dev/gopar/runtime"
 )
 
 // mix is the splitmix64 finalizer: a cheap, well-mixed function of i.
@@ -101,7 +100,7 @@ func row[T comparable](name string, loop, pipeline func() T) {
 }
 
 func main() {
-	workers := runtime.Default().Workers()
+	workers := par.DefaultPool().Workers()
 	fmt.Printf("gopar tour: %d workers (GOMAXPROCS=%d, set GOPAR_WORKERS to change)\n\n", workers, goruntime.GOMAXPROCS(0))
 	fmt.Printf("%-46s %12s %12s %7s\n", "pipeline", "plain loop", "gopar", "speedup")
 
@@ -192,6 +191,6 @@ func main() {
 	par.Join(func() { a = par.Sum(par.Map(par.Range(0, n/2), mixInt)) },
 		func() { b = par.Sum(par.Map(par.Range(n/2, n), mixInt)) })
 	fmt.Printf("par.Join of two halves gives the same sum: %v\n", a+b == par.Sum(par.Map(par.Range(0, n), mixInt)))
-	s := runtime.Default().Stats()
+	s := par.DefaultPool().Stats()
 	fmt.Printf("pool stats: %d jobs run, %d steals, %d parks, %d wake-ups\n", s.Executed, s.Steals, s.Parks, s.Wakeups)
 }
