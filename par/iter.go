@@ -13,9 +13,12 @@ import (
 // Number is the set of element types that Sum accepts.
 type Number = iter.Number
 
-// Seq is implemented by every iterator of this package (Iter and Nums), so
-// that the functions Map and Sum accept any of them.
-type Seq[T any] interface {
+// Iterator is implemented by every iterator of this package (Iter and
+// Nums), so that the functions Map and Sum accept any of them. It is not
+// named Seq, so that compiler errors never confuse it with the standard
+// library's iter.Seq: to run a par pipeline over an iter.Seq, collect it
+// into a slice first.
+type Iterator[T any] interface {
 	spec() iter.Spec[T]
 }
 
@@ -58,9 +61,10 @@ func Numbers[T Number](xs []T) Nums[T] {
 	return Nums[T]{Slice(xs)}
 }
 
-// Map returns an iterator over f(x) for every item x of it. To change the
-// item type, use the function par.Map (Go methods cannot add type
-// parameters).
+// Map returns an iterator over f(x) for every item x of it, of the same
+// item type. To change the item type, use the function par.Map (Go methods
+// cannot add type parameters): a compiler error such as "cannot use func(s
+// string) int as func(string) string" on this method means par.Map.
 func (it Iter[T]) Map(f func(T) T) Iter[T] {
 	mustFunc(f, "Map")
 	return Iter[T]{it.s.Map(f)}
@@ -159,13 +163,17 @@ func (it Nums[T]) WithPool(pool *runtime.Pool) Nums[T] {
 // Sum returns the sum of the items (0 for none). Integer sums wrap around
 // on overflow as the + operator does; float sums are added in blocks, so
 // they may differ from a sequential loop's in the last bits.
+//
+// Only Nums has this method. For an Iter of numbers, such as the result of
+// par.Map (where the compiler says "has no field or method Sum"), call the
+// function par.Sum.
 func (it Nums[T]) Sum() T { return Sum[T](it) }
 
 // Map returns an iterator over f(x) for every item x of it; f may change the
 // item type. It works on every iterator of this package:
 //
 //	squares := par.Map(par.Range(0, n), func(i int) float64 { return float64(i * i) })
-func Map[T, U any](it Seq[T], f func(T) U) Iter[U] {
+func Map[T, U any](it Iterator[T], f func(T) U) Iter[U] {
 	mustFunc(f, "Map")
 	return Iter[U]{iter.MapSpec(it.spec(), f)}
 }

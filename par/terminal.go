@@ -75,7 +75,7 @@ func (it Iter[T]) Collect() []T {
 
 // Sum returns the sum of the items of any numeric iterator of this package,
 // such as the result of par.Map (0 for none). See Nums.Sum.
-func Sum[T Number](it Seq[T]) T {
+func Sum[T Number](it Iterator[T]) T {
 	s := it.spec()
 	return iter.Run(s.Config, s.Lo, s.Hi, iter.Reducer[T]{
 		Identity: func() T { return 0 },
