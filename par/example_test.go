@@ -8,7 +8,6 @@ import (
 	"sync/atomic"
 
 	"github.com/gopar-dev/gopar/par"
-	"github.com/gopar-dev/gopar/runtime"
 )
 
 func ExampleRange() {
@@ -150,14 +149,16 @@ func ExampleReduceBlocks() {
 }
 
 func ExampleChunks() {
-	xs := []int{1, 2, 3, 4, 5}
-	par.Chunks(xs, func(lo int, chunk []int) {
-		for k := range chunk {
-			chunk[k] *= 10
+	xs := []int{1, 2, 3, 4, 5, 6, 7}
+	sums := par.Map(par.Chunks(xs, 3), func(chunk []int) int {
+		s := 0
+		for _, x := range chunk {
+			s += x
 		}
-	})
-	fmt.Println(xs)
-	// Output: [10 20 30 40 50]
+		return s
+	}).Collect()
+	fmt.Println(sums)
+	// Output: [6 15 7]
 }
 
 func ExampleIter_WithPool() {
@@ -228,14 +229,14 @@ func ExampleIter_Len() {
 	// Output: 100 10
 }
 
-func ExampleBlocksOn() {
-	pool, err := runtime.New(2)
+func ExampleInts_Blocks() {
+	pool, err := par.NewPool(2)
 	if err != nil {
 		panic(err)
 	}
 	defer pool.Close()
 	squares := make([]int, 8)
-	par.BlocksOn(pool, 0, len(squares), func(lo, hi int) {
+	par.Range(0, len(squares)).WithPool(pool).WithBlockSize(0, 4).Blocks(func(lo, hi int) {
 		for i := lo; i < hi; i++ {
 			squares[i] = i * i
 		}
@@ -244,17 +245,14 @@ func ExampleBlocksOn() {
 	// Output: [0 1 4 9 16 25 36 49]
 }
 
-func ExampleReduceBlocksOn() {
-	pool, err := runtime.New(2)
-	if err != nil {
-		panic(err)
-	}
-	defer pool.Close()
-	longest := par.ReduceBlocksOn(pool, 0, 1000, func(lo, hi int) int {
-		return hi - lo
-	}, func(a, b int) int { return max(a, b) })
-	fmt.Println(longest > 0)
-	// Output: true
+func ExampleReduceBlocksIn() {
+	ctx, cancel := context.WithCancel(context.Background())
+	defer cancel()
+	longest := par.ReduceBlocksIn(par.Range(0, 1000).WithContext(ctx).WithBlockSize(0, 100),
+		func(lo, hi int) int { return hi - lo },
+		func(a, b int) int { return max(a, b) })
+	fmt.Println(longest <= 100, ctx.Err())
+	// Output: true <nil>
 }
 
 func ExampleIter_WithContext() {

@@ -282,6 +282,8 @@ func TestNilFunctionsPanicClearly(t *testing.T) {
 		"par.Map":     func() { par.Map[int, int](par.Range(0, 1), nil) },
 		"FindFirst":   func() { par.Range(0, 1).FindFirst(nil) },
 		"ReduceBlock": func() { par.ReduceBlocks[int](0, 1, nil, nil) },
+		"Ints.Blocks": func() { par.Range(0, 1).Blocks(nil) },
+		"ReduceIn":    func() { par.ReduceBlocksIn[int](par.Range(0, 1), nil, nil) },
 	}
 	for name, f := range cases {
 		func() {
