@@ -199,9 +199,12 @@ func assertForkStacksEmpty(t *testing.T, p *Pool) {
 		// finished the caller's work, except for idle workers, which do
 		// not touch their stacks.
 		for _, s := range w.forkStacks {
-			if n := s.depth(); n != 0 {
+			if n := s.(interface{ depth() int }).depth(); n != 0 {
 				t.Fatalf("worker %d: %d JoinFunc frames left on its stack", w.index, n)
 			}
 		}
 	}
 }
+
+// depth is the number of frames on the stack, for assertForkStacksEmpty.
+func (s *forkStack[A, R]) depth() int { return len(s.frames) }
