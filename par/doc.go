@@ -4,12 +4,73 @@
 //	total := par.Range(0, n).Map(f).Sum()
 //	par.Slice(xs).ForEach(g)
 //
-// A pipeline starts from a source (Range, Slice, Numbers), goes through
-// adapters (Map, Filter, and the function par.Map to change the item type)
-// and ends in a terminal operation (ForEach, Reduce, Sum, Count, Collect)
-// that runs it and returns when every item is done.
+// A pipeline starts from a source, goes through adapters and settings, and
+// ends in a terminal operation that runs it and returns when every item is
+// done. Nothing runs before the terminal operation.
 //
-// What you get for free, compared with a hand-written fan-out of goroutines:
+// # The API by family
+//
+// Sources:
+//
+//   - [Range](lo, hi): the integers of [lo, hi), as an [Ints], which adds
+//     the block API below.
+//   - [Slice](xs), and [Numbers](xs) for a slice of numbers (it has Sum).
+//   - [Chunks](xs, n): the consecutive sub-slices of n elements of xs.
+//   - FromSeq: the items of a standard library iter.Seq.
+//
+// Adapters (each returns a new iterator):
+//
+//   - [Iter.Map] and [Iter.Filter], which keep the item type;
+//   - the function [Map], which changes it (Go methods cannot add type
+//     parameters), and FilterMap, FlatMap.
+//
+// Settings (kept by the adapters after them):
+//
+//   - [Iter.WithPool]: run on a pool of your own;
+//   - [Iter.WithContext]: stop once a context is done;
+//   - [Iter.WithBlockSize]: bound the number of items run in one go;
+//   - Blocking(limit): for callbacks that wait on I/O, with at most limit
+//     in flight;
+//   - WithProgress: report the items done as they complete.
+//
+// Terminal operations: [Iter.ForEach], [Iter.Reduce], Fold, [Nums.Sum] and
+// the function [Sum], [Iter.Count], [Iter.Collect], Min, Max, MinFunc,
+// MaxFunc. Reduce and Collect keep index order.
+//
+// Searches, which stop early: [Iter.Any], [Iter.All], [Iter.Find],
+// [Iter.FindFirst].
+//
+// Errors: [Iter.TryForEach] stops at the first error and returns it, as an
+// errgroup would; TryMap maps with a function that may fail.
+//
+// Context: [Iter.WithContext] reaches every terminal operation and the
+// block forms. A done context skips the blocks not yet started; TryForEach
+// returns its cause, the others return what the items that ran produced.
+// Join, JoinFunc and the sorts take no context. The guide's section on
+// errors ("Errors: TryForEach instead of errgroup") lists exactly where
+// a done context is observed.
+//
+// Blocks, for a tight inner loop with no call per item: [Ints.Blocks] and
+// [ReduceBlocksIn] hand body whole sub-ranges [lo, hi), with every setting
+// of the range; [Blocks] and [ReduceBlocks] are their shorthands.
+//
+// Fork-join: [Join](a, b) runs two functions possibly in parallel;
+// [JoinFunc](f, a, b) returns f(a) and f(b) without closures, for recursive
+// divide and conquer. Both run inline, at the cost of plain calls, while
+// every worker is busy.
+//
+// Pools: [DefaultPool] (sized by the GOPAR_WORKERS environment variable,
+// else GOMAXPROCS), [NewPool], [Pool], and [ErrClosed], the panic of an
+// operation on a closed pool. A pool's size is not a cap on the callbacks in
+// flight: every goroutine waiting on a pool also runs its work (see
+// runtime.Pool.Workers).
+//
+// Sorting: [Sort], [SortFunc], [SortStableFunc], the slices sorts on every
+// core.
+//
+// # What you get for free
+//
+// Compared with a hand-written fan-out of goroutines:
 //
 //   - Load balancing. The index range is split statically across the
 //     workers, and a worker that runs out steals the top quarter of what
@@ -22,15 +83,12 @@
 //   - Nesting. A function given to ForEach may itself call par or Join; the
 //     waiting goroutine runs work while it waits, so this never deadlocks.
 //   - Panics come back. A panic in any callback stops the operation and is
-//     re-raised in the caller as a *runtime.Panic that keeps the original
-//     value and the stack where it happened.
+//     re-raised in the caller as a *[Panic] that keeps the original value
+//     and the stack where it happened.
 //   - Order. Reduce combines partial results in index order, Collect keeps
 //     source order.
 //
 // Functions handed to par run concurrently on several goroutines and must be
 // safe for that. Passing a nil function panics at once with a message that
 // names the method.
-//
-// The default pool has GOMAXPROCS workers, or as many as the GOPAR_WORKERS
-// environment variable says. Use WithPool to run on a pool of your own.
 package par
