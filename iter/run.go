@@ -42,9 +42,9 @@ type Reducer[A any] struct {
 // (more under the race detector), so it is read once per block.
 const (
 	// goParallelAfter: a loop that has run this long on the caller alone is
-	// worth waking workers for (waking a parked one takes microseconds; see
-	// runtime/SLEEP.md). A loop that finishes sooner never touches the pool:
-	// 1,000 cheap items cost about what a plain loop costs.
+	// worth waking workers for (what a wake-up costs: runtime/SLEEP.md). A
+	// loop that finishes sooner never touches the pool: 1,000 cheap items
+	// cost about what a plain loop costs.
 	goParallelAfter = 20 * time.Microsecond
 	// blockTarget is the time one block should take: long enough that the
 	// per-block costs (two atomics, a clock read, a func call) stay around
