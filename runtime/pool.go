@@ -16,8 +16,8 @@ import (
 var ErrClosed = errors.New("gopar: pool is closed; create a new one with runtime.New or use runtime.Default()")
 
 // minGuests is the least number of guest slots a pool keeps for goroutines
-// that enter it with Do; 64 covers many concurrent callers (BENCHMARKS.md W8
-// has 32) plus nesting. A caller that finds every slot taken runs its work
+// that enter it with Do; 64 covers many concurrent callers (the benchmarks'
+// many-callers workload has 32) plus nesting. A caller that finds every slot taken runs its work
 // sequentially, which is correct, only slower.
 const minGuests = 64
 
