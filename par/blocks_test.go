@@ -7,6 +7,8 @@ import (
 	"testing"
 
 	"github.com/gopar-dev/gopar/par"
+
+	"github.com/gopar-dev/gopar/internal/race"
 )
 
 // Blocks tiles the range exactly once on a pool of its own, within the
@@ -18,7 +20,7 @@ func TestIntsBlocksSettingsApply(t *testing.T) {
 	}
 	defer pool.Close()
 	n := 1 << 18
-	if raceEnabled {
+	if race.Enabled {
 		n = 1 << 14
 	}
 	const maxB = 100

@@ -14,6 +14,8 @@ import (
 
 	"github.com/gopar-dev/gopar/par"
 	"github.com/gopar-dev/gopar/runtime"
+
+	"github.com/gopar-dev/gopar/internal/race"
 )
 
 func mix(x uint64) uint64 {
@@ -180,7 +182,7 @@ func TestNestedWithOneDefaultWorker(t *testing.T) {
 // participant), which depend on how the run went but not on n: an
 // allocation per item would be a million.
 func TestAllocationsDoNotGrowWithN(t *testing.T) {
-	if raceEnabled {
+	if race.Enabled {
 		t.Skip("the race detector changes allocation counts")
 	}
 	allocs := func(n int) float64 {
@@ -326,7 +328,7 @@ func fibSeq(n int) int {
 // goroutines at once, so that joins run inline, shared and stolen.
 func TestJoinForms(t *testing.T) {
 	n := 22
-	if raceEnabled {
+	if race.Enabled {
 		n = 16
 	}
 	for name, fib := range map[string]func(int) int{"Join": joinFib, "JoinFunc": joinFuncFib} {

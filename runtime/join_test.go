@@ -7,6 +7,8 @@ import (
 	"sync"
 	"sync/atomic"
 	"testing"
+
+	"github.com/gopar-dev/gopar/internal/race"
 )
 
 func fib(w *Worker, n int) int {
@@ -54,7 +56,7 @@ func newPool(t testing.TB, workers int) *Pool {
 // sizes; afterwards every JoinFunc frame must have been popped.
 func TestJoinFib(t *testing.T) {
 	n := 24
-	if raceScale > 1 {
+	if race.Scale > 1 {
 		n = 17
 	}
 	for _, form := range fibForms {
@@ -86,7 +88,7 @@ func TestJoinRunsEachOnce(t *testing.T) {
 	defer goruntime.GOMAXPROCS(goruntime.GOMAXPROCS(8))
 	p := newPool(t, 4)
 	const callers = 16
-	leaves := 1 << 12 / raceScale
+	leaves := 1 << 12 / race.Scale
 	counts := make([]atomic.Int32, callers*leaves)
 	var tree func(w *Worker, lo, hi int)
 	tree = func(w *Worker, lo, hi int) {
@@ -183,7 +185,7 @@ func TestJoinPanics(t *testing.T) {
 func TestOfferRunsEachOnce(t *testing.T) {
 	defer goruntime.GOMAXPROCS(goruntime.GOMAXPROCS(8))
 	p := newPool(t, 3)
-	n := 20000 / raceScale
+	n := 20000 / race.Scale
 	counts := make([]atomic.Int32, n)
 	var done Latch
 	var left atomic.Int64

@@ -7,6 +7,8 @@ import (
 	"sync"
 	"sync/atomic"
 	"testing"
+
+	"github.com/gopar-dev/gopar/internal/race"
 )
 
 // span is the argument of the tree recursions below.
@@ -19,7 +21,7 @@ func TestJoinFuncRunsEachOnce(t *testing.T) {
 	defer goruntime.GOMAXPROCS(goruntime.GOMAXPROCS(8))
 	p := newPool(t, 4)
 	const callers = 16
-	leaves := 1 << 14 / raceScale
+	leaves := 1 << 14 / race.Scale
 	counts := make([]atomic.Int32, callers*leaves)
 	ranBy := make([]atomic.Int32, callers*leaves)
 	var tree func(w *Worker, s span) struct{}
@@ -73,7 +75,7 @@ func TestJoinFuncMixedTypes(t *testing.T) {
 	defer goruntime.GOMAXPROCS(goruntime.GOMAXPROCS(8))
 	p := newPool(t, 3)
 	n := 16
-	if raceScale > 1 {
+	if race.Scale > 1 {
 		n = 12
 	}
 	var outer func(w *Worker, s span) int64

@@ -8,6 +8,8 @@ import (
 	"sync/atomic"
 	"testing"
 	"time"
+
+	"github.com/gopar-dev/gopar/internal/race"
 )
 
 // lazyTree runs leaf(i) for every i in [lo, hi), forking with JoinLazy.
@@ -28,7 +30,7 @@ func TestJoinLazyRunsEachOnce(t *testing.T) {
 	for _, workers := range []int{1, 4} {
 		p := newPool(t, workers)
 		const callers = 16
-		leaves := 1 << 13 / raceScale
+		leaves := 1 << 13 / race.Scale
 		counts := make([]atomic.Int32, callers*leaves)
 		var wg sync.WaitGroup
 		for c := range callers {

@@ -10,6 +10,8 @@ import (
 	"syscall"
 	"testing"
 	"time"
+
+	"github.com/gopar-dev/gopar/internal/race"
 )
 
 func TestNewRejectsBadWorkerCounts(t *testing.T) {
@@ -103,7 +105,7 @@ func cpuTime() time.Duration {
 // TestParkedPoolUsesNoCPU: once every worker has parked, the process uses
 // (almost) no CPU time over 200 ms.
 func TestParkedPoolUsesNoCPU(t *testing.T) {
-	if raceScale > 1 {
+	if race.Scale > 1 {
 		t.Skip("the race detector's own threads use CPU")
 	}
 	p := newPool(t, 4)
