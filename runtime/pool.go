@@ -9,6 +9,8 @@ import (
 	"sync"
 	"sync/atomic"
 
+	"golang.org/x/sys/cpu"
+
 	"github.com/gopar-dev/gopar/steal"
 )
 
@@ -35,6 +37,10 @@ type Pool struct {
 
 	injector steal.Injector[job]
 
+	// The counters below are written by every participant as it goes idle
+	// or busy, and by every publisher; the padding keeps those writes off
+	// the lines of the read-mostly fields above and below.
+	_ cpu.CacheLinePad
 	// sleepers counts pool workers that have announced they are about to
 	// park. Publishers read it after publishing; see sleep.go.
 	sleepers atomic.Int32
@@ -47,6 +53,7 @@ type Pool struct {
 	offered atomic.Int32
 	// nextWake spreads wake-ups over the workers.
 	nextWake atomic.Uint32
+	_        cpu.CacheLinePad
 
 	closed  atomic.Bool
 	exited  sync.WaitGroup
