@@ -3,10 +3,13 @@ package runtime
 import (
 	"errors"
 	goruntime "runtime"
+	"slices"
 	"strings"
 	"sync"
 	"sync/atomic"
 	"testing"
+
+	"github.com/google/go-cmp/cmp"
 
 	"github.com/gopar-dev/gopar/internal/race"
 )
@@ -108,10 +111,8 @@ func TestJoinRunsEachOnce(t *testing.T) {
 		}()
 	}
 	wg.Wait()
-	for i := range counts {
-		if n := counts[i].Load(); n != 1 {
-			t.Fatalf("leaf %d ran %d times", i, n)
-		}
+	if diff := onceDiff(counts); diff != "" {
+		t.Fatalf("leaves not run exactly once (-want +got, runs by index):\n%s", diff)
 	}
 }
 
@@ -201,9 +202,17 @@ func TestOfferRunsEachOnce(t *testing.T) {
 		}
 		w.Wait(&done)
 	})
-	for i := range counts {
-		if c := counts[i].Load(); c != 1 {
-			t.Fatalf("offered job %d ran %d times", i, c)
-		}
+	if diff := onceDiff(counts); diff != "" {
+		t.Fatalf("offered jobs not run exactly once (-want +got, runs by index):\n%s", diff)
 	}
+}
+
+// onceDiff compares per-item run counts with all ones: "" if every item ran
+// exactly once, else a cmp.Diff listing the items that did not.
+func onceDiff(counts []atomic.Int32) string {
+	got := make([]int32, len(counts))
+	for i := range counts {
+		got[i] = counts[i].Load()
+	}
+	return cmp.Diff(slices.Repeat([]int32{1}, len(counts)), got)
 }

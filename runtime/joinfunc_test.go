@@ -48,10 +48,8 @@ func TestJoinFuncRunsEachOnce(t *testing.T) {
 		}()
 	}
 	wg.Wait()
-	for i := range counts {
-		if n := counts[i].Load(); n != 1 {
-			t.Fatalf("leaf %d ran %d times", i, n)
-		}
+	if diff := onceDiff(counts); diff != "" {
+		t.Fatalf("leaves not run exactly once (-want +got, runs by index):\n%s", diff)
 	}
 	moved := 0
 	for i := range ranBy {

@@ -45,10 +45,8 @@ func TestJoinLazyRunsEachOnce(t *testing.T) {
 			}()
 		}
 		wg.Wait()
-		for i := range counts {
-			if n := counts[i].Load(); n != 1 {
-				t.Fatalf("workers=%d: leaf %d ran %d times", workers, i, n)
-			}
+		if diff := onceDiff(counts); diff != "" {
+			t.Fatalf("workers=%d: leaves not run exactly once (-want +got, runs by index):\n%s", workers, diff)
 		}
 		if n := p.offered.Load(); n != 0 {
 			t.Fatalf("workers=%d: %d offers still counted after every join returned", workers, n)
