@@ -7,7 +7,6 @@ import (
 	"reflect"
 
 	"github.com/gopar-dev/gopar/iter"
-	"github.com/gopar-dev/gopar/runtime"
 )
 
 // Number is the set of element types that Sum accepts.
@@ -96,8 +95,8 @@ func length[T any](s iter.Spec[T], op string) int {
 }
 
 // WithPool returns it with its terminal operations running on pool rather
-// than on runtime.Default().
-func (it Iter[T]) WithPool(pool *runtime.Pool) Iter[T] {
+// than on DefaultPool().
+func (it Iter[T]) WithPool(pool *Pool) Iter[T] {
 	it.s.Pool = pool
 	return it
 }
@@ -158,7 +157,7 @@ func (it Nums[T]) Filter(pred func(T) bool) Nums[T] {
 }
 
 // WithPool returns it with its terminal operations running on pool.
-func (it Nums[T]) WithPool(pool *runtime.Pool) Nums[T] {
+func (it Nums[T]) WithPool(pool *Pool) Nums[T] {
 	return Nums[T]{it.Iter.WithPool(pool)}
 }
 
