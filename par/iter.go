@@ -30,7 +30,7 @@ type Iterator[T any] interface {
 // in no particular order, so they must be safe for concurrent use.
 // Terminal operations return when every item is done. A panic in any of
 // them stops the operation and is re-raised in the caller as a
-// *runtime.Panic holding the original value and stack.
+// *Panic holding the original value and stack.
 type Iter[T any] struct {
 	s iter.Spec[T]
 }

@@ -20,7 +20,7 @@ import "github.com/gopar-dev/gopar/runtime"
 // fork-join section says which to use when, with what each costs.
 //
 // If a or b panics, Join waits for the other and then re-panics with a
-// *runtime.Panic that holds the original value and stack (a's, if both
+// *Panic that holds the original value and stack (a's, if both
 // panicked). A nil a or b panics at once.
 func Join(a, b func()) {
 	if a == nil || b == nil {
@@ -47,7 +47,7 @@ func Join(a, b func()) {
 // (or one created once, outside the recursion), and keep A small: it is copied.
 //
 // Panics behave as in Join: a panic in f(a) does not skip f(b); JoinFunc
-// re-panics with a *runtime.Panic once both are done, a's if both panicked. A
+// re-panics with a *Panic once both are done, a's if both panicked. A
 // nil f panics at once.
 func JoinFunc[A, R any](f func(A) R, a, b A) (ra, rb R) {
 	if f == nil {

@@ -44,7 +44,7 @@ func Sort[S ~[]E, E cmp.Ordered](xs S) {
 // specified, but SortFunc still returns, and xs still holds each of its
 // elements exactly once. If cmp panics, SortFunc skips the parts of the
 // sort not yet started, lets those running finish, and re-panics with a
-// *runtime.Panic holding the value and the stack where it happened; xs
+// *Panic holding the value and the stack where it happened; xs
 // then holds its elements, each exactly once, in no specified order.
 // A nil cmp panics, naming SortFunc.
 //
@@ -64,7 +64,7 @@ func SortFunc[S ~[]E, E any](xs S, cmp func(a, b E) int) {
 //
 // Bad input behaves as for SortFunc: a cmp that is not a strict weak
 // ordering leaves every element in xs exactly once; a panicking cmp comes
-// back as a *runtime.Panic, with every element of xs still there once; a
+// back as a *Panic, with every element of xs still there once; a
 // nil cmp panics, naming SortStableFunc.
 func SortStableFunc[S ~[]E, E any](xs S, cmp func(a, b E) int) {
 	mustFunc(cmp, "SortStableFunc")
