@@ -42,9 +42,9 @@ type Reducer[A any] struct {
 // (more under the race detector), so it is read once per block.
 const (
 	// goParallelAfter: a loop that has run this long on the caller alone is
-	// worth waking workers for (waking a parked one takes microseconds; see
-	// runtime/SLEEP.md). A loop that finishes sooner never touches the pool:
-	// 1,000 cheap items cost about what a plain loop costs.
+	// worth waking workers for (what a wake-up costs: runtime/SLEEP.md). A
+	// loop that finishes sooner never touches the pool: 1,000 cheap items
+	// cost about what a plain loop costs.
 	goParallelAfter = 20 * time.Microsecond
 	// blockTarget is the time one block should take: long enough that the
 	// per-block costs (two atomics, a clock read, a func call) stay around
@@ -85,12 +85,10 @@ const (
 //
 // A panic in Fold stops the loop and is re-raised in the caller as a
 // *runtime.Panic, after every participant has left the loop. On a closed
-// pool Run panics with runtime.ErrClosed itself, before running anything.
+// pool, Run panics with runtime.ErrClosed before running any item.
 func Run[A any](cfg Config, lo, hi int, r Reducer[A]) (result A) {
-	// A closed pool is refused before any item runs, whatever the size of
-	// the loop, not only once it would go parallel.
-	if cfg.Pool != nil && cfg.Pool.Closed() {
-		panic(runtime.ErrClosed)
+	if p := cfg.Pool; p != nil && p.Closed() {
+		panic(runtime.ErrClosed) // before any item runs, whatever the size
 	}
 	done := cfg.done()
 	if hi <= lo || isClosed(done) {

@@ -144,7 +144,10 @@ func work(i int) uint64 {
 }
 
 // TestRunBlockBounds: with MaxBlock no block exceeds it; with MinBlock no
-// block is smaller, except the last piece of a range.
+// block is smaller, except the last piece of a range. Both bounds are
+// checked on the blocks of the parallel phase apart, which must have run:
+// the inline prefix alone honouring them proves nothing about the
+// partitioner's blocks.
 func TestRunBlockBounds(t *testing.T) {
 	pool, err := runtime.New(2)
 	if err != nil {
@@ -152,28 +155,45 @@ func TestRunBlockBounds(t *testing.T) {
 	}
 	defer pool.Close()
 	const n = 200_000
-	type sizes struct{ small, large, count int }
+	// blocks describes the blocks of a run; par is the same over the runs
+	// of the parallel phase only. Combine folds the runs left to right
+	// from the inline prefix, so its right operand is always a run of the
+	// parallel phase.
+	type blocks struct{ small, large, count int }
+	type sizes struct {
+		all, par blocks
+		sink     uint64
+	}
+	merge := func(a, b blocks) blocks {
+		return blocks{min(a.small, b.small), max(a.large, b.large), a.count + b.count}
+	}
 	for _, cfg := range []Config{{Pool: pool, MaxBlock: 3}, {Pool: pool, MinBlock: 5000}} {
 		got := Run(cfg, 0, n, Reducer[sizes]{
-			Identity: func() sizes { return sizes{small: n} },
+			Identity: func() sizes { return sizes{all: blocks{small: n}, par: blocks{small: n}} },
 			Fold: func(acc sizes, lo, hi int) sizes {
 				for i := lo; i < hi; i++ {
-					work(i)
+					acc.sink += work(i)
 				}
-				acc.small, acc.large, acc.count = min(acc.small, hi-lo), max(acc.large, hi-lo), acc.count+1
+				acc.all = merge(acc.all, blocks{hi - lo, hi - lo, 1})
 				return acc
 			},
 			Combine: func(a, b sizes) sizes {
-				return sizes{min(a.small, b.small), max(a.large, b.large), a.count + b.count}
+				return sizes{merge(a.all, b.all), merge(a.par, b.all), a.sink + b.sink}
 			},
 		})
-		if cfg.MaxBlock > 0 && got.large > cfg.MaxBlock {
-			t.Errorf("MaxBlock %d: a block of %d items", cfg.MaxBlock, got.large)
+		if got.par.count == 0 {
+			t.Fatalf("%+v: no block ran in the parallel phase (%d blocks in all)", cfg, got.all.count)
+		}
+		if cfg.MaxBlock > 0 && (got.all.large > cfg.MaxBlock || got.par.large > cfg.MaxBlock) {
+			t.Errorf("MaxBlock %d: a block of %d items (%d in the parallel phase)", cfg.MaxBlock, got.all.large, got.par.large)
 		}
 		// Only the last piece of a range may be short, and there are few
 		// ranges (two partitions plus one per steal).
-		if cfg.MinBlock > 0 && got.count > n/cfg.MinBlock+64 {
-			t.Errorf("MinBlock %d: %d blocks for %d items", cfg.MinBlock, got.count, n)
+		if cfg.MinBlock > 0 && got.all.count > n/cfg.MinBlock+64 {
+			t.Errorf("MinBlock %d: %d blocks for %d items", cfg.MinBlock, got.all.count, n)
+		}
+		if cfg.MinBlock > 0 && got.par.large < cfg.MinBlock {
+			t.Errorf("MinBlock %d: the parallel phase's largest block holds %d items", cfg.MinBlock, got.par.large)
 		}
 	}
 }

@@ -1,50 +1,60 @@
 package par
 
 import (
+	"context"
+	"fmt"
+
 	"github.com/gopar-dev/gopar/iter"
-	"github.com/gopar-dev/gopar/runtime"
 )
 
+// Ints is the iterator over a range of integers that Range returns: a Nums
+// that adds the block API, Blocks and ReduceBlocksIn, where body receives a
+// whole sub-range [lo, hi) and runs its own loop over it with no call per
+// item. Its settings (WithPool, WithContext, WithBlockSize) keep it an Ints
+// and apply to the block API as to every terminal operation; Map and Filter
+// make it a Nums[int].
+type Ints struct {
+	Nums[int]
+}
+
+// WithPool returns r with its terminal operations running on pool.
+func (r Ints) WithPool(pool *Pool) Ints { return Ints{r.Nums.WithPool(pool)} }
+
+// WithContext returns r with its terminal operations, Blocks and
+// ReduceBlocksIn included, cancelled by ctx; see Iter.WithContext.
+func (r Ints) WithContext(ctx context.Context) Ints { return Ints{r.Nums.WithContext(ctx)} }
+
+// WithBlockSize returns r with bounds on how many items run in one go, and
+// so on the length of the sub-ranges given to Blocks and ReduceBlocksIn;
+// see Iter.WithBlockSize.
+func (r Ints) WithBlockSize(min, max int) Ints { return Ints{r.Nums.WithBlockSize(min, max)} }
+
 // Blocks calls body on disjoint contiguous sub-ranges [lo, hi) that together
-// cover [from, to), in parallel, and returns when all calls have returned.
-// It is the block API: the loop of a hand-written fan-out moves into body
-// unchanged and runs with no per-item call. Block sizes adapt to the
-// measured cost of the work; nothing needs tuning.
-func Blocks(from, to int, body func(lo, hi int)) {
-	BlocksOn(nil, from, to, body)
-}
-
-// BlocksOn is Blocks on the given pool (nil: the default pool).
-func BlocksOn(pool *runtime.Pool, from, to int, body func(lo, hi int)) {
+// cover the range, in parallel, and returns when all calls have returned.
+// The loop of a hand-written fan-out moves into body unchanged. Block sizes
+// adapt to the measured cost of the work (WithBlockSize bounds them). Once
+// a context given with WithContext is done, sub-ranges not yet started are
+// skipped, as in ForEach.
+func (r Ints) Blocks(body func(lo, hi int)) {
 	mustFunc(body, "Blocks")
-	iter.RunBlocks(iter.Config{Pool: pool}, from, to, body)
+	iter.RunBlocks(r.s.Config, r.s.Lo, r.s.Hi, body)
 }
 
-// ReduceBlocks calls body on disjoint contiguous sub-ranges [lo, hi) that
-// together cover [from, to), in parallel, and combines their results with
-// op in index order (op must be associative, not necessarily commutative).
-// It returns the zero T for an empty range.
+// ReduceBlocksIn is ReduceBlocks over the range iterator r, so that r's
+// settings (WithPool, WithContext, WithBlockSize) apply. It is a function
+// because Go methods cannot have type parameters of their own. Once r's
+// context is done, sub-ranges not yet started are skipped and the result
+// combines those that ran: check ctx.Err() before using it.
 //
-//	sum := par.ReduceBlocks(0, n, func(lo, hi int) uint64 {
-//		var s uint64
-//		for i := lo; i < hi; i++ {
-//			s += mix(uint64(i))
-//		}
-//		return s
-//	}, func(a, b uint64) uint64 { return a + b })
-func ReduceBlocks[T any](from, to int, body func(lo, hi int) T, op func(a, b T) T) T {
-	return ReduceBlocksOn(nil, from, to, body, op)
-}
-
-// ReduceBlocksOn is ReduceBlocks on the given pool (nil: the default pool).
-func ReduceBlocksOn[T any](pool *runtime.Pool, from, to int, body func(lo, hi int) T, op func(a, b T) T) T {
+//	longest := par.ReduceBlocksIn(par.Range(0, len(words)).WithContext(ctx), body, maxInt)
+func ReduceBlocksIn[T any](r Ints, body func(lo, hi int) T, op func(a, b T) T) T {
 	mustFunc(body, "ReduceBlocks (body)")
 	mustFunc(op, "ReduceBlocks (op)")
 	type partial struct {
 		v  T
 		ok bool
 	}
-	r := iter.Run(iter.Config{Pool: pool}, from, to, iter.Reducer[partial]{
+	res := iter.Run(r.s.Config, r.s.Lo, r.s.Hi, iter.Reducer[partial]{
 		Identity: func() partial { return partial{} },
 		Fold: func(acc partial, lo, hi int) partial {
 			v := body(lo, hi)
@@ -63,12 +73,49 @@ func ReduceBlocksOn[T any](pool *runtime.Pool, from, to int, body func(lo, hi in
 			return partial{op(a.v, b.v), true}
 		},
 	})
-	return r.v
+	return res.v
 }
 
-// Chunks calls body on disjoint contiguous sub-slices of xs that together
-// cover it, in parallel; lo is the index in xs of chunk[0].
-func Chunks[T any](xs []T, body func(lo int, chunk []T)) {
-	mustFunc(body, "Chunks")
-	Blocks(0, len(xs), func(lo, hi int) { body(lo, xs[lo:hi:hi]) })
+// Blocks is par.Range(from, to).Blocks(body), on the default pool; use that
+// form for WithPool, WithContext or WithBlockSize.
+func Blocks(from, to int, body func(lo, hi int)) { Range(from, to).Blocks(body) }
+
+// ReduceBlocks calls body on disjoint contiguous sub-ranges [lo, hi) that
+// together cover [from, to), in parallel, and combines their results with
+// op in index order (op must be associative, not necessarily commutative).
+// It returns the zero T for an empty range. It is ReduceBlocksIn over
+// par.Range(from, to); use that form for WithPool, WithContext or
+// WithBlockSize.
+//
+//	sum := par.ReduceBlocks(0, n, func(lo, hi int) uint64 {
+//		var s uint64
+//		for i := lo; i < hi; i++ {
+//			s += mix(uint64(i))
+//		}
+//		return s
+//	}, func(a, b uint64) uint64 { return a + b })
+func ReduceBlocks[T any](from, to int, body func(lo, hi int) T, op func(a, b T) T) T {
+	return ReduceBlocksIn(Range(from, to), body, op)
+}
+
+// Chunks returns an iterator over the consecutive sub-slices of xs of size
+// items each, the last one shorter if size does not divide len(xs), as
+// Rayon's par_chunks: chunk i is xs[i*size : min((i+1)*size, len(xs))].
+// The chunks share xs's memory (with their capacity cut at their end, so an
+// append never writes into the next chunk); every setting and terminal
+// operation applies. It panics if size < 1.
+//
+// For the offset of each chunk in xs, iterate over chunk numbers instead:
+// par.Range(0, (len(xs)+size-1)/size).ForEach(func(i int) { ... }). To let
+// gopar choose the sizes, use par.Range(0, len(xs)).Blocks.
+func Chunks[T any](xs []T, size int) Iter[[]T] {
+	if size < 1 {
+		panic(fmt.Sprintf("gopar: par.Chunks was given size %d; it must be at least 1", size))
+	}
+	n := (len(xs) + size - 1) / size
+	return Map[int, []T](Range(0, n), func(i int) []T {
+		lo := i * size
+		hi := min(lo+size, len(xs))
+		return xs[lo:hi:hi]
+	})
 }

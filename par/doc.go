@@ -4,38 +4,74 @@
 //	total := par.Range(0, n).Map(f).Sum()
 //	par.Slice(xs).ForEach(g)
 //
-// A pipeline starts from a source, goes through adapters and ends in a
-// terminal operation that runs it and returns when every item is done.
-// Nothing runs before the terminal operation.
+// A pipeline starts from a source, goes through adapters and settings, and
+// ends in a terminal operation that runs it and returns when every item is
+// done. Nothing runs before the terminal operation.
 //
 // # The API by family
 //
-//   - Sources: Range(lo, hi) (any lo <= hi, up to [math.MinInt,
-//     math.MaxInt)), Slice(xs), Numbers(xs).
-//   - Adapters: the methods Map and Filter keep the item type; the
-//     functions Map (any result type) and FilterMap (map and filter in one
-//     step) change it. Functions that take any iterator accept the Iterator
-//     interface, which Iter and Nums implement.
-//   - Terminal operations: ForEach, Reduce, Fold (an accumulator per run of
-//     items: histograms, word counts), Sum (Nums.Sum, or the function Sum),
-//     Min, Max, MinFunc, MaxFunc, Count, Len, Collect.
-//   - Searches, which stop early: Any, All, Find, FindFirst (the lowest
-//     match; the work above it is dropped, the work below it still runs).
-//   - Errors: TryForEach and TryMap (results in source order) stop handing
-//     out items at the first error and return the lowest-index one among
-//     the calls that ran.
-//   - Settings: WithContext (a done context stops any terminal operation),
-//     WithPool, WithBlockSize, and Blocking(limit) for callbacks that block
-//     on I/O: at most limit at once, on goroutines of their own, not on the
-//     pool (the errgroup.SetLimit fan-out).
-//   - Blocks: Blocks, ReduceBlocks and Chunks hand your own loop contiguous
-//     sub-ranges, with no call per item.
-//   - Sorting: Sort, SortFunc and SortStableFunc, the slices sorts in
-//     parallel.
-//   - Fork-join: Join(a, b) and JoinFunc(f, a, b) run two calls, possibly in
-//     parallel, and may be nested freely.
-//   - Pools: DefaultPool (GOMAXPROCS workers, or GOPAR_WORKERS), NewPool,
-//     Pool.Close; ErrClosed; a panic in any callback comes back as a *Panic.
+// Sources:
+//
+//   - [Range](lo, hi): the integers of [lo, hi), as an [Ints], which adds
+//     the block API below.
+//   - [Slice](xs), and [Numbers](xs) for a slice of numbers (it has Sum).
+//   - [Chunks](xs, n): the consecutive sub-slices of n elements of xs.
+//   - FromSeq: the items of a standard library iter.Seq.
+//
+// Adapters (each returns a new iterator):
+//
+//   - [Iter.Map] and [Iter.Filter], which keep the item type;
+//   - the function [Map], which changes it (Go methods cannot add type
+//     parameters), and [FilterMap], which maps and filters in one step.
+//
+// Settings (kept by the adapters after them):
+//
+//   - [Iter.WithPool]: run on a pool of your own;
+//   - [Iter.WithContext]: stop once a context is done;
+//   - [Iter.WithBlockSize]: bound the number of items run in one go;
+//   - [Iter.Blocking](limit): for callbacks that wait on I/O: at most limit
+//     at once, on goroutines of their own, not on the pool (the
+//     errgroup.SetLimit fan-out);
+//   - WithProgress: report the items done as they complete.
+//
+// Terminal operations: [Iter.ForEach], [Iter.Reduce], [Fold] (an
+// accumulator per run of items: histograms, word counts), [Nums.Sum] and the
+// function [Sum] (float sums are reproducible), [Iter.Count], [Iter.Collect],
+// [Min], [Max], [MinFunc], [MaxFunc]. Reduce, Fold and Collect keep index
+// order.
+//
+// Searches, which stop early: [Iter.Any], [Iter.All], [Iter.Find],
+// [Iter.FindFirst] (the lowest match: the work above it is dropped, the work
+// below it still runs).
+//
+// Errors: [Iter.TryForEach] and [TryMap] (results in source order) stop
+// handing out items at the first error and return the lowest-index one
+// among the calls that ran, as an errgroup would.
+//
+// Context: [Iter.WithContext] reaches every terminal operation and the
+// block forms. A done context skips the blocks not yet started; TryForEach
+// returns its cause, the others return what the items that ran produced.
+// Join, JoinFunc and the sorts take no context. The guide's section on
+// errors ("Errors: TryForEach instead of errgroup") lists exactly where
+// a done context is observed.
+//
+// Blocks, for a tight inner loop with no call per item: [Ints.Blocks] and
+// [ReduceBlocksIn] hand body whole sub-ranges [lo, hi), with every setting
+// of the range; [Blocks] and [ReduceBlocks] are their shorthands.
+//
+// Fork-join: [Join](a, b) runs two functions possibly in parallel;
+// [JoinFunc](f, a, b) returns f(a) and f(b) without closures, for recursive
+// divide and conquer. Both run inline, at the cost of plain calls, while
+// every worker is busy.
+//
+// Pools: [DefaultPool] (sized by the GOPAR_WORKERS environment variable,
+// else GOMAXPROCS), [NewPool], [Pool], and [ErrClosed], the panic of an
+// operation on a closed pool. A pool's size is not a cap on the callbacks in
+// flight: every goroutine waiting on a pool also runs its work (see
+// runtime.Pool.Workers).
+//
+// Sorting: [Sort], [SortFunc], [SortStableFunc], the slices sorts on every
+// core.
 //
 // # What you get for free
 //
@@ -54,12 +90,12 @@
 //   - Nesting. A function given to ForEach may itself call par or Join; the
 //     waiting goroutine runs work while it waits, so this never deadlocks.
 //   - Panics come back. A panic in any callback stops the operation and is
-//     re-raised in the caller as a *Panic that keeps the original value and
-//     the stack where it happened.
+//     re-raised in the caller as a *[Panic] that keeps the original value
+//     and the stack where it happened.
 //   - Order. Reduce and Fold combine partial results in index order,
 //     Collect and TryMap keep source order.
 //
 // Functions handed to par run concurrently on several goroutines and must be
 // safe for that. Passing a nil function panics at once with a message that
-// names the operation.
+// names the method.
 package par

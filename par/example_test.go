@@ -8,7 +8,6 @@ import (
 	"sync/atomic"
 
 	"github.com/gopar-dev/gopar/par"
-	"github.com/gopar-dev/gopar/runtime"
 )
 
 func ExampleRange() {
@@ -150,18 +149,20 @@ func ExampleReduceBlocks() {
 }
 
 func ExampleChunks() {
-	xs := []int{1, 2, 3, 4, 5}
-	par.Chunks(xs, func(lo int, chunk []int) {
-		for k := range chunk {
-			chunk[k] *= 10
+	xs := []int{1, 2, 3, 4, 5, 6, 7}
+	sums := par.Map(par.Chunks(xs, 3), func(chunk []int) int {
+		s := 0
+		for _, x := range chunk {
+			s += x
 		}
-	})
-	fmt.Println(xs)
-	// Output: [10 20 30 40 50]
+		return s
+	}).Collect()
+	fmt.Println(sums)
+	// Output: [6 15 7]
 }
 
 func ExampleIter_WithPool() {
-	pool, err := runtime.New(2)
+	pool, err := par.NewPool(2)
 	if err != nil {
 		panic(err)
 	}
@@ -170,9 +171,29 @@ func ExampleIter_WithPool() {
 	// Output: 45
 }
 
+func ExampleNewPool() {
+	pool, err := par.NewPool(2)
+	if err != nil {
+		panic(err)
+	}
+	fmt.Println(pool.Workers(), "workers")
+	pool.Close()
+
+	defer func() { fmt.Println("after Close:", recover() == par.ErrClosed) }()
+	par.Range(0, 10).WithPool(pool).Sum()
+	// Output:
+	// 2 workers
+	// after Close: true
+}
+
+func ExampleDefaultPool() {
+	fmt.Println(par.DefaultPool().Workers() > 0)
+	// Output: true
+}
+
 func Example_panic() {
 	defer func() {
-		p := recover().(*runtime.Panic)
+		p := recover().(*par.Panic)
 		fmt.Println("recovered:", p.Value)
 	}()
 	par.Range(0, 100).ForEach(func(i int) {
@@ -208,14 +229,14 @@ func ExampleIter_Len() {
 	// Output: 100 10
 }
 
-func ExampleBlocksOn() {
-	pool, err := runtime.New(2)
+func ExampleInts_Blocks() {
+	pool, err := par.NewPool(2)
 	if err != nil {
 		panic(err)
 	}
 	defer pool.Close()
 	squares := make([]int, 8)
-	par.BlocksOn(pool, 0, len(squares), func(lo, hi int) {
+	par.Range(0, len(squares)).WithPool(pool).WithBlockSize(0, 4).Blocks(func(lo, hi int) {
 		for i := lo; i < hi; i++ {
 			squares[i] = i * i
 		}
@@ -224,17 +245,14 @@ func ExampleBlocksOn() {
 	// Output: [0 1 4 9 16 25 36 49]
 }
 
-func ExampleReduceBlocksOn() {
-	pool, err := runtime.New(2)
-	if err != nil {
-		panic(err)
-	}
-	defer pool.Close()
-	longest := par.ReduceBlocksOn(pool, 0, 1000, func(lo, hi int) int {
-		return hi - lo
-	}, func(a, b int) int { return max(a, b) })
-	fmt.Println(longest > 0)
-	// Output: true
+func ExampleReduceBlocksIn() {
+	ctx, cancel := context.WithCancel(context.Background())
+	defer cancel()
+	longest := par.ReduceBlocksIn(par.Range(0, 1000).WithContext(ctx).WithBlockSize(0, 100),
+		func(lo, hi int) int { return hi - lo },
+		func(a, b int) int { return max(a, b) })
+	fmt.Println(longest <= 100, ctx.Err())
+	// Output: true <nil>
 }
 
 func ExampleIter_WithContext() {

@@ -44,8 +44,10 @@ type Nums[T Number] struct {
 func (it Iter[T]) spec() iter.Spec[T] { return it.s }
 
 // Range returns the integers lo, lo+1, ..., hi-1. It is empty when hi <= lo.
-func Range(lo, hi int) Nums[int] {
-	return Nums[int]{Iter[int]{iter.Ints(lo, hi)}}
+// Besides the methods of every numeric iterator, the result has the block
+// API (see Ints).
+func Range(lo, hi int) Ints {
+	return Ints{Nums[int]{Iter[int]{iter.Ints(lo, hi)}}}
 }
 
 // Slice returns the elements of xs in order. The slice is read while the

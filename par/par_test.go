@@ -5,13 +5,16 @@ import (
 	"fmt"
 	"os"
 	"os/exec"
-	"slices"
 	"strconv"
 	"strings"
 	"sync"
 	"sync/atomic"
 	"testing"
 
+	"github.com/google/go-cmp/cmp"
+	"github.com/google/go-cmp/cmp/cmpopts"
+
+	"github.com/gopar-dev/gopar/internal/race"
 	"github.com/gopar-dev/gopar/par"
 	"github.com/gopar-dev/gopar/runtime"
 )
@@ -78,23 +81,19 @@ func TestReduceKeepsOrder(t *testing.T) {
 func TestCollectAndFilter(t *testing.T) {
 	for _, n := range sizes {
 		got := par.Map(par.Range(0, n), func(i int) int { return 2 * i }).Collect()
-		if len(got) != n {
-			t.Fatalf("n=%d: Collect len %d", n, len(got))
-		}
-		for i, v := range got {
-			if v != 2*i {
-				t.Fatalf("n=%d: Collect[%d] = %d", n, i, v)
-			}
-		}
-		odd := par.Range(0, n).Filter(func(i int) bool { return i%3 == 1 }).Collect()
-		var want []int
+		var doubled, want []int
 		for i := 0; i < n; i++ {
+			doubled = append(doubled, 2*i)
 			if i%3 == 1 {
 				want = append(want, i)
 			}
 		}
-		if !slices.Equal(odd, want) && !(len(odd) == 0 && len(want) == 0) {
-			t.Fatalf("n=%d: Filter.Collect wrong", n)
+		if diff := cmp.Diff(doubled, got, cmpopts.EquateEmpty()); diff != "" {
+			t.Fatalf("n=%d: Map.Collect (-want +got):\n%s", n, diff)
+		}
+		odd := par.Range(0, n).Filter(func(i int) bool { return i%3 == 1 }).Collect()
+		if diff := cmp.Diff(want, odd, cmpopts.EquateEmpty()); diff != "" {
+			t.Fatalf("n=%d: Filter.Collect (-want +got):\n%s", n, diff)
 		}
 		if c := par.Range(0, n).Filter(func(i int) bool { return i%3 == 1 }).Count(); c != len(want) {
 			t.Fatalf("n=%d: Count = %d, want %d", n, c, len(want))
@@ -180,7 +179,7 @@ func TestNestedWithOneDefaultWorker(t *testing.T) {
 // participant), which depend on how the run went but not on n: an
 // allocation per item would be a million.
 func TestAllocationsDoNotGrowWithN(t *testing.T) {
-	if raceEnabled {
+	if race.Enabled {
 		t.Skip("the race detector changes allocation counts")
 	}
 	allocs := func(n int) float64 {
@@ -282,6 +281,8 @@ func TestNilFunctionsPanicClearly(t *testing.T) {
 		"par.Map":     func() { par.Map[int, int](par.Range(0, 1), nil) },
 		"FindFirst":   func() { par.Range(0, 1).FindFirst(nil) },
 		"ReduceBlock": func() { par.ReduceBlocks[int](0, 1, nil, nil) },
+		"Ints.Blocks": func() { par.Range(0, 1).Blocks(nil) },
+		"ReduceIn":    func() { par.ReduceBlocksIn[int](par.Range(0, 1), nil, nil) },
 	}
 	for name, f := range cases {
 		func() {
@@ -324,7 +325,7 @@ func fibSeq(n int) int {
 // goroutines at once, so that joins run inline, shared and stolen.
 func TestJoinForms(t *testing.T) {
 	n := 22
-	if raceEnabled {
+	if race.Enabled {
 		n = 16
 	}
 	for name, fib := range map[string]func(int) int{"Join": joinFib, "JoinFunc": joinFuncFib} {

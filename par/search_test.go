@@ -69,36 +69,3 @@ func TestTryForEachReturnsErrorAndStops(t *testing.T) {
 		t.Fatalf("no error expected, got %v", err)
 	}
 }
-
-func ExampleIter_Any() {
-	fmt.Println(par.Range(0, 1_000_000).Any(func(i int) bool { return i*i == 49 }))
-	// Output: true
-}
-
-func ExampleIter_All() {
-	fmt.Println(par.Range(1, 1000).All(func(i int) bool { return i > 0 }))
-	// Output: true
-}
-
-func ExampleIter_Find() {
-	v, ok := par.Slice([]string{"a", "bb", "ccc"}).Find(func(s string) bool { return len(s) == 2 })
-	fmt.Println(v, ok)
-	// Output: bb true
-}
-
-func ExampleIter_FindFirst() {
-	v, ok := par.Range(0, 1_000_000).FindFirst(func(i int) bool { return i%1234 == 1233 })
-	fmt.Println(v, ok)
-	// Output: 1233 true
-}
-
-func ExampleIter_TryForEach() {
-	err := par.Range(0, 100).TryForEach(func(i int) error {
-		if i == 13 {
-			return errors.New("unlucky")
-		}
-		return nil
-	})
-	fmt.Println(err)
-	// Output: unlucky
-}

@@ -12,13 +12,15 @@ import (
 
 	"github.com/gopar-dev/gopar/par"
 	"github.com/gopar-dev/gopar/runtime"
+
+	"github.com/gopar-dev/gopar/internal/race"
 )
 
 // sortSizes reach the inline path (up to 4096), one merge, several levels
 // of merges, and merges large enough to be split (over 8192 elements).
 func sortSizes() []int {
 	sizes := []int{0, 1, 2, 3, 17, 4095, 4096, 4097, 5000, 8193, 1<<15 + 3}
-	if !raceEnabled {
+	if !race.Enabled {
 		sizes = append(sizes, 300_007)
 	}
 	return sizes
@@ -159,7 +161,7 @@ func TestSortStableFunc(t *testing.T) {
 // on the same pool.
 func TestSortFuncRepeatable(t *testing.T) {
 	n := 100_000
-	if raceEnabled {
+	if race.Enabled {
 		n = 20_000
 	}
 	rng := rand.New(rand.NewPCG(11, 0))
@@ -272,7 +274,7 @@ func TestSortPanickingCmp(t *testing.T) {
 	type sortFn func(p *runtime.Pool, xs []int, c func(a, b int) int)
 	sorts := map[string]sortFn{"SortFunc": par.SortFuncOn[int], "SortStableFunc": par.SortStableFuncOn[int]}
 	sizes := []int{3000, 20_000}
-	if !raceEnabled {
+	if !race.Enabled {
 		sizes = append(sizes, 200_000)
 	}
 	for _, p := range sortPools(t) {
@@ -322,7 +324,7 @@ func TestSortPanickingCmp(t *testing.T) {
 // a parallel operation, on a one-worker pool too.
 func TestSortNested(t *testing.T) {
 	n := 20_000
-	if raceEnabled {
+	if race.Enabled {
 		n = 6_000
 	}
 	for _, p := range sortPools(t)[:2] {
@@ -351,7 +353,7 @@ func TestSortNested(t *testing.T) {
 }
 
 func TestSortAllocations(t *testing.T) {
-	if raceEnabled {
+	if race.Enabled {
 		t.Skip("the race detector changes allocation counts")
 	}
 	input := sortInputs(1<<20, 10)["random"]

@@ -9,6 +9,8 @@ import (
 	"sync"
 	"sync/atomic"
 	"testing"
+
+	"github.com/gopar-dev/gopar/internal/race"
 )
 
 // loopRun describes one run of a Loop by goroutines.
@@ -137,7 +139,7 @@ func runLoop(t testing.TB, c loopRun) {
 func TestLoopConcurrent(t *testing.T) {
 	defer goruntime.GOMAXPROCS(goruntime.GOMAXPROCS(8))
 	rng := rand.New(rand.NewPCG(7, 8))
-	for iter := range 3000 / scale {
+	for iter := range 3000 / race.Scale {
 		n := rng.IntN(5000)
 		if iter%5 == 0 {
 			n = rng.IntN(10) - 3 // empty, reversed, tiny
@@ -165,7 +167,7 @@ func TestLoopConcurrent(t *testing.T) {
 func TestLoopCut(t *testing.T) {
 	defer goruntime.GOMAXPROCS(goruntime.GOMAXPROCS(8))
 	rng := rand.New(rand.NewPCG(9, 10))
-	for iter := range 4000 / scale {
+	for iter := range 4000 / race.Scale {
 		n := 1 + rng.IntN(5000)
 		c := loopRun{lo: -n / 2, hi: n - n/2, parts: 1 + rng.IntN(8), procs: 1 + rng.IntN(8),
 			grain: 1 + rng.IntN(20), cutAfter: 1 + rng.IntN(50), cancel: iter%3 == 0,
@@ -183,7 +185,7 @@ func TestLoopCut(t *testing.T) {
 func TestLoopHuge(t *testing.T) {
 	defer goruntime.GOMAXPROCS(goruntime.GOMAXPROCS(8))
 	rng := rand.New(rand.NewPCG(11, 12))
-	for iter := range 60 / min(scale, 4) {
+	for iter := range 60 / min(race.Scale, 4) {
 		n := 1<<32 + rng.IntN(1<<34)
 		lo := rng.IntN(1<<40) - 1<<39
 		switch iter % 3 {

@@ -9,6 +9,8 @@ import (
 	"sync"
 	"sync/atomic"
 	"testing"
+
+	"github.com/gopar-dev/gopar/internal/race"
 )
 
 func TestSplit(t *testing.T) {
@@ -104,7 +106,7 @@ func (g *ledger) check(t testing.TB, want int32) {
 // checks that the blocks cover the range exactly once.
 func TestRangeSequential(t *testing.T) {
 	rng := rand.New(rand.NewPCG(1, 2))
-	for iter := range 20000 / scale {
+	for iter := range 20000 / race.Scale {
 		n := rng.IntN(300)
 		if iter%10 == 0 {
 			n = rng.IntN(5)
@@ -155,7 +157,7 @@ func TestRangeSequential(t *testing.T) {
 // once coverage.
 func TestRangeInterleaved(t *testing.T) {
 	rng := rand.New(rand.NewPCG(3, 4))
-	for range 20000 / scale {
+	for range 20000 / race.Scale {
 		n := 1 + rng.IntN(200)
 		interleaved(t, rng, n, 1+rng.IntN(3), 1+rng.IntN(20))
 	}
@@ -223,7 +225,7 @@ func interleaved(t testing.TB, rng *rand.Rand, n, thieves, grain int) {
 func TestRangeConcurrent(t *testing.T) {
 	defer goruntime.GOMAXPROCS(goruntime.GOMAXPROCS(8))
 	rng := rand.New(rand.NewPCG(5, 6))
-	for range 400 / scale {
+	for range 400 / race.Scale {
 		n := rng.IntN(20000)
 		lo := rng.IntN(1<<20) - 1<<19
 		thieves := 1 + rng.IntN(7)

@@ -94,10 +94,8 @@ func FuzzJoinFunc(f *testing.F) {
 			p.Do(func(w *Worker) { got = tr.node(w, fuzzSpan{0, n}) })
 			return nil
 		}()
-		for i := range tr.counts {
-			if c := tr.counts[i].Load(); c != 1 {
-				t.Fatalf("leaf %d ran %d times", i, c)
-			}
+		if diff := onceDiff(tr.counts); diff != "" {
+			t.Fatalf("leaves not run exactly once (-want +got, runs by index):\n%s", diff)
 		}
 		if tr.panicAt >= 0 && tr.panicAt < n {
 			want := fmt.Sprintf("leaf %d", tr.panicAt)

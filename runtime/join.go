@@ -1,7 +1,5 @@
 package runtime
 
-import "sync/atomic"
-
 // Join runs a and b, possibly in parallel, and returns when both are done.
 //
 // b is pushed onto w's deque, where an idle worker can steal it, while w runs
@@ -85,63 +83,5 @@ func joinInline(a, b func(*Worker)) {
 	}
 	if pb != nil {
 		panic(pb)
-	}
-}
-
-// Latch is a one-shot signal: it starts unset, and Set sets it for good. A
-// worker waits for it with Worker.Wait, running other work in the meantime.
-// The zero value is an unset latch.
-//
-// # Memory ordering
-//
-// Everything the setting goroutine did before Set happens before Wait (or an
-// IsSet that returns true) returns in the waiting goroutine.
-type Latch struct {
-	set atomic.Bool
-	// waiter is the worker parked (or about to park) on the latch; Set wakes
-	// it. See sleep.go for why a wake-up cannot be lost.
-	waiter atomic.Pointer[Worker]
-}
-
-// Set sets the latch and wakes its waiter, if one is parked.
-func (l *Latch) Set() {
-	l.set.Store(true)
-	// Anyone parked on the latch? The load comes after the store: a waiter
-	// that registered too late to be seen here sees set instead.
-	if w := l.waiter.Load(); w != nil {
-		w.wakeup()
-	}
-}
-
-// IsSet reports whether Set has been called.
-func (l *Latch) IsSet() bool { return l.set.Load() }
-
-func (l *Latch) reset() {
-	l.set.Store(false)
-	l.waiter.Store(nil)
-}
-
-// Wait returns once l is set. Meanwhile w runs other work: its own deque
-// first, then the injector, then work stolen from others; when there is
-// none, it spins briefly and then parks until l is set or new work appears.
-func (w *Worker) Wait(l *Latch) {
-	if w == nil {
-		panic("gopar: Wait on a nil Worker would block forever; wait on the latch from inside Pool.Do")
-	}
-	var idle spinner
-	defer w.setIdle(&idle, false)
-	for !l.IsSet() {
-		if j := w.findWork(); j != nil {
-			w.setIdle(&idle, false)
-			w.execute(j)
-			idle.reset()
-			continue
-		}
-		w.setIdle(&idle, true)
-		if idle.spin() {
-			continue
-		}
-		w.park(l)
-		idle.reset()
 	}
 }

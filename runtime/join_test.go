@@ -3,10 +3,15 @@ package runtime
 import (
 	"errors"
 	goruntime "runtime"
+	"slices"
 	"strings"
 	"sync"
 	"sync/atomic"
 	"testing"
+
+	"github.com/google/go-cmp/cmp"
+
+	"github.com/gopar-dev/gopar/internal/race"
 )
 
 func fib(w *Worker, n int) int {
@@ -54,7 +59,7 @@ func newPool(t testing.TB, workers int) *Pool {
 // sizes; afterwards every JoinFunc frame must have been popped.
 func TestJoinFib(t *testing.T) {
 	n := 24
-	if raceScale > 1 {
+	if race.Scale > 1 {
 		n = 17
 	}
 	for _, form := range fibForms {
@@ -86,7 +91,7 @@ func TestJoinRunsEachOnce(t *testing.T) {
 	defer goruntime.GOMAXPROCS(goruntime.GOMAXPROCS(8))
 	p := newPool(t, 4)
 	const callers = 16
-	leaves := 1 << 12 / raceScale
+	leaves := 1 << 12 / race.Scale
 	counts := make([]atomic.Int32, callers*leaves)
 	var tree func(w *Worker, lo, hi int)
 	tree = func(w *Worker, lo, hi int) {
@@ -106,10 +111,8 @@ func TestJoinRunsEachOnce(t *testing.T) {
 		}()
 	}
 	wg.Wait()
-	for i := range counts {
-		if n := counts[i].Load(); n != 1 {
-			t.Fatalf("leaf %d ran %d times", i, n)
-		}
+	if diff := onceDiff(counts); diff != "" {
+		t.Fatalf("leaves not run exactly once (-want +got, runs by index):\n%s", diff)
 	}
 }
 
@@ -183,7 +186,7 @@ func TestJoinPanics(t *testing.T) {
 func TestOfferRunsEachOnce(t *testing.T) {
 	defer goruntime.GOMAXPROCS(goruntime.GOMAXPROCS(8))
 	p := newPool(t, 3)
-	n := 20000 / raceScale
+	n := 20000 / race.Scale
 	counts := make([]atomic.Int32, n)
 	var done Latch
 	var left atomic.Int64
@@ -199,9 +202,17 @@ func TestOfferRunsEachOnce(t *testing.T) {
 		}
 		w.Wait(&done)
 	})
-	for i := range counts {
-		if c := counts[i].Load(); c != 1 {
-			t.Fatalf("offered job %d ran %d times", i, c)
-		}
+	if diff := onceDiff(counts); diff != "" {
+		t.Fatalf("offered jobs not run exactly once (-want +got, runs by index):\n%s", diff)
 	}
+}
+
+// onceDiff compares per-item run counts with all ones: "" if every item ran
+// exactly once, else a cmp.Diff listing the items that did not.
+func onceDiff(counts []atomic.Int32) string {
+	got := make([]int32, len(counts))
+	for i := range counts {
+		got[i] = counts[i].Load()
+	}
+	return cmp.Diff(slices.Repeat([]int32{1}, len(counts)), got)
 }

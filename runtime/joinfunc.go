@@ -176,11 +176,7 @@ type sharer interface {
 	// shareOldest turns the oldest private frame into a job on w's deque,
 	// and reports false if there is none.
 	shareOldest(w *Worker) bool
-	// depth is the number of frames (for tests).
-	depth() int
 }
-
-func (s *forkStack[A, R]) depth() int { return len(s.frames) }
 
 func (s *forkStack[A, R]) shareOldest(w *Worker) bool {
 	k := s.shared

@@ -7,6 +7,8 @@ import (
 	"sync"
 	"sync/atomic"
 	"testing"
+
+	"github.com/gopar-dev/gopar/internal/race"
 )
 
 // span is the argument of the tree recursions below.
@@ -19,7 +21,7 @@ func TestJoinFuncRunsEachOnce(t *testing.T) {
 	defer goruntime.GOMAXPROCS(goruntime.GOMAXPROCS(8))
 	p := newPool(t, 4)
 	const callers = 16
-	leaves := 1 << 14 / raceScale
+	leaves := 1 << 14 / race.Scale
 	counts := make([]atomic.Int32, callers*leaves)
 	ranBy := make([]atomic.Int32, callers*leaves)
 	var tree func(w *Worker, s span) struct{}
@@ -46,10 +48,8 @@ func TestJoinFuncRunsEachOnce(t *testing.T) {
 		}()
 	}
 	wg.Wait()
-	for i := range counts {
-		if n := counts[i].Load(); n != 1 {
-			t.Fatalf("leaf %d ran %d times", i, n)
-		}
+	if diff := onceDiff(counts); diff != "" {
+		t.Fatalf("leaves not run exactly once (-want +got, runs by index):\n%s", diff)
 	}
 	moved := 0
 	for i := range ranBy {
@@ -73,7 +73,7 @@ func TestJoinFuncMixedTypes(t *testing.T) {
 	defer goruntime.GOMAXPROCS(goruntime.GOMAXPROCS(8))
 	p := newPool(t, 3)
 	n := 16
-	if raceScale > 1 {
+	if race.Scale > 1 {
 		n = 12
 	}
 	var outer func(w *Worker, s span) int64
@@ -199,9 +199,12 @@ func assertForkStacksEmpty(t *testing.T, p *Pool) {
 		// finished the caller's work, except for idle workers, which do
 		// not touch their stacks.
 		for _, s := range w.forkStacks {
-			if n := s.depth(); n != 0 {
+			if n := s.(interface{ depth() int }).depth(); n != 0 {
 				t.Fatalf("worker %d: %d JoinFunc frames left on its stack", w.index, n)
 			}
 		}
 	}
 }
+
+// depth is the number of frames on the stack, for assertForkStacksEmpty.
+func (s *forkStack[A, R]) depth() int { return len(s.frames) }

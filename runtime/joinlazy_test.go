@@ -8,6 +8,8 @@ import (
 	"sync/atomic"
 	"testing"
 	"time"
+
+	"github.com/gopar-dev/gopar/internal/race"
 )
 
 // lazyTree runs leaf(i) for every i in [lo, hi), forking with JoinLazy.
@@ -28,7 +30,7 @@ func TestJoinLazyRunsEachOnce(t *testing.T) {
 	for _, workers := range []int{1, 4} {
 		p := newPool(t, workers)
 		const callers = 16
-		leaves := 1 << 13 / raceScale
+		leaves := 1 << 13 / race.Scale
 		counts := make([]atomic.Int32, callers*leaves)
 		var wg sync.WaitGroup
 		for c := range callers {
@@ -43,10 +45,8 @@ func TestJoinLazyRunsEachOnce(t *testing.T) {
 			}()
 		}
 		wg.Wait()
-		for i := range counts {
-			if n := counts[i].Load(); n != 1 {
-				t.Fatalf("workers=%d: leaf %d ran %d times", workers, i, n)
-			}
+		if diff := onceDiff(counts); diff != "" {
+			t.Fatalf("workers=%d: leaves not run exactly once (-want +got, runs by index):\n%s", workers, diff)
 		}
 		if n := p.offered.Load(); n != 0 {
 			t.Fatalf("workers=%d: %d offers still counted after every join returned", workers, n)

@@ -9,6 +9,8 @@ import (
 	"sync"
 	"sync/atomic"
 
+	"golang.org/x/sys/cpu"
+
 	"github.com/gopar-dev/gopar/steal"
 )
 
@@ -16,8 +18,8 @@ import (
 var ErrClosed = errors.New("gopar: pool is closed; create a new one with runtime.New or use runtime.Default()")
 
 // minGuests is the least number of guest slots a pool keeps for goroutines
-// that enter it with Do; 64 covers many concurrent callers (BENCHMARKS.md W8
-// has 32) plus nesting. A caller that finds every slot taken runs its work
+// that enter it with Do; 64 covers many concurrent callers (the benchmarks'
+// many-callers workload has 32) plus nesting. A caller that finds every slot taken runs its work
 // sequentially, which is correct, only slower.
 const minGuests = 64
 
@@ -35,6 +37,10 @@ type Pool struct {
 
 	injector steal.Injector[job]
 
+	// The counters below are written by every participant as it goes idle
+	// or busy, and by every publisher; the padding keeps those writes off
+	// the lines of the read-mostly fields above and below.
+	_ cpu.CacheLinePad
 	// sleepers counts pool workers that have announced they are about to
 	// park. Publishers read it after publishing; see sleep.go.
 	sleepers atomic.Int32
@@ -47,6 +53,7 @@ type Pool struct {
 	offered atomic.Int32
 	// nextWake spreads wake-ups over the workers.
 	nextWake atomic.Uint32
+	_        cpu.CacheLinePad
 
 	closed  atomic.Bool
 	exited  sync.WaitGroup
@@ -72,11 +79,18 @@ func New(workers int) (*Pool, error) {
 	return p, nil
 }
 
-// Closed reports whether Close has been called.
-func (p *Pool) Closed() bool { return p.closed.Load() }
-
 // Workers returns the number of worker goroutines of the pool.
+//
+// It is not a cap on the callbacks running at once: every goroutine that
+// waits on the pool (the caller of a parallel loop, of Join, of Do) runs
+// pool work meanwhile, beside the workers. Two goroutines each running a
+// loop on an 8-worker pool may thus have up to 10 callbacks in flight, and
+// k callers up to 8+k. To bound the callbacks, use the Blocking mode of
+// the par iterators (par.Iter.Blocking(limit)), or a semaphore in the callback.
 func (p *Pool) Workers() int { return p.nWorkers }
+
+// Closed reports whether Close has been called on the pool.
+func (p *Pool) Closed() bool { return p.closed.Load() }
 
 // Close stops the pool's workers once they have run the work already queued,
 // and waits for them to exit. Using the pool after Close panics with

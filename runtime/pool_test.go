@@ -7,9 +7,12 @@ import (
 	"runtime/trace"
 	"strings"
 	"sync"
-	"syscall"
 	"testing"
 	"time"
+
+	"golang.org/x/sys/unix"
+
+	"github.com/gopar-dev/gopar/internal/race"
 )
 
 func TestNewRejectsBadWorkerCounts(t *testing.T) {
@@ -93,8 +96,8 @@ func TestDefaultPoolCannotBeClosed(t *testing.T) {
 }
 
 func cpuTime() time.Duration {
-	var ru syscall.Rusage
-	if err := syscall.Getrusage(syscall.RUSAGE_SELF, &ru); err != nil {
+	var ru unix.Rusage
+	if err := unix.Getrusage(unix.RUSAGE_SELF, &ru); err != nil {
 		panic(err)
 	}
 	return time.Duration(ru.Utime.Nano() + ru.Stime.Nano())
@@ -103,7 +106,7 @@ func cpuTime() time.Duration {
 // TestParkedPoolUsesNoCPU: once every worker has parked, the process uses
 // (almost) no CPU time over 200 ms.
 func TestParkedPoolUsesNoCPU(t *testing.T) {
-	if raceScale > 1 {
+	if race.Scale > 1 {
 		t.Skip("the race detector's own threads use CPU")
 	}
 	p := newPool(t, 4)

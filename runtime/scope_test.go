@@ -25,10 +25,8 @@ func TestScopeRunsEverySpawnOnce(t *testing.T) {
 			s.Spawn(func(s Scope) { spawn(s, 2*node+1, level+1) })
 		}
 		p.Scope(func(s Scope) { spawn(s, 1, 0) })
-		for i := range counts {
-			if c := counts[i].Load(); c != 1 {
-				t.Fatalf("workers=%d: leaf %d ran %d times", workers, i, c)
-			}
+		if diff := onceDiff(counts); diff != "" {
+			t.Fatalf("workers=%d: leaves not run exactly once (-want +got, runs by index):\n%s", workers, diff)
 		}
 	}
 }

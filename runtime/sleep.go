@@ -2,23 +2,15 @@ package runtime
 
 import "time"
 
-// The sleep protocol. SLEEP.md beside this file states it in full, with the
-// argument that a wake-up cannot be lost; sleep.pml is its model.
-//
-// A participant with nothing to do spins (search, yield) for spinRounds
-// rounds and spinFor, then parks: park announces it (as sleepy for new
-// work; as the latch's waiter, if it waits on a latch), searches once more,
-// and only then blocks on its wake channel. A publisher publishes
-// first (deque or injector push, or Latch.Set) and looks for an announced
-// sleeper second. All of these are sequentially consistent atomics, so of a
-// publisher and a sleeper at least one sees the other.
+// The sleep protocol: how an idle participant parks and how a publisher
+// wakes it, without a lost wake-up. SLEEP.md beside this file is its one
+// description (steps, argument, costs); sleep.pml is its model.
 
 // spinRounds and spinFor bound how long a participant keeps searching,
 // yielding the processor between searches, before it parks: at least
-// spinRounds searches and spinFor of time. Waking a parked worker takes
-// 100-250 us on this project's VMs (measured from offer to the helper's
-// start), so a gap between jobs shorter than spinFor costs no park/wake
-// round trip; an idle pool still parks within a fraction of a millisecond.
+// spinRounds searches and spinFor of time. spinFor covers the slow end of a
+// wake-up, so a short gap between jobs costs no park/wake round trip; the
+// figures are in SLEEP.md, "What a wake-up costs".
 const (
 	spinRounds = 32
 	spinFor    = 200 * time.Microsecond

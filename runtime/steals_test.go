@@ -4,6 +4,8 @@ import (
 	goruntime "runtime"
 	"slices"
 	"testing"
+
+	"github.com/gopar-dev/gopar/internal/race"
 )
 
 // TestStealsGrowWithSpanNotWork checks the work-stealing bound on steals,
@@ -12,7 +14,7 @@ import (
 // median number of steals for each n in 18..28 must stay under a line in
 // P * n; steals that followed the work would cross it by n = 28.
 func TestStealsGrowWithSpanNotWork(t *testing.T) {
-	if raceScale > 1 || testing.Short() {
+	if race.Scale > 1 || testing.Short() {
 		t.Skip("timing-sensitive; skipped under -race and -short")
 	}
 	const workers = 4

@@ -91,8 +91,17 @@ func (w *Worker) Index() int {
 // closed and no work is left for it to find.
 func (w *Worker) run() {
 	defer w.pool.exited.Done()
+	w.waitUntil(nil)
+}
+
+// waitUntil is the one loop of every participant, as rayon's wait_until:
+// it runs work until l is set, or, for a nil l (a pool worker's main loop),
+// until the pool is closed and w finds no work left. When there is none, it
+// spins briefly, then parks until l is set or new work appears.
+func (w *Worker) waitUntil(l *Latch) {
 	var idle spinner
-	for {
+	defer w.setIdle(&idle, false)
+	for l == nil || !l.IsSet() {
 		if j := w.findWork(); j != nil {
 			w.setIdle(&idle, false)
 			w.execute(j)
@@ -100,14 +109,13 @@ func (w *Worker) run() {
 			continue
 		}
 		w.setIdle(&idle, true)
-		if w.pool.closed.Load() {
-			w.setIdle(&idle, false)
+		if l == nil && w.pool.closed.Load() {
 			return
 		}
 		if idle.spin() {
 			continue
 		}
-		w.park(nil)
+		w.park(l)
 		idle.reset()
 	}
 }

@@ -84,13 +84,10 @@ package steal
 import (
 	"sync/atomic"
 
+	"golang.org/x/sys/cpu"
+
 	"github.com/gopar-dev/gopar/internal/invariant"
 )
-
-// cacheLine is the padding that keeps fields written by different goroutines
-// apart. 128 rather than 64 bytes because Intel's spatial prefetcher pulls
-// cache lines in pairs, so 64-byte neighbours still false-share.
-const cacheLine = 128
 
 // ring is a circular buffer of item slots. Its length is a power of two.
 type ring[T any] struct {
@@ -115,7 +112,7 @@ func (r *ring[T]) at(i int64) *atomic.Pointer[T] {
 // biggest ones). Push and Pop never compare-and-swap, and so never retry,
 // except when the owner and a thief race for the last item.
 //
-// Its fields are padded onto separate cache lines (a Deque is 384 bytes), so
+// Its fields are padded onto separate cache lines (cpu.CacheLinePad), so
 // that thieves updating top do not slow the owner updating bottom.
 //
 // The zero value is an empty deque ready to use; its ring is allocated on the
@@ -123,12 +120,12 @@ func (r *ring[T]) at(i int64) *atomic.Pointer[T] {
 // Push and Pop; any goroutine may call Steal and Len. A Deque must not be
 // copied after first use.
 type Deque[T any] struct {
-	_ [cacheLine]byte // keep top off whatever precedes the deque in memory
+	_ cpu.CacheLinePad // keep top off whatever precedes the deque in memory
 
 	// top is the index of the oldest item: the thieves' end. Changed only by
 	// CAS from t to t+1, by thieves and by the owner racing for the last item.
 	top atomic.Int64
-	_   [cacheLine - 8]byte
+	_   cpu.CacheLinePad
 
 	// bottom is one past the index of the newest item: the owner's end.
 	// Written only by the owner; read by thieves.
@@ -143,7 +140,7 @@ type Deque[T any] struct {
 	// owners counts goroutines inside Push or Pop, under the gopar_debug
 	// build tag only: more than one breaks the owner-only rule.
 	owners atomic.Int32
-	_      [cacheLine - 28]byte
+	_      cpu.CacheLinePad // keep whatever follows the deque off bottom
 }
 
 // Push adds x at the bottom of the deque. Only the owner may call it.

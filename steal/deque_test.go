@@ -7,7 +7,19 @@ import (
 	"sync/atomic"
 	"testing"
 	"time"
+
+	"github.com/gopar-dev/gopar/internal/race"
 )
+
+// stressOps is the number of deque operations (pushes + pops + successful
+// steals) the concurrent stress test performs: at least 10^7 without the race
+// detector, so that rare interleavings (the owner and a thief racing for the
+// last item right after a grow) get a fair chance to happen.
+const stressOps = 10_000_000 / race.Scale
+
+// injectorStressItems is the number of items pushed through the injector in
+// its stress test.
+const injectorStressItems = 1_000_000 / race.Scale
 
 // item is what the tests put in queues: a distinct pointer per id.
 type item struct{ id int }

@@ -1,8 +1,11 @@
 package steal
 
 import (
+	"slices"
 	"sync"
 	"testing"
+
+	"github.com/google/go-cmp/cmp"
 )
 
 // maxFuzzOps bounds the operations decoded from one fuzz input, so that one
@@ -162,10 +165,8 @@ func FuzzDeque(f *testing.F) {
 				seen[id]++
 			}
 		}
-		for id, n := range seen {
-			if n != 1 {
-				t.Fatalf("item %d taken %d times, want exactly once", id, n)
-			}
+		if diff := cmp.Diff(slices.Repeat([]int{1}, total), seen); diff != "" {
+			t.Fatalf("items not taken exactly once (-want +got, times taken by index):\n%s", diff)
 		}
 		for thief, ids := range stolen {
 			for i := 1; i < len(ids); i++ {
@@ -304,10 +305,8 @@ func FuzzInjector(f *testing.F) {
 			}
 		}
 		for p := range seen {
-			for i, n := range seen[p] {
-				if n != 1 {
-					t.Fatalf("item %d of producer %d taken %d times, want exactly once", i, p, n)
-				}
+			if diff := cmp.Diff(slices.Repeat([]int{1}, len(seen[p])), seen[p]); diff != "" {
+				t.Fatalf("items of producer %d not taken exactly once (-want +got, times taken by index):\n%s", p, diff)
 			}
 		}
 	})

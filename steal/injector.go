@@ -41,7 +41,11 @@ package steal
 // So a CAS from a node pointer can never succeed on a recycled node, the
 // problem that forces tagged pointers or hazard pointers on C implementations.
 
-import "sync/atomic"
+import (
+	"sync/atomic"
+
+	"golang.org/x/sys/cpu"
+)
 
 // node is one link of the injector's list.
 type node[T any] struct {
@@ -61,17 +65,17 @@ type node[T any] struct {
 // The zero value is an empty queue ready to use. Any goroutine may call any
 // method. An Injector must not be copied after first use.
 type Injector[T any] struct {
-	_ [cacheLine]byte
+	_ cpu.CacheLinePad
 
 	// head points at the dummy node before the first item. Advanced by
 	// consumers (Steal) with CAS.
 	head atomic.Pointer[node[T]]
-	_    [cacheLine - 8]byte
+	_    cpu.CacheLinePad
 
 	// tail points at the last node, or its predecessor while a Push is
 	// between linking and swinging. Advanced by anyone with CAS.
 	tail atomic.Pointer[node[T]]
-	_    [cacheLine - 8]byte
+	_    cpu.CacheLinePad
 }
 
 // Push adds x at the back of the queue. Any goroutine may call it.

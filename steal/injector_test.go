@@ -1,11 +1,14 @@
 package steal
 
 import (
+	"bytes"
 	"math/rand/v2"
 	goruntime "runtime"
 	"sync"
 	"sync/atomic"
 	"testing"
+
+	"github.com/google/go-cmp/cmp"
 )
 
 func TestInjectorZeroValue(t *testing.T) {
@@ -163,10 +166,8 @@ func TestInjectorStress(t *testing.T) {
 		}
 	}
 	for p := range seen {
-		for i, k := range seen[p] {
-			if k != 1 {
-				t.Fatalf("item %d of producer %d taken %d times, want exactly once", i, p, k)
-			}
+		if diff := cmp.Diff(bytes.Repeat([]byte{1}, len(seen[p])), seen[p]); diff != "" {
+			t.Fatalf("items of producer %d not taken exactly once (-want +got, times taken by index):\n%s", p, diff)
 		}
 	}
 	if int64(n) != total {

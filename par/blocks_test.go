@@ -1,0 +1,124 @@
+package par_test
+
+import (
+	"context"
+	"strings"
+	"sync/atomic"
+	"testing"
+
+	"github.com/gopar-dev/gopar/par"
+
+	"github.com/gopar-dev/gopar/internal/race"
+)
+
+// Blocks tiles the range exactly once on a pool of its own, within the
+// block bounds it was given.
+func TestIntsBlocksSettingsApply(t *testing.T) {
+	pool, err := par.NewPool(4)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer pool.Close()
+	n := 1 << 18
+	if race.Enabled {
+		n = 1 << 14
+	}
+	const maxB = 100
+	hits := make([]atomic.Int32, n)
+	var tooLong atomic.Int32
+	par.Range(0, n).WithPool(pool).WithBlockSize(0, maxB).Blocks(func(lo, hi int) {
+		if hi-lo > maxB {
+			tooLong.Add(1)
+		}
+		for i := lo; i < hi; i++ {
+			hits[i].Add(1)
+		}
+	})
+	for i := range hits {
+		if c := hits[i].Load(); c != 1 {
+			t.Fatalf("index %d covered %d times, want 1", i, c)
+		}
+	}
+	if c := tooLong.Load(); c != 0 {
+		t.Fatalf("%d blocks were longer than WithBlockSize's max %d", c, maxB)
+	}
+	sum := par.ReduceBlocksIn(par.Range(0, n).WithPool(pool).WithBlockSize(0, maxB), func(lo, hi int) int {
+		if hi-lo > maxB {
+			tooLong.Add(1)
+		}
+		s := 0
+		for i := lo; i < hi; i++ {
+			s += i
+		}
+		return s
+	}, func(a, b int) int { return a + b })
+	if want := n * (n - 1) / 2; sum != want || tooLong.Load() != 0 {
+		t.Fatalf("ReduceBlocksIn: sum %d (want %d), %d blocks over max", sum, want, tooLong.Load())
+	}
+}
+
+// A context reaches the block forms: once it is done, blocks not yet
+// started are skipped, and a done context runs nothing.
+func TestIntsBlocksContext(t *testing.T) {
+	ctx, cancel := context.WithCancel(context.Background())
+	cancel()
+	var calls atomic.Int32
+	par.Range(0, 1000).WithContext(ctx).Blocks(func(lo, hi int) { calls.Add(1) })
+	par.ReduceBlocksIn(par.Range(0, 1000).WithContext(ctx), func(lo, hi int) int { calls.Add(1); return 0 },
+		func(a, b int) int { return a + b })
+	if c := calls.Load(); c != 0 {
+		t.Fatalf("a done context ran %d blocks, want 0", c)
+	}
+
+	const n = 1 << 22
+	ctx, cancel = context.WithCancel(context.Background())
+	defer cancel()
+	var items atomic.Int64
+	par.Range(0, n).WithContext(ctx).Blocks(func(lo, hi int) {
+		if items.Add(int64(hi-lo)) >= n/16 {
+			cancel()
+		}
+	})
+	if c := items.Load(); c >= n {
+		t.Fatalf("a cancel after %d items still ran all %d", n/16, c)
+	}
+}
+
+// Chunks are fixed-size, aligned, in order, with capacity cut at their end.
+func TestChunks(t *testing.T) {
+	for _, tc := range []struct{ n, size int }{{0, 3}, {1, 3}, {7, 3}, {9, 3}, {10, 1}, {5, 10}, {1000, 7}} {
+		xs := make([]int, tc.n)
+		for i := range xs {
+			xs[i] = i
+		}
+		chunks := par.Chunks(xs, tc.size).Collect()
+		if want := (tc.n + tc.size - 1) / tc.size; len(chunks) != want {
+			t.Fatalf("n=%d size=%d: %d chunks, want %d", tc.n, tc.size, len(chunks), want)
+		}
+		next := 0
+		for i, c := range chunks {
+			if len(c) != min(tc.size, tc.n-i*tc.size) || cap(c) != len(c) {
+				t.Fatalf("n=%d size=%d: chunk %d has len %d cap %d", tc.n, tc.size, i, len(c), cap(c))
+			}
+			for _, x := range c {
+				if x != next {
+					t.Fatalf("n=%d size=%d: chunk %d holds %d, want %d", tc.n, tc.size, i, x, next)
+				}
+				next++
+			}
+		}
+		if next != tc.n {
+			t.Fatalf("n=%d size=%d: chunks cover %d elements", tc.n, tc.size, next)
+		}
+	}
+	for _, size := range []int{0, -1} {
+		func() {
+			defer func() {
+				if r := recover(); r == nil || !strings.Contains(r.(string), "par.Chunks") {
+					t.Errorf("Chunks(xs, %d): recovered %v, want a panic naming par.Chunks", size, r)
+				}
+			}()
+			par.Chunks([]int{1}, size)
+		}()
+	}
+}
