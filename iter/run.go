@@ -90,6 +90,9 @@ func Run[A any](cfg Config, lo, hi int, r Reducer[A]) (result A) {
 	if p := cfg.Pool; p != nil && p.Closed() {
 		panic(runtime.ErrClosed) // before any item runs, whatever the size
 	}
+	if cfg.seq != nil {
+		return runSeq(cfg, r)
+	}
 	done := cfg.done()
 	if hi <= lo || isClosed(done) {
 		return r.Identity()

@@ -51,6 +51,8 @@ type Config struct {
 	// one item at a time on at most Blocking goroutines of its own, not on
 	// the pool (see runBlocking).
 	Blocking int
+
+	seq batchSource // a pipeline over an iter.Seq: see runSeq
 }
 
 // done returns the channel that cancels the loop, nil if nothing can.

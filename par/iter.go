@@ -81,7 +81,13 @@ func (it Iter[T]) Filter(pred func(T) bool) Iter[T] {
 // upper bound otherwise, without running anything. It panics if that number
 // does not fit in an int: only a Range longer than math.MaxInt, such as
 // Range(math.MinInt, math.MaxInt) with its 2^64-1 items, has that many.
-func (it Iter[T]) Len() int { return length(it.s, "Len") }
+// Over FromSeq, whose length is unknown until it runs, it returns -1.
+func (it Iter[T]) Len() int {
+	if it.s.IsSeq() {
+		return -1
+	}
+	return length(it.s, "Len")
+}
 
 // length returns the number of source indices of s, or panics naming the
 // operation op if an int cannot hold it.

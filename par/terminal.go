@@ -77,7 +77,7 @@ func (it Iter[T]) Collect() []T {
 // such as the result of par.Map (0 for none). See Nums.Sum.
 func Sum[T Number](it Iterator[T]) T {
 	s := it.spec()
-	if inexact[T]() {
+	if inexact[T]() && !s.IsSeq() {
 		return reproducibleSum(s)
 	}
 	return iter.Run(s.Config, s.Lo, s.Hi, iter.Reducer[T]{

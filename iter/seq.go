@@ -1,0 +1,132 @@
+package iter
+
+import (
+	"iter"
+	"math"
+	"sync/atomic"
+	"time"
+)
+
+// A pipeline over an iter.Seq (FromSeq) has no items to address until the
+// seq produces them. Its Spec addresses items by their position in the seq,
+// over [0, math.MaxInt), through a window onto the current batch, and its
+// Config carries the window as a batchSource. Run, given such a Config,
+// calls runSeq: the caller pulls a batch from the seq into the window, runs
+// an ordinary parallel loop over the batch's positions, combines the result
+// into what came before, and pulls the next batch, until the seq ends or the
+// Reducer says the result is decided. The seq is therefore only ever called
+// from the caller's goroutine, one item at a time, and the adapters built on
+// the Spec (Map, Filter) and every terminal operation need no change.
+
+// batchSource drives a seq in batches: body runs the batch at positions
+// [lo, hi) and says whether to go on.
+type batchSource interface {
+	batches(body func(lo, hi int) bool)
+}
+
+// Batch sizes adapt to the item cost: a batch should take about
+// batchTarget (pulled and run), long enough that waking the pool (see
+// goParallelAfter) and the pause between batches stay small.
+const (
+	batchTarget = time.Millisecond
+	maxBatch    = 1 << 16
+)
+
+// FromSeq is the Spec of the items of seq, in order. See the package par
+// for the guarantees.
+func FromSeq[T any](seq iter.Seq[T]) Spec[T] {
+	w := &window[T]{seq: seq}
+	return Spec[T]{
+		Lo: 0, Hi: math.MaxInt,
+		Config: Config{seq: w},
+		gen:    func(i int) (T, bool) { return w.items[i-w.base], true },
+	}
+}
+
+// IsSeq reports whether s is a pipeline over an iter.Seq, whose length is
+// unknown until it has run.
+func (s *Spec[T]) IsSeq() bool { return s.seq != nil }
+
+// window is the current batch of a seq: items are at positions
+// [base, base+len(items)).
+type window[T any] struct {
+	seq   iter.Seq[T]
+	busy  atomic.Bool
+	base  int
+	items []T
+}
+
+func (w *window[T]) batches(body func(lo, hi int) bool) {
+	if !w.busy.CompareAndSwap(false, true) {
+		panic("gopar: an iterator from par.FromSeq runs one terminal operation at a time")
+	}
+	defer w.busy.Store(false)
+	if w.seq == nil {
+		return
+	}
+	var (
+		buf     []T
+		size    = 1
+		stopped bool
+		caught  any // a panic in body, re-raised once seq has returned
+		start   = time.Now()
+	)
+	flush := func() (more bool) {
+		defer func() {
+			if v := recover(); v != nil {
+				caught, more = v, false
+			}
+		}()
+		w.base, w.items = w.base+len(w.items), buf
+		more = body(w.base, w.base+len(buf))
+		// Grow while batches are quick, shrink when they are slow.
+		took := time.Since(start)
+		switch {
+		case took < batchTarget/2 && size < maxBatch:
+			size *= 2
+		case took > 2*batchTarget && size > 1:
+			size /= 2
+		}
+		buf = buf[:0]
+		start = time.Now()
+		return more
+	}
+	w.base, w.items = 0, nil
+	w.seq(func(v T) bool {
+		if stopped {
+			panic("gopar: par.FromSeq: the sequence called yield again after yield returned false")
+		}
+		buf = append(buf, v)
+		if len(buf) >= size && !flush() {
+			stopped = true
+		}
+		return !stopped
+	})
+	if !stopped && len(buf) > 0 {
+		flush()
+	}
+	w.items = nil
+	if caught != nil {
+		panic(caught)
+	}
+}
+
+// runSeq is Run on a pipeline over a seq (cfg.seq != nil): one parallel
+// loop per batch, combined in order.
+func runSeq[A any](cfg Config, r Reducer[A]) A {
+	src := cfg.seq
+	cfg.seq = nil
+	done := cfg.done()
+	acc := r.Identity()
+	if isClosed(done) {
+		return acc
+	}
+	src.batches(func(lo, hi int) bool {
+		part := Run(cfg, lo, hi, r)
+		if r.Combine != nil {
+			acc = r.Combine(acc, part)
+		}
+		return !(r.Stop != nil && r.Stop(acc)) && !(r.Cut != nil && r.Cut(acc) < hi) && !isClosed(done)
+	})
+	return acc
+}

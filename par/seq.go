@@ -1,0 +1,39 @@
+package par
+
+import (
+	goiter "iter"
+
+	"github.com/gopar-dev/gopar/iter"
+)
+
+// FromSeq returns an iterator over the items of seq, such as the keys of a
+// map (maps.Keys), the lines of a file or a generator: Rayon's par_bridge.
+//
+// A terminal operation pulls items from seq on the calling goroutine, in
+// batches whose size adapts to the cost of the work (they start at one item
+// and grow while batches finish quickly), and processes each batch in
+// parallel on the pool before pulling the next. So:
+//
+//   - seq is never called concurrently, and it runs on the caller's
+//     goroutine: it needs no locking of its own;
+//   - an item's index is its position in seq: Collect, Reduce and
+//     FindFirst keep seq's order;
+//   - once the result is decided (Any, Find, FindFirst, an error in
+//     TryForEach), a panic in a callback, or the context is done, seq's
+//     yield returns false and no more items are pulled;
+//   - Sum on floats follows the batches, whose sizes depend on timing, so
+//     unlike Sum over a slice or a range it can differ in the last bits from
+//     run to run.
+//
+// Every adapter and terminal operation works as on other iterators, except
+// Len, which returns -1 (the length is not known before the items are
+// pulled). A panic in seq propagates to the caller as it is; a seq that
+// calls yield again after yield returned false gets a panic from that call.
+//
+// Each terminal operation iterates seq once more, so the iterator can be
+// reused only if seq can. One iterator runs one terminal operation at a
+// time: starting a second while one runs (from another goroutine, or from
+// inside one of its callbacks) panics. A nil seq is an empty sequence.
+func FromSeq[T any](seq goiter.Seq[T]) Iter[T] {
+	return Iter[T]{iter.FromSeq(seq)}
+}
