@@ -90,6 +90,13 @@ func Run[A any](cfg Config, lo, hi int, r Reducer[A]) (result A) {
 	if p := cfg.Pool; p != nil && p.Closed() {
 		panic(runtime.ErrClosed) // before any item runs, whatever the size
 	}
+	if cfg.Progress != nil {
+		total := span(lo, hi)
+		if cfg.seq != nil {
+			total = -1
+		}
+		return runProgress(cfg, lo, hi, r, total)
+	}
 	if cfg.seq != nil {
 		return runSeq(cfg, r)
 	}

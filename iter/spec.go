@@ -52,6 +52,10 @@ type Config struct {
 	// the pool (see runBlocking).
 	Blocking int
 
+	// Progress, if not nil, is told how far the loop has got: see
+	// runProgress.
+	Progress func(done, total int)
+
 	seq batchSource // a pipeline over an iter.Seq: see runSeq
 }
 

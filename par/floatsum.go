@@ -1,6 +1,7 @@
 package par
 
 import (
+	"math"
 	"reflect"
 
 	"github.com/gopar-dev/gopar/iter"
@@ -47,6 +48,11 @@ func reproducibleSum[T Number](s iter.Spec[T]) T {
 	// sense there.
 	cfg := s.Config
 	cfg.MinBlock, cfg.MaxBlock = 0, 0
+	if report := cfg.Progress; report != nil {
+		// Report items, not blocks.
+		total := int(min(n, math.MaxInt))
+		cfg.Progress = func(blocks, _ int) { report(int(min(uint64(blocks)*size, n, math.MaxInt)), total) }
+	}
 	iter.RunBlocks(cfg, 0, len(sums), func(lo, hi int) {
 		for k := lo; k < hi; k++ {
 			a := int(uint64(s.Lo) + uint64(k)*size)

@@ -1,0 +1,159 @@
+package par_test
+
+import (
+	"fmt"
+	"sync"
+	"sync/atomic"
+	"testing"
+
+	"github.com/gopar-dev/gopar/internal/race"
+	"github.com/gopar-dev/gopar/par"
+	"github.com/gopar-dev/gopar/runtime"
+)
+
+// progressLog records the calls of a progress callback and checks that
+// they never overlap, that done never goes down and stays within total.
+type progressLog struct {
+	t      *testing.T
+	inside atomic.Int32
+	mu     sync.Mutex
+	calls  [][2]int
+}
+
+func (l *progressLog) report(done, total int) {
+	if l.inside.Add(1) != 1 {
+		l.t.Error("progress callback called concurrently")
+	}
+	defer l.inside.Add(-1)
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	if n := len(l.calls); n > 0 && done < l.calls[n-1][0] {
+		l.t.Errorf("done went down: %v then %d", l.calls[n-1], done)
+	}
+	if total >= 0 && done > total {
+		l.t.Errorf("done %d > total %d", done, total)
+	}
+	l.calls = append(l.calls, [2]int{done, total})
+}
+
+func (l *progressLog) last() [2]int {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	if len(l.calls) == 0 {
+		return [2]int{-2, -2}
+	}
+	return l.calls[len(l.calls)-1]
+}
+
+func TestProgressFinalCall(t *testing.T) {
+	n := 1<<18 + 3
+	if race.Enabled {
+		n = 1<<14 + 3
+	}
+	xs := make([]float64, n)
+	cases := map[string]struct {
+		run  func(report func(int, int))
+		want [2]int
+	}{
+		"ForEach": {func(r func(int, int)) { par.Range(5, 5+n).WithProgress(r).ForEach(func(int) {}) }, [2]int{n, n}},
+		"Filter.Collect": {func(r func(int, int)) {
+			par.Range(0, n).WithProgress(r).Filter(func(i int) bool { return i%3 == 0 }).Collect()
+		}, [2]int{n, n}},
+		"float Sum": {func(r func(int, int)) { par.Numbers(xs).WithProgress(r).Sum() }, [2]int{n, n}},
+		"Any":       {func(r func(int, int)) { par.Range(0, n).WithProgress(r).Any(func(i int) bool { return i == 7 }) }, [2]int{n, n}},
+		"FromSeq":   {func(r func(int, int)) { par.FromSeq(gen(n)).WithProgress(r).Count() }, [2]int{n, -1}},
+		"empty":     {func(r func(int, int)) { par.Range(0, 0).WithProgress(r).ForEach(func(int) {}) }, [2]int{0, 0}},
+	}
+	for name, c := range cases {
+		l := &progressLog{t: t}
+		c.run(l.report)
+		if got := l.last(); got != c.want {
+			t.Errorf("%s: last call %v, want %v", name, got, c.want)
+		}
+	}
+	// nil turns progress off.
+	par.Range(0, 10).WithProgress(nil).ForEach(func(int) {})
+}
+
+// TestProgressBlockingCallback: while the callback blocks, the work goes
+// on; the operation ends after the last call. Item 0 waits for the first
+// call (which comes after 100 ms), and that call blocks until every item
+// has run: were the work waiting on the callback, this would deadlock.
+func TestProgressBlockingCallback(t *testing.T) {
+	const n = 1000
+	var ran atomic.Int32
+	first, allRan := make(chan struct{}), make(chan struct{})
+	var once sync.Once
+	l := &progressLog{t: t}
+	par.Range(0, n).WithProgress(func(done, total int) {
+		once.Do(func() { close(first); <-allRan })
+		l.report(done, total)
+	}).ForEach(func(i int) {
+		if i == 0 {
+			<-first
+		}
+		if ran.Add(1) == n {
+			close(allRan)
+		}
+	})
+	if got := l.last(); got != [2]int{n, n} {
+		t.Fatalf("last call %v, want [%d %d]", got, n, n)
+	}
+	if len(l.calls) < 2 {
+		t.Fatalf("%d calls, want a call while running and the last one", len(l.calls))
+	}
+}
+
+func TestProgressPanickingCallback(t *testing.T) {
+	const n = 1000
+	var ran atomic.Int32
+	first := make(chan struct{})
+	calls := 0
+	v := catch(func() {
+		par.Range(0, n).WithProgress(func(done, total int) {
+			calls++
+			close(first)
+			panic("progress boom")
+		}).ForEach(func(i int) {
+			if i == 0 {
+				<-first
+			}
+			ran.Add(1)
+		})
+	})
+	if p, ok := v.(*runtime.Panic); !ok || p.Value != "progress boom" {
+		t.Fatalf("recovered %#v, want a *runtime.Panic of the callback's value", v)
+	}
+	if ran.Load() != n || calls != 1 {
+		t.Fatalf("%d items ran, callback called %d times; want %d and 1", ran.Load(), calls, n)
+	}
+}
+
+func ExampleIter_WithProgress() {
+	var last [2]int
+	par.Range(0, 1_000_000).WithProgress(func(done, total int) {
+		// Called at most every 100 ms while the work runs (a progress bar
+		// would redraw here), and once at the end.
+		last = [2]int{done, total}
+	}).ForEach(func(i int) {})
+	fmt.Println("done:", last[0], "of", last[1])
+	// Output: done: 1000000 of 1000000
+}
+
+// BenchmarkProgress: the cost of WithProgress on a cheap loop.
+func BenchmarkProgress(b *testing.B) {
+	n := 1 << 24
+	if testing.Short() {
+		n = 1 << 16
+	}
+	b.Run("off", func(b *testing.B) {
+		for range b.N {
+			sink = par.Sum(par.Map(par.Range(0, n), mixInt))
+		}
+	})
+	b.Run("on", func(b *testing.B) {
+		for range b.N {
+			sink = par.Sum(par.Map(par.Range(0, n).WithProgress(func(int, int) {}), mixInt))
+		}
+	})
+}
