@@ -10,7 +10,8 @@ import (
 // Ints is the iterator over a range of integers that Range returns: a Nums
 // that adds the block API, Blocks and ReduceBlocksIn, where body receives a
 // whole sub-range [lo, hi) and runs its own loop over it with no call per
-// item. Its settings (WithPool, WithContext, WithBlockSize) keep it an Ints
+// item. Its settings (WithPool, WithContext, WithBlockSize, WithProgress)
+// keep it an Ints
 // and apply to the block API as to every terminal operation; Map and Filter
 // make it a Nums[int].
 type Ints struct {
@@ -28,6 +29,13 @@ func (r Ints) WithContext(ctx context.Context) Ints { return Ints{r.Nums.WithCon
 // so on the length of the sub-ranges given to Blocks and ReduceBlocksIn;
 // see Iter.WithBlockSize.
 func (r Ints) WithBlockSize(min, max int) Ints { return Ints{r.Nums.WithBlockSize(min, max)} }
+
+// WithProgress returns r with its terminal operations, Blocks and
+// ReduceBlocksIn included, reporting progress to report; see
+// Iter.WithProgress.
+func (r Ints) WithProgress(report func(done, total int)) Ints {
+	return Ints{r.Nums.WithProgress(report)}
+}
 
 // Blocks calls body on disjoint contiguous sub-ranges [lo, hi) that together
 // cover the range, in parallel, and returns when all calls have returned.

@@ -16,7 +16,8 @@
 //     the block API below.
 //   - [Slice](xs), and [Numbers](xs) for a slice of numbers (it has Sum).
 //   - [Chunks](xs, n): the consecutive sub-slices of n elements of xs.
-//   - FromSeq: the items of a standard library iter.Seq.
+//   - [FromSeq](seq): the items of a standard library iter.Seq, pulled on
+//     the caller in batches (Rayon's par_bridge).
 //
 // Adapters (each returns a new iterator):
 //
@@ -32,7 +33,7 @@
 //   - [Iter.Blocking](limit): for callbacks that wait on I/O: at most limit
 //     at once, on goroutines of their own, not on the pool (the
 //     errgroup.SetLimit fan-out);
-//   - WithProgress: report the items done as they complete.
+//   - [Iter.WithProgress]: report the items done, at most every 100 ms.
 //
 // Terminal operations: [Iter.ForEach], [Iter.Reduce], [Fold] (an
 // accumulator per run of items: histograms, word counts), [Nums.Sum] and the

@@ -37,6 +37,9 @@ func inexact[T Number]() bool {
 func reproducibleSum[T Number](s iter.Spec[T]) T {
 	n := uint64(s.Hi) - uint64(s.Lo)
 	if n == 0 {
+		if s.Progress != nil {
+			s.Progress(0, 0) // as Run reports an empty loop
+		}
 		return 0
 	}
 	size := uint64(sumBlock)

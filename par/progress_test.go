@@ -59,10 +59,11 @@ func TestProgressFinalCall(t *testing.T) {
 		"Filter.Collect": {func(r func(int, int)) {
 			par.Range(0, n).WithProgress(r).Filter(func(i int) bool { return i%3 == 0 }).Collect()
 		}, [2]int{n, n}},
-		"float Sum": {func(r func(int, int)) { par.Numbers(xs).WithProgress(r).Sum() }, [2]int{n, n}},
-		"Any":       {func(r func(int, int)) { par.Range(0, n).WithProgress(r).Any(func(i int) bool { return i == 7 }) }, [2]int{n, n}},
-		"FromSeq":   {func(r func(int, int)) { par.FromSeq(gen(n)).WithProgress(r).Count() }, [2]int{n, -1}},
-		"empty":     {func(r func(int, int)) { par.Range(0, 0).WithProgress(r).ForEach(func(int) {}) }, [2]int{0, 0}},
+		"float Sum":       {func(r func(int, int)) { par.Numbers(xs).WithProgress(r).Sum() }, [2]int{n, n}},
+		"Any":             {func(r func(int, int)) { par.Range(0, n).WithProgress(r).Any(func(i int) bool { return i == 7 }) }, [2]int{n, n}},
+		"FromSeq":         {func(r func(int, int)) { par.FromSeq(gen(n)).WithProgress(r).Count() }, [2]int{n, -1}},
+		"empty":           {func(r func(int, int)) { par.Range(0, 0).WithProgress(r).ForEach(func(int) {}) }, [2]int{0, 0}},
+		"empty float Sum": {func(r func(int, int)) { par.Numbers([]float64{}).WithProgress(r).Sum() }, [2]int{0, 0}},
 	}
 	for name, c := range cases {
 		l := &progressLog{t: t}
@@ -156,4 +157,21 @@ func BenchmarkProgress(b *testing.B) {
 			sink = par.Sum(par.Map(par.Range(0, n).WithProgress(func(int, int) {}), mixInt))
 		}
 	})
+}
+
+func ExampleNums_WithProgress() {
+	var last [2]int
+	sum := par.Range(1, 1001).WithProgress(func(done, total int) { last = [2]int{done, total} }).Sum()
+	fmt.Println(sum, last)
+	// Output: 500500 [1000 1000]
+}
+
+// TestBlocksProgress: the block API reports the items its blocks covered.
+func TestBlocksProgress(t *testing.T) {
+	var last [2]int
+	var ran atomic.Int64
+	par.Range(0, 1<<20).WithProgress(func(done, total int) { last = [2]int{done, total} }).Blocks(func(lo, hi int) { ran.Add(int64(hi - lo)) })
+	if last != [2]int{1 << 20, 1 << 20} || ran.Load() != 1<<20 {
+		t.Errorf("Blocks with progress: last call %v, %d items ran", last, ran.Load())
+	}
 }
