@@ -10,6 +10,9 @@ import (
 // in [Lo, Hi), and the adapters applied to them. Item i is found by the
 // first of these that applies:
 //
+//   - flat != nil: flat(i, yield) yields the zero or more items of source
+//     index i, in order, until yield returns false (FlatMap); it returns
+//     false if yield did;
 //   - gen != nil: gen(i) gives the item and whether it survives the filters;
 //   - at != nil: at(i), kept if keep is nil or keep(at(i));
 //   - slice != nil: slice[i], kept if keep is nil or keep(slice[i]);
@@ -30,6 +33,7 @@ type Spec[T any] struct {
 	at    func(int) T
 	keep  func(T) bool
 	gen   func(int) (T, bool)
+	flat  func(i int, yield func(T) bool) bool
 }
 
 // Config is how a loop runs: on which pool, and within which bounds on the
@@ -104,16 +108,25 @@ func Func[T any](lo, hi int, at func(int) T) Spec[T] {
 	return Spec[T]{Lo: lo, Hi: max(lo, hi), at: at}
 }
 
-// Len is the number of source indices (an upper bound on the number of items
-// when a filter is present).
+// Len is the number of source indices: the number of items, or an upper
+// bound when a filter is present, or neither after a FlatMap (Flat).
 func (s *Spec[T]) Len() int { return s.Hi - s.Lo }
 
 // Filtered reports whether some items may be dropped.
-func (s *Spec[T]) Filtered() bool { return s.gen != nil || s.keep != nil }
+func (s *Spec[T]) Filtered() bool { return s.gen != nil || s.keep != nil || s.flat != nil }
+
+// Flat reports whether a source index may give any number of items (after
+// FlatMap), so that Len bounds nothing.
+func (s *Spec[T]) Flat() bool { return s.flat != nil }
 
 // Filter keeps the items for which pred returns true.
 func (s Spec[T]) Filter(pred func(T) bool) Spec[T] {
 	switch {
+	case s.flat != nil:
+		flat := s.flat
+		s.flat = func(i int, yield func(T) bool) bool {
+			return flat(i, func(v T) bool { return !pred(v) || yield(v) })
+		}
 	case s.gen != nil:
 		gen := s.gen
 		s.gen = func(i int) (T, bool) {
@@ -138,6 +151,13 @@ func (s Spec[T]) Map(f func(T) T) Spec[T] {
 // MapSpec is Map with a change of item type.
 func MapSpec[T, U any](s Spec[T], f func(T) U) Spec[U] {
 	out := Spec[U]{Lo: s.Lo, Hi: s.Hi, Config: s.Config}
+	if s.flat != nil {
+		flat := s.flat
+		out.flat = func(i int, yield func(U) bool) bool {
+			return flat(i, func(v T) bool { return yield(f(v)) })
+		}
+		return out
+	}
 	if s.Filtered() {
 		item := s.Item
 		out.gen = func(i int) (U, bool) {
@@ -168,6 +188,15 @@ func MapSpec[T, U any](s Spec[T], f func(T) U) Spec[U] {
 // FilterMapSpec keeps f(x) for the items x for which f reports true: a map
 // and a filter in one step.
 func FilterMapSpec[T, U any](s Spec[T], f func(T) (U, bool)) Spec[U] {
+	if s.flat != nil {
+		flat := s.flat
+		return Spec[U]{Lo: s.Lo, Hi: s.Hi, Config: s.Config, flat: func(i int, yield func(U) bool) bool {
+			return flat(i, func(v T) bool {
+				u, ok := f(v)
+				return !ok || yield(u)
+			})
+		}}
+	}
 	item := s.Item
 	return Spec[U]{Lo: s.Lo, Hi: s.Hi, Config: s.Config, gen: func(i int) (U, bool) {
 		if v, ok := item(i); ok {
@@ -178,11 +207,40 @@ func FilterMapSpec[T, U any](s Spec[T], f func(T) (U, bool)) Spec[U] {
 	}}
 }
 
+// FlatMapSpec replaces every item x by the items of f(x), in order.
+func FlatMapSpec[T, U any](s Spec[T], f func(T) []U) Spec[U] {
+	expand := func(v T, yield func(U) bool) bool {
+		for _, u := range f(v) {
+			if !yield(u) {
+				return false
+			}
+		}
+		return true
+	}
+	out := Spec[U]{Lo: s.Lo, Hi: s.Hi, Config: s.Config}
+	if s.flat != nil {
+		flat := s.flat
+		out.flat = func(i int, yield func(U) bool) bool {
+			return flat(i, func(v T) bool { return expand(v, yield) })
+		}
+		return out
+	}
+	item := s.Item
+	out.flat = func(i int, yield func(U) bool) bool {
+		v, ok := item(i)
+		return !ok || expand(v, yield)
+	}
+	return out
+}
+
 // Item returns item i and whether it survives the filters. It is the slow,
-// general path; the terminal operations loop over the special forms.
+// general path; the terminal operations loop over the special forms. A flat
+// Spec has no single item per index: every caller handles it first.
 func (s *Spec[T]) Item(i int) (T, bool) {
 	var v T
 	switch {
+	case s.flat != nil:
+		panic("iter: Item on a Spec after FlatMap")
 	case s.gen != nil:
 		return s.gen(i)
 	case s.at != nil:
@@ -202,6 +260,11 @@ func (s *Spec[T]) Item(i int) (T, bool) {
 // index order.
 func (s *Spec[T]) Each(lo, hi int, yield func(T)) {
 	switch {
+	case s.flat != nil:
+		more := func(v T) bool { yield(v); return true }
+		for i := lo; i < hi; i++ {
+			s.flat(i, more)
+		}
 	case s.gen != nil:
 		for i := lo; i < hi; i++ {
 			if v, ok := s.gen(i); ok {
@@ -254,6 +317,14 @@ func (s *Spec[T]) Fill(dst []T, lo, hi int) {
 // EachUntil is Each that stops as soon as yield returns false; it reports
 // whether it went through the whole block.
 func (s *Spec[T]) EachUntil(lo, hi int, yield func(T) bool) bool {
+	if s.flat != nil {
+		for i := lo; i < hi; i++ {
+			if !s.flat(i, yield) {
+				return false
+			}
+		}
+		return true
+	}
 	for i := lo; i < hi; i++ {
 		if v, ok := s.Item(i); ok && !yield(v) {
 			return false
@@ -279,7 +350,7 @@ type Number interface {
 func SumBlock[T Number](s *Spec[T], lo, hi int) T {
 	var acc T
 	switch {
-	case s.gen != nil || s.keep != nil:
+	case s.gen != nil || s.keep != nil || s.flat != nil:
 		// A variable of its own for the closure: one that a closure
 		// captures lives in memory, and acc would then be loaded and stored
 		// at every addition of the other loops too (3.7 ns per float64
@@ -311,9 +382,23 @@ func SumBlock[T Number](s *Spec[T], lo, hi int) T {
 // SearchBlock returns the lowest index i in [lo, hi) whose item survives the
 // filters and satisfies pred, with that item. It dispatches on the Spec's
 // form once per block, so the searches pay one indirect call per item (pred)
-// where Item would add a second.
+// where Item would add a second. After a FlatMap, v is the first match
+// among the items of index i.
 func (s *Spec[T]) SearchBlock(lo, hi int, pred func(T) bool) (i int, v T, found bool) {
 	switch {
+	case s.flat != nil:
+		match := func(x T) bool {
+			if pred(x) {
+				v, found = x, true
+				return false
+			}
+			return true
+		}
+		for i := lo; i < hi; i++ {
+			if !s.flat(i, match) {
+				return i, v, true
+			}
+		}
 	case s.gen != nil || s.keep != nil:
 		for i := lo; i < hi; i++ {
 			if v, ok := s.Item(i); ok && pred(v) {

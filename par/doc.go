@@ -23,7 +23,8 @@
 //
 //   - [Iter.Map] and [Iter.Filter], which keep the item type;
 //   - the function [Map], which changes it (Go methods cannot add type
-//     parameters), and [FilterMap], which maps and filters in one step.
+//     parameters), [FilterMap], which maps and filters in one step, and
+//     [FlatMap], which turns each item into a slice of items.
 //
 // Settings (kept by the adapters after them):
 //

@@ -81,9 +81,11 @@ func (it Iter[T]) Filter(pred func(T) bool) Iter[T] {
 // upper bound otherwise, without running anything. It panics if that number
 // does not fit in an int: only a Range longer than math.MaxInt, such as
 // Range(math.MinInt, math.MaxInt) with its 2^64-1 items, has that many.
-// Over FromSeq, whose length is unknown until it runs, it returns -1.
+// Over FromSeq, whose length is unknown until it runs, and after FlatMap,
+// where a source item may give any number of items, it returns -1: use
+// Count, which runs the pipeline.
 func (it Iter[T]) Len() int {
-	if it.s.IsSeq() {
+	if it.s.IsSeq() || it.s.Flat() {
 		return -1
 	}
 	return length(it.s, "Len")
@@ -230,6 +232,17 @@ func Map[T, U any](it Iterator[T], f func(T) U) Iter[U] {
 func FilterMap[T, U any](it Iterator[T], f func(T) (U, bool)) Iter[U] {
 	mustFunc(f, "FilterMap")
 	return Iter[U]{iter.FilterMapSpec(it.spec(), f)}
+}
+
+// FlatMap returns an iterator over the items of f(x) for every item x of it:
+// Collect gives them in source order, and the items of one f(x) in slice
+// order. Each f(x) runs in one piece, so a long slice for one item is not
+// shared among workers; split such work at the source instead.
+//
+//	words := par.FlatMap(par.Slice(lines), strings.Fields).Collect()
+func FlatMap[T, U any](it Iterator[T], f func(T) []U) Iter[U] {
+	mustFunc(f, "FlatMap")
+	return Iter[U]{iter.FlatMapSpec(it.spec(), f)}
 }
 
 // mustFunc panics with a clear message on a nil function, at the point where
