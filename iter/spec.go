@@ -429,3 +429,37 @@ func (s *Spec[T]) SearchBlock(lo, hi int, pred func(T) bool) (i int, v T, found 
 	}
 	return 0, v, false
 }
+
+// TryFill stores f(item) for the items with index in [lo, hi) at
+// dst[i-lo], in index order, until f returns an error, which it returns.
+// It must only be used on an unfiltered Spec. Like SearchBlock, it picks
+// the Spec's form once per block, so an item costs the call of f (and of at
+// for a mapped source) and nothing more.
+func TryFill[T, U any](s *Spec[T], dst []U, lo, hi int, f func(T) (U, error)) error {
+	var err error
+	out := dst[:hi-lo]
+	switch {
+	case s.at != nil:
+		at := s.at
+		for k := range out {
+			if out[k], err = f(at(lo + k)); err != nil {
+				return err
+			}
+		}
+	case s.slice != nil:
+		for k, v := range s.slice[lo:hi] {
+			if out[k], err = f(v); err != nil {
+				return err
+			}
+		}
+	default:
+		// T is int: convert f once rather than every item.
+		fInt := any(f).(func(int) (U, error))
+		for k := range out {
+			if out[k], err = fInt(lo + k); err != nil {
+				return err
+			}
+		}
+	}
+	return nil
+}

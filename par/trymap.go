@@ -40,17 +40,8 @@ func tryMap[T, U any](s iter.Spec[T], f func(T) (U, error), collect bool) ([]U, 
 				return acc
 			}
 			if out != nil {
-				// One dispatch per block (SearchBlock); the search stops at
-				// the first error. Unfiltered, it visits every index in order.
-				dst := out[lo-s.Lo : hi-s.Lo]
-				k := 0
-				var err error
-				s.SearchBlock(lo, hi, func(v T) bool {
-					dst[k], err = f(v)
-					k++
-					return err != nil
-				})
-				acc.err = err
+				// One dispatch per block; the fill stops at the first error.
+				acc.err = iter.TryFill(&s, out[lo-s.Lo:], lo, hi, f)
 				return acc
 			}
 			s.EachUntil(lo, hi, func(v T) bool {
