@@ -6,6 +6,8 @@ import (
 	"math/rand/v2"
 	"sync/atomic"
 
+	"golang.org/x/sys/cpu"
+
 	"github.com/gopar-dev/gopar/internal/invariant"
 )
 
@@ -34,20 +36,20 @@ type Loop struct {
 	capOff uint64                  // growing: its offset
 	slot   []atomic.Pointer[Range] // slot[i]: the range participant i owns now
 	ranges []Range                 // the Range of each of the first partitions
-	_      [cacheLine]byte         // keep the counters off the read-only fields
+	_      cpu.CacheLinePad        // keep the counters off the read-only fields
 
 	// Next partition to claim; counts past parts once all are claimed.
 	claimed atomic.Uint64
-	_       [cacheLine - 8]byte
+	_       cpu.CacheLinePad
 	// Participants that entered, for their slot numbers.
 	entered atomic.Int64
-	_       [cacheLine - 8]byte
+	_       cpu.CacheLinePad
 	// Participants inside the loop, with doneBit set by the last to leave.
 	active atomic.Uint64
-	_      [cacheLine - 8]byte
+	_      cpu.CacheLinePad
 	// Items at or above cut are no longer needed (math.MaxInt: all are).
 	cut atomic.Int64
-	_   [cacheLine - 8]byte
+	_   cpu.CacheLinePad
 
 	// seen has one bit per item, set when a participant claims it: under
 	// the gopar_debug build tag only (nil otherwise, and for loops longer

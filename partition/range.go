@@ -6,6 +6,8 @@ import (
 	"strconv"
 	"sync/atomic"
 
+	"golang.org/x/sys/cpu"
+
 	"github.com/gopar-dev/gopar/internal/invariant"
 	"github.com/gopar-dev/gopar/steal"
 )
@@ -32,10 +34,6 @@ const (
 	Retry   = steal.Retry
 )
 
-// cacheLine is the padding unit between fields that different goroutines
-// write: 64 bytes is the line size of amd64 and most arm64 cores.
-const cacheLine = 64
-
 // A Range is a contiguous block of indices [lo, hi) that one goroutine, its
 // owner, consumes from the bottom a grain at a time with Take, while any
 // other goroutine may Steal the top quarter of what remains:
@@ -52,18 +50,18 @@ type Range struct {
 	n    uint32 // number of items
 	// Owner only: offset where the next Take starts.
 	next uint32
-	_    [cacheLine - 16]byte
+	_    cpu.CacheLinePad
 
 	// Written by the owner only (Take), read by thieves. Kept off the
 	// word's cache line so that thieves' CASes do not steal the line the
 	// owner stores to on every Take.
 	low atomic.Uint32
-	_   [cacheLine - 4]byte
+	_   cpu.CacheLinePad
 
 	// The steal range, packed as mid<<32 | high (see pack). Changed only
 	// by CAS, by the owner and by thieves.
 	word atomic.Uint64
-	_    [cacheLine - 8]byte
+	_    cpu.CacheLinePad
 }
 
 // pack puts the steal range [mid, high) into one word, mid in the high 32
