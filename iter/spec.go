@@ -16,7 +16,7 @@ import (
 //   - gen != nil: gen(i) gives the item and whether it survives the filters;
 //   - at != nil: at(i), kept if keep is nil or keep(at(i));
 //   - slice != nil: slice[i], kept if keep is nil or keep(slice[i]);
-//   - otherwise ints: the index itself (T is int), kept if keep allows.
+//   - otherwise the index itself (T is int), kept if keep allows.
 //
 // The special forms exist so that the common pipelines pay one indirect
 // call per item or none: Range(lo, hi).Map(f) stores f itself as at, and a
@@ -28,7 +28,6 @@ type Spec[T any] struct {
 	Lo, Hi int
 	Config
 
-	ints  bool
 	slice []T
 	at    func(int) T
 	keep  func(T) bool
@@ -95,17 +94,12 @@ func (c Config) clamp(n int) int {
 
 // Ints is the Spec of the integers in [lo, hi); hi <= lo gives an empty one.
 func Ints(lo, hi int) Spec[int] {
-	return Spec[int]{Lo: lo, Hi: max(lo, hi), ints: true}
+	return Spec[int]{Lo: lo, Hi: max(lo, hi)}
 }
 
 // Slice is the Spec of the elements of xs, in order.
 func Slice[T any](xs []T) Spec[T] {
 	return Spec[T]{Lo: 0, Hi: len(xs), slice: xs}
-}
-
-// Func is the Spec of at(i) for i in [lo, hi).
-func Func[T any](lo, hi int, at func(int) T) Spec[T] {
-	return Spec[T]{Lo: lo, Hi: max(lo, hi), at: at}
 }
 
 // Len is the number of source indices: the number of items, or an upper
