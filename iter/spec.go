@@ -3,6 +3,8 @@ package iter
 import (
 	"context"
 
+	"golang.org/x/exp/constraints"
+
 	"github.com/gopar-dev/gopar/runtime"
 )
 
@@ -327,11 +329,10 @@ func (s *Spec[T]) EachUntil(lo, hi int, yield func(T) bool) bool {
 	return true
 }
 
-// Number is the set of types Sum accepts.
+// Number is the set of types Sum accepts: every integer, float and complex
+// type, and the types defined on them.
 type Number interface {
-	~int | ~int8 | ~int16 | ~int32 | ~int64 |
-		~uint | ~uint8 | ~uint16 | ~uint32 | ~uint64 | ~uintptr |
-		~float32 | ~float64 | ~complex64 | ~complex128
+	constraints.Integer | constraints.Float | constraints.Complex
 }
 
 // SumBlock adds up the surviving items with index in [lo, hi).
