@@ -1,9 +1,9 @@
 module github.com/gopar-dev/gopar
 
-go 1.23.0
+go 1.23
 
 require (
 	github.com/google/go-cmp v0.7.0
-	golang.org/x/exp v0.0.0-20250506013437-ce4c2cf36ca6
+	golang.org/x/exp v0.0.0-20250210185358-939b2ce775ac
 	golang.org/x/sys v0.30.0
 )
