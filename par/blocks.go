@@ -113,17 +113,21 @@ func ReduceBlocks[T any](from, to int, body func(lo, hi int) T, op func(a, b T) 
 // append never writes into the next chunk); every setting and terminal
 // operation applies. It panics if size < 1.
 //
-// For the offset of each chunk in xs, iterate over chunk numbers instead:
-// par.Range(0, (len(xs)+size-1)/size).ForEach(func(i int) { ... }). To let
+// For the offset of each chunk in xs, iterate over chunk numbers instead,
+// from 0 to len(xs)/size rounded up. To let
 // gopar choose the sizes, use par.Range(0, len(xs)).Blocks.
 func Chunks[T any](xs []T, size int) Iter[[]T] {
 	if size < 1 {
 		panic(fmt.Sprintf("gopar: par.Chunks was given size %d; it must be at least 1", size))
 	}
-	n := (len(xs) + size - 1) / size
+	// Rounded up without overflow: size may be as large as math.MaxInt.
+	n := len(xs) / size
+	if len(xs)%size != 0 {
+		n++
+	}
 	return Map[int, []T](Range(0, n), func(i int) []T {
 		lo := i * size
-		hi := min(lo+size, len(xs))
+		hi := lo + min(size, len(xs)-lo)
 		return xs[lo:hi:hi]
 	})
 }

@@ -2,6 +2,7 @@ package par_test
 
 import (
 	"context"
+	"math"
 	"strings"
 	"sync/atomic"
 	"testing"
@@ -86,13 +87,17 @@ func TestIntsBlocksContext(t *testing.T) {
 
 // Chunks are fixed-size, aligned, in order, with capacity cut at their end.
 func TestChunks(t *testing.T) {
-	for _, tc := range []struct{ n, size int }{{0, 3}, {1, 3}, {7, 3}, {9, 3}, {10, 1}, {5, 10}, {1000, 7}} {
+	for _, tc := range []struct{ n, size int }{{0, 3}, {1, 3}, {7, 3}, {9, 3}, {10, 1}, {5, 10}, {1000, 7}, {5, math.MaxInt}, {5, math.MaxInt - 1}, {0, math.MaxInt}} {
 		xs := make([]int, tc.n)
 		for i := range xs {
 			xs[i] = i
 		}
 		chunks := par.Chunks(xs, tc.size).Collect()
-		if want := (tc.n + tc.size - 1) / tc.size; len(chunks) != want {
+		want := tc.n / tc.size // rounded up below; (n+size-1)/size overflows
+		if tc.n%tc.size != 0 {
+			want++
+		}
+		if len(chunks) != want {
 			t.Fatalf("n=%d size=%d: %d chunks, want %d", tc.n, tc.size, len(chunks), want)
 		}
 		next := 0

@@ -20,7 +20,10 @@ type Panic = runtime.Panic
 // ErrClosed is the panic value of an operation on a pool after its Close.
 var ErrClosed = runtime.ErrClosed
 
-// NewPool returns a pool of the given number of workers (at least 1), which
+// MaxWorkers is the largest pool NewPool makes (see runtime.MaxWorkers).
+const MaxWorkers = runtime.MaxWorkers
+
+// NewPool returns a pool of the given number of workers (1 to MaxWorkers), which
 // the caller should Close when done with it.
 func NewPool(workers int) (*Pool, error) { return runtime.New(workers) }
 

@@ -61,11 +61,21 @@ type Pool struct {
 	closeMu sync.Mutex
 }
 
+// MaxWorkers is the largest pool New makes. A pool's size is the
+// parallelism of CPU work, about the number of cores; an idle worker looks
+// for work in every member's deque, so a pool of tens of thousands of
+// workers spends its time searching. To have many calls that block in
+// flight, use the Blocking mode of the par iterators instead.
+const MaxWorkers = 4096
+
 // New starts a pool of the given number of worker goroutines. A count below
-// one is an error.
+// one or above MaxWorkers is an error.
 func New(workers int) (*Pool, error) {
 	if workers < 1 {
 		return nil, fmt.Errorf("gopar: a pool needs at least one worker, got %d", workers)
+	}
+	if workers > MaxWorkers {
+		return nil, fmt.Errorf("gopar: a pool of %d workers is more than MaxWorkers (%d): size a pool by the cores (GOMAXPROCS), and use Blocking(limit) for many calls that block", workers, MaxWorkers)
 	}
 	guests := max(minGuests, 4*workers)
 	p := &Pool{nWorkers: workers, members: make([]*Worker, workers+guests)}
@@ -268,8 +278,9 @@ const WorkersEnv = "GOPAR_WORKERS"
 
 // Default returns the shared pool, starting it on first use. It has as many
 // workers as the GOPAR_WORKERS environment variable says, or GOMAXPROCS if
-// that variable is unset. An invalid value (not a positive integer) is
-// reported once on standard error and the GOMAXPROCS default is used.
+// that variable is unset (at most MaxWorkers). An invalid value (not an
+// integer from 1 to MaxWorkers) is reported once on standard error and the
+// GOMAXPROCS default is used.
 func Default() *Pool {
 	defaultOnce.Do(func() {
 		n, err := workersFromEnv(os.Getenv(WorkersEnv))
@@ -282,15 +293,16 @@ func Default() *Pool {
 	return defaultPool
 }
 
-// workersFromEnv parses GOPAR_WORKERS; on error it returns GOMAXPROCS.
+// workersFromEnv parses GOPAR_WORKERS; on error it returns GOMAXPROCS (at
+// most MaxWorkers).
 func workersFromEnv(v string) (int, error) {
-	procs := goruntime.GOMAXPROCS(0)
+	procs := min(goruntime.GOMAXPROCS(0), MaxWorkers)
 	if v == "" {
 		return procs, nil
 	}
 	n, err := strconv.Atoi(v)
-	if err != nil || n < 1 {
-		return procs, fmt.Errorf("%s=%q is not a positive integer", WorkersEnv, v)
+	if err != nil || n < 1 || n > MaxWorkers {
+		return procs, fmt.Errorf("%s=%q is not an integer from 1 to %d", WorkersEnv, v, MaxWorkers)
 	}
 	return n, nil
 }

@@ -25,10 +25,20 @@ func TestNewRejectsBadWorkerCounts(t *testing.T) {
 			t.Fatalf("New(%d) error does not say what is wrong: %v", n, err)
 		}
 	}
+	// Far more workers than cores: refused, pointing to Blocking.
+	for _, n := range []int{MaxWorkers + 1, 1 << 20} {
+		p, err := New(n)
+		if err == nil || p != nil {
+			t.Fatalf("New(%d) = %v, %v; want an error", n, p, err)
+		}
+		if !strings.Contains(err.Error(), "MaxWorkers") || !strings.Contains(err.Error(), "Blocking") {
+			t.Fatalf("New(%d) error does not say what is wrong and what to do: %v", n, err)
+		}
+	}
 }
 
 func TestWorkersFromEnv(t *testing.T) {
-	procs := goruntime.GOMAXPROCS(0)
+	procs := min(goruntime.GOMAXPROCS(0), MaxWorkers)
 	cases := []struct {
 		v       string
 		want    int
@@ -36,6 +46,7 @@ func TestWorkersFromEnv(t *testing.T) {
 	}{
 		{"", procs, false}, {"3", 3, false}, {"1", 1, false},
 		{"0", procs, true}, {"-2", procs, true}, {"many", procs, true}, {"2.5", procs, true},
+		{"4097", procs, true}, {"4096", MaxWorkers, false},
 	}
 	for _, c := range cases {
 		n, err := workersFromEnv(c.v)
