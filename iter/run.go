@@ -36,6 +36,16 @@ type Reducer[A any] struct {
 	// those below still run. A loop with a Cut hands out low indexes first
 	// (see partition.NewGrowingLoop), so little runs above a cut.
 	Cut func(acc A) int
+	// Setup, if set, says that each call of Fold may carry a setup that
+	// only large blocks amortise: the block API's body, which may build a
+	// map or a buffer per block. Blocks then at least double in the
+	// caller's inline phase, and a participant takes half of what its
+	// range has left at a time (at least the sizer's block, which still
+	// follows the clock), so that Fold is called O(participants x log n)
+	// times, as the leaves of Rayon's splitting are, rather than once every
+	// few microseconds of work. Half of a range stays in the thieves'
+	// reach. See docs/design.md, "Blocks with a setup".
+	Setup bool
 }
 
 // Timing of the adaptive schedule. Reading the clock costs about 35 ns here
@@ -124,6 +134,9 @@ func Run[A any](cfg Config, lo, hi int, r Reducer[A]) (result A) {
 		i += n
 		now := time.Since(start)
 		sz.observe(n, 1, now-last)
+		if r.Setup {
+			sz.size = max(sz.size, 2*n)
+		}
 		last = now
 		if (r.Stop != nil && r.Stop(acc)) || (r.Cut != nil && r.Cut(acc) < hi) || isClosed(done) {
 			// Decided, or cut below what has run (the prefix ran in
@@ -375,7 +388,13 @@ func (o *loop[A]) runBlocks(p *partition.Participant, st *participant[A]) (finis
 		}
 	}()
 	for {
-		lo, hi, ok := p.Next(st.take)
+		take := st.take
+		if o.r.Setup {
+			// Half of what our range has left; a new range (Left is then
+			// 0) starts with the sizer's block.
+			take = o.cfg.clamp(max(take, p.Left()/2))
+		}
+		lo, hi, ok := p.Next(take)
 		if !ok {
 			return true
 		}

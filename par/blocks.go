@@ -39,13 +39,22 @@ func (r Ints) WithProgress(report func(done, total int)) Ints {
 
 // Blocks calls body on disjoint contiguous sub-ranges [lo, hi) that together
 // cover the range, in parallel, and returns when all calls have returned.
-// The loop of a hand-written fan-out moves into body unchanged. Block sizes
-// adapt to the measured cost of the work (WithBlockSize bounds them). Once
+// The loop of a hand-written fan-out moves into body unchanged. The blocks
+// grow with the range (a worker takes half of what its part has left), so
+// body is called O(workers x log n) times and a setup per call, such as a
+// map or a buffer, is amortised; WithBlockSize bounds them. Once
 // a context given with WithContext is done, sub-ranges not yet started are
 // skipped, as in ForEach.
 func (r Ints) Blocks(body func(lo, hi int)) {
 	mustFunc(body, "Blocks")
-	iter.RunBlocks(r.s.Config, r.s.Lo, r.s.Hi, body)
+	iter.Run(r.s.Config, r.s.Lo, r.s.Hi, iter.Reducer[struct{}]{
+		Identity: func() struct{} { return struct{}{} },
+		Fold: func(acc struct{}, lo, hi int) struct{} {
+			body(lo, hi)
+			return acc
+		},
+		Setup: true,
+	})
 }
 
 // ReduceBlocksIn is ReduceBlocks over the range iterator r, so that r's
@@ -80,6 +89,7 @@ func ReduceBlocksIn[T any](r Ints, body func(lo, hi int) T, op func(a, b T) T) T
 			}
 			return partial{op(a.v, b.v), true}
 		},
+		Setup: true,
 	})
 	return res.v
 }
@@ -91,7 +101,9 @@ func Blocks(from, to int, body func(lo, hi int)) { Range(from, to).Blocks(body) 
 // ReduceBlocks calls body on disjoint contiguous sub-ranges [lo, hi) that
 // together cover [from, to), in parallel, and combines their results with
 // op in index order (op must be associative, not necessarily commutative).
-// It returns the zero T for an empty range. It is ReduceBlocksIn over
+// It returns the zero T for an empty range. As with Blocks, body is called
+// O(workers x log n) times, so it may build a map or a buffer per call and
+// op merge them. It is ReduceBlocksIn over
 // par.Range(from, to); use that form for WithPool, WithContext or
 // WithBlockSize.
 //

@@ -25,8 +25,8 @@ func words(n, vocab int) []string {
 
 // TestFoldWordCount: a word count with one map per run. init runs once per
 // run, O(workers + steals) times, which stays within 2*workers*log2(n) even
-// with more workers than cores; a map per block (the ReduceBlocks pattern)
-// needs tens of thousands.
+// with more workers than cores (TestReduceBlocksCostlyBody checks the same
+// pattern with a map per block).
 func TestFoldWordCount(t *testing.T) {
 	ws := words(300_000, 5000)
 	want := map[string]int{}
@@ -53,8 +53,7 @@ func TestFoldWordCount(t *testing.T) {
 				t.Fatalf("%d workers: %q counted %d times, want %d", workers, w, got[w], n)
 			}
 		}
-		// O(workers x log n), against tens of thousands for a map per
-		// block (the ReduceBlocks pattern).
+		// O(workers x log n).
 		if n, bound := inits.Load(), int64(2*workers*bits.Len(uint(len(ws)))); n > bound {
 			t.Errorf("%d workers: init ran %d times for %d words (bound %d)", workers, n, len(ws), bound)
 		}

@@ -397,6 +397,15 @@ func (p *Participant) Leave() (last bool) {
 	}
 }
 
+// Left returns an estimate of the items left in the range p owns (0 when
+// it owns none), from a racy snapshot: enough to size its next block.
+func (p *Participant) Left() int {
+	if p.r == nil {
+		return 0
+	}
+	return p.r.Len()
+}
+
 // Steals returns the number of successful steals p made.
 func (p *Participant) Steals() int { return p.steals }
 
