@@ -373,3 +373,26 @@ func BenchmarkLoop(b *testing.B) {
 		p.Leave()
 	}
 }
+
+// TestParticipantLeft: Left is what the participant's own range still holds,
+// 0 before its first block and once the range is done.
+func TestParticipantLeft(t *testing.T) {
+	l := NewLoop(0, 100, 2) // partitions [0, 50) and [50, 100)
+	var p Participant
+	if !l.Enter(&p) {
+		t.Fatal("Enter failed")
+	}
+	if n := p.Left(); n != 0 {
+		t.Errorf("Left before any block = %d, want 0", n)
+	}
+	if lo, hi, ok := p.Next(10); !ok || lo != 0 || hi != 10 {
+		t.Fatalf("Next(10) = %d, %d, %v", lo, hi, ok)
+	}
+	if n := p.Left(); n != 40 {
+		t.Errorf("Left after [0, 10) = %d, want 40", n)
+	}
+	p.Next(40)
+	if n := p.Left(); n != 0 {
+		t.Errorf("Left after the whole partition = %d, want 0", n)
+	}
+}
