@@ -18,10 +18,11 @@ import (
 // from the caller's goroutine, one item at a time, and the adapters built on
 // the Spec (Map, Filter) and every terminal operation need no change.
 
-// batchSource drives a seq in batches: body runs the batch at positions
-// [lo, hi) and says whether to go on.
+// batchSource drives a seq in batches of at least least items (but the
+// last): body runs the batch at positions [lo, hi) and says whether to go
+// on.
 type batchSource interface {
-	batches(body func(lo, hi int) bool)
+	batches(least int, body func(lo, hi int) bool)
 }
 
 // Batch sizes adapt to the item cost: a batch should take about
@@ -30,6 +31,9 @@ type batchSource interface {
 const (
 	batchTarget = time.Millisecond
 	maxBatch    = 1 << 16
+	// blockingBatches: in blocking mode, a batch holds at least this many
+	// times the limit (see runSeq).
+	blockingBatches = 4
 )
 
 // FromSeq is the Spec of the items of seq, in order. See the package par
@@ -56,7 +60,7 @@ type window[T any] struct {
 	items []T
 }
 
-func (w *window[T]) batches(body func(lo, hi int) bool) {
+func (w *window[T]) batches(least int, body func(lo, hi int) bool) {
 	if !w.busy.CompareAndSwap(false, true) {
 		panic("gopar: an iterator from par.FromSeq runs one terminal operation at a time")
 	}
@@ -66,7 +70,7 @@ func (w *window[T]) batches(body func(lo, hi int) bool) {
 	}
 	var (
 		buf     []T
-		size    = 1
+		size    = least
 		stopped bool
 		caught  any // a panic in body, re-raised once seq has returned
 		start   = time.Now()
@@ -84,8 +88,8 @@ func (w *window[T]) batches(body func(lo, hi int) bool) {
 		switch {
 		case took < batchTarget/2 && size < maxBatch:
 			size *= 2
-		case took > 2*batchTarget && size > 1:
-			size /= 2
+		case took > 2*batchTarget && size > least:
+			size = max(size/2, least)
 		}
 		buf = buf[:0]
 		start = time.Now()
@@ -113,6 +117,11 @@ func (w *window[T]) batches(body func(lo, hi int) bool) {
 
 // runSeq is Run on a pipeline over a seq (cfg.seq != nil): one parallel
 // loop per batch, combined in order.
+//
+// In blocking mode a batch holds at least blockingBatches times the limit,
+// so that the limit is reached: a batch sized by time alone would hold one
+// item that waits a millisecond, and run it alone. A batch still ends with
+// a tail where fewer calls run, while its last items finish.
 func runSeq[A any](cfg Config, r Reducer[A]) A {
 	src := cfg.seq
 	cfg.seq = nil
@@ -121,7 +130,11 @@ func runSeq[A any](cfg Config, r Reducer[A]) A {
 	if isClosed(done) {
 		return acc
 	}
-	src.batches(func(lo, hi int) bool {
+	least := 1
+	if cfg.Blocking > 0 {
+		least = blockingBatches * cfg.Blocking
+	}
+	src.batches(least, func(lo, hi int) bool {
 		part := Run(cfg, lo, hi, r)
 		if r.Combine != nil {
 			acc = r.Combine(acc, part)

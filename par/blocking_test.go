@@ -245,3 +245,26 @@ func TestBlockingBadLimit(t *testing.T) {
 	mustPanicWith(t, "gopar: Blocking(0): the limit of calls at once must be at least 1", func() { par.Range(0, 1).Blocking(0) })
 	mustPanicWith(t, "gopar: Blocking(-3)", func() { par.Slice([]int{1}).Blocking(-3) })
 }
+
+// TestBlockingFromSeq: over a seq, the blocking mode reaches its limit too
+// (batches sized by time alone held one slow item each, and ran it alone),
+// hands the items out in order, and keeps their order.
+func TestBlockingFromSeq(t *testing.T) {
+	const limit = 8
+	xs := make([]int, 100)
+	for i := range xs {
+		xs[i] = i
+	}
+	g := newGate(limit)
+	got := par.Map(par.FromSeq(slices.Values(xs)).Blocking(limit), func(i int) int { g.call(t, i); return i }).Collect()
+	if m := g.most.Load(); m != limit {
+		t.Errorf("%d calls in flight at most, want %d", m, limit)
+	}
+	slices.Sort(g.first)
+	if !slices.Equal(g.first, xs[:limit]) {
+		t.Errorf("the first calls were for items %v, want 0..%d", g.first, limit-1)
+	}
+	if !slices.Equal(got, xs) {
+		t.Errorf("Collect over the seq lost its order")
+	}
+}

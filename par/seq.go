@@ -24,6 +24,9 @@ import (
 //   - Sum on floats follows the batches, whose sizes depend on timing, so
 //     unlike Sum over a slice or a range it can differ in the last bits from
 //     run to run.
+//   - with Blocking(limit), a batch holds at least 4*limit items, so that
+//     limit calls run at once; the next batch is pulled when every call of
+//     the last one has returned.
 //
 // Every adapter and terminal operation works as on other iterators, except
 // Len, which returns -1 (the length is not known before the items are
