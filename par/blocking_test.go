@@ -69,6 +69,41 @@ func TestBlockingEveryTerminal(t *testing.T) {
 	if err := blk.TryForEach(func(int) error { return nil }); err != nil {
 		t.Errorf("TryForEach = %v", err)
 	}
+	if v, ok := par.Min(blk); !ok || v != 0 {
+		t.Errorf("Min = %d, %v", v, ok)
+	}
+	byLast := func(a, b int) int { return a%10 - b%10 }
+	if v, ok := par.MinFunc(blk, byLast); !ok || v != 0 {
+		t.Errorf("MinFunc = %d, %v (ties go to the first item)", v, ok)
+	}
+	if v, ok := par.MaxFunc(blk, byLast); !ok || v != 9 {
+		t.Errorf("MaxFunc = %d, %v (ties go to the first item)", v, ok)
+	}
+	if got := blk.Count(); got != n {
+		t.Errorf("Count = %d", got)
+	}
+	half := func(i int) (int, bool) { return i / 2, i%2 == 0 }
+	if got, want := par.FilterMap(blk, half).Collect(), par.FilterMap(cpu, half).Collect(); !slices.Equal(got, want) {
+		t.Errorf("FilterMap + Collect differs")
+	}
+	pair := func(i int) []int { return []int{i, -i} }
+	if got, want := par.FlatMap(blk, pair).Collect(), par.FlatMap(cpu, pair).Collect(); !slices.Equal(got, want) {
+		t.Errorf("FlatMap + Collect differs")
+	}
+	third := func(i int) float64 { return float64(i) / 3 }
+	if got, want := par.Sum(par.Map(blk, third)), par.Sum(par.Map(cpu, third)); got != want {
+		t.Errorf("float Sum = %v, CPU mode %v: not the same bits", got, want)
+	}
+	if got := par.FromSeq(slices.Values(cpu.Collect())).Blocking(16).Collect(); !slices.Equal(got, cpu.Collect()) {
+		t.Errorf("FromSeq + Collect differs")
+	}
+	ctx, cancel := context.WithCancel(context.Background())
+	cancel()
+	ran.Store(0)
+	blk.WithContext(ctx).ForEach(func(int) { ran.Add(1) })
+	if ran.Load() != 0 {
+		t.Errorf("a done context ran %d items", ran.Load())
+	}
 }
 
 // gate lets the first limit callbacks block until all of them are in
@@ -267,4 +302,40 @@ func TestBlockingFromSeq(t *testing.T) {
 	if !slices.Equal(got, xs) {
 		t.Errorf("Collect over the seq lost its order")
 	}
+}
+
+// TestBlockingErrorRule: when several calls fail, TryForEach and TryMap
+// return the error of the lowest-index one among those that ran, whatever
+// the order they returned in: here item 3 fails first, then item 1.
+func TestBlockingErrorRule(t *testing.T) {
+	run := func(name string, try func(f func(int) error) error) {
+		t.Helper()
+		var started atomic.Int64
+		all := make(chan struct{}) // closed once items 0-3 are all running
+		threeDone := make(chan struct{})
+		err := try(func(i int) error {
+			if i < 4 && started.Add(1) == 4 {
+				close(all)
+			}
+			switch i {
+			case 1:
+				<-threeDone
+				return fmt.Errorf("item %d", i)
+			case 3:
+				<-all
+				defer close(threeDone)
+				return fmt.Errorf("item %d", i)
+			}
+			return nil
+		})
+		if err == nil || err.Error() != "item 1" {
+			t.Errorf("%s returned %v, want item 1's error", name, err)
+		}
+	}
+	it := par.Range(0, 100).Blocking(4)
+	run("TryForEach", func(f func(int) error) error { return it.TryForEach(f) })
+	run("TryMap", func(f func(int) error) error {
+		_, err := par.TryMap(it, func(i int) (int, error) { return i, f(i) })
+		return err
+	})
 }
