@@ -1,17 +1,27 @@
 package benchmarks
 
-import "testing"
+import (
+	"runtime"
+	"testing"
+)
 
 // sink keeps the checksums alive so that no run can be optimized away.
 var sink uint64
 
 // bench runs one sub-benchmark per implementation of w, so that names read
-// BenchmarkW1/static, BenchmarkW1/gopar-item, and so on.
+// BenchmarkW1/static, BenchmarkW1/gopar-item, and so on. Where w counts its
+// items, each also reports allocs/item.
 func bench(b *testing.B, w *Workload) {
 	for _, im := range w.Impls {
 		b.Run(im.Name, func(b *testing.B) {
+			var before, after runtime.MemStats
+			runtime.ReadMemStats(&before)
 			for b.Loop() {
 				sink += im.Run()
+			}
+			runtime.ReadMemStats(&after)
+			if w.Items > 0 {
+				b.ReportMetric(float64(after.Mallocs-before.Mallocs)/float64(b.N*w.Items), "allocs/item")
 			}
 		})
 	}

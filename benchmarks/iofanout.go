@@ -30,9 +30,10 @@ func ioItem(i int) uint64 {
 }
 
 var W9 = &Workload{
-	ID:   "W9",
-	Name: "io-fanout",
-	What: "2,000 items, each a 1 ms sleep plus 2 us of CPU, at most 64 at once",
+	ID:    "W9",
+	Name:  "io-fanout",
+	What:  "2,000 items, each a 1 ms sleep plus 2 us of CPU, at most 64 at once",
+	Items: ioN,
 	Impls: []Impl{
 		{"seq", func() uint64 {
 			var s uint64

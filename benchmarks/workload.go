@@ -48,6 +48,9 @@ type Workload struct {
 	Impls []Impl
 	// Targets are the goals BENCHMARKS.md sets for this workload.
 	Targets []Target
+	// Items, if positive, is the number of items one run handles: the
+	// benchmarks and cmd/compare then report allocations per item.
+	Items int
 }
 
 // Impl returns the implementation with the given name, or false.

@@ -153,6 +153,9 @@ type result struct {
 	// probe holds the medians of the probe's seq and static, where the
 	// workload is not balanced and the probe ran beside it.
 	probe map[string]time.Duration
+	// allocs holds the allocations per item of each implementation, where
+	// the workload counts its items (Workload.Items).
+	allocs map[string]float64
 }
 
 // measure runs the implementations of w (and the probe's, where w is not
@@ -204,6 +207,14 @@ func measure(w *benchmarks.Workload, rounds int, minTime time.Duration, warmUp b
 	}
 
 	res := result{w: w, median: map[string]time.Duration{}, probe: map[string]time.Duration{}}
+	if w.Items > 0 {
+		res.allocs = map[string]float64{}
+		for _, e := range entries {
+			if !e.probe {
+				res.allocs[e.impl.Name] = allocsPerItem(e.impl.Run, w.Items)
+			}
+		}
+	}
 	for _, e := range entries {
 		m := median(e.times)
 		if e.probe {
@@ -231,6 +242,17 @@ func timeOne(f func() uint64, minTime time.Duration) (time.Duration, uint64) {
 			return el / time.Duration(runs), sum
 		}
 	}
+}
+
+// allocsPerItem runs f once and returns the heap allocations it made per
+// item (the whole program's, so a quiet moment's: nothing else runs here).
+func allocsPerItem(f func() uint64, items int) float64 {
+	runtime.GC()
+	var before, after runtime.MemStats
+	runtime.ReadMemStats(&before)
+	f()
+	runtime.ReadMemStats(&after)
+	return float64(after.Mallocs-before.Mallocs) / float64(items)
 }
 
 // median returns the median of ds.
@@ -312,6 +334,9 @@ func render(results []result, rounds int, minTime time.Duration) string {
 					miss++
 				}
 				checks = append(checks, text)
+			}
+			if a, ok := r.allocs[name]; ok {
+				checks = append(checks, fmt.Sprintf("%.2f allocs/item", a))
 			}
 			rows = append(rows, []string{label, name, formatDuration(d),
 				fmt.Sprintf("%.2f", float64(seq)/float64(d)), strings.Join(checks, "; ")})
