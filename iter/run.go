@@ -2,6 +2,7 @@ package iter
 
 import (
 	"cmp"
+	"context"
 	"math"
 	"slices"
 	"sync"
@@ -76,6 +77,63 @@ const (
 	// with partitions of this many blocks (see partition.NewGrowingLoop).
 	firstPartitionBlocks = 4
 )
+
+// Config is how a loop runs: on which pool, and within which bounds on the
+// number of items run in one go. The zero Config runs on runtime.Default()
+// with no bounds, the schedule gopar is tuned for.
+type Config struct {
+	Pool *runtime.Pool // nil: runtime.Default()
+	// MinBlock, if positive, is the fewest items handed out at a time (to
+	// amortise a per-block setup in the block API). A range that runs out
+	// still hands out its last, smaller piece.
+	MinBlock int
+	// MaxBlock, if positive, is the most items handed out at a time (to bound
+	// the work that no thief can take, when item costs vary wildly).
+	MaxBlock int
+	// Context, if not nil, cancels the loop: once it is done, blocks not
+	// yet started are skipped, as when Reducer.Stop says so.
+	Context context.Context
+	// Blocking, if positive, runs the loop for callbacks that block (I/O):
+	// one item at a time on at most Blocking goroutines of its own, not on
+	// the pool (see runBlocking).
+	Blocking int
+
+	// Progress, if not nil, is told how far the loop has got: see
+	// runProgress.
+	Progress func(done, total int)
+
+	seq batchSource // a pipeline over an iter.Seq: see runSeq
+}
+
+// done returns the channel that cancels the loop, nil if nothing can.
+func (c Config) done() <-chan struct{} {
+	if c.Context == nil {
+		return nil
+	}
+	return c.Context.Done()
+}
+
+// isClosed reports whether done, a channel from Config.done, is closed.
+// Polling an open channel costs a few nanoseconds: cheap once per block.
+func isClosed(done <-chan struct{}) bool {
+	if done == nil {
+		return false
+	}
+	select {
+	case <-done:
+		return true
+	default:
+		return false
+	}
+}
+
+// clamp applies the bounds to a number of items.
+func (c Config) clamp(n int) int {
+	if c.MaxBlock > 0 {
+		n = min(n, c.MaxBlock)
+	}
+	return max(n, c.MinBlock, 1)
+}
 
 // Run folds the items of [lo, hi) with r and returns the combined result.
 // Every lo <= hi is valid, up to [math.MinInt, math.MaxInt).

@@ -43,6 +43,7 @@ func FromSeq[T any](seq iter.Seq[T]) Spec[T] {
 	return Spec[T]{
 		Lo: 0, Hi: math.MaxInt,
 		Config: Config{seq: w},
+		kind:   formGen,
 		gen:    func(i int) (T, bool) { return w.items[i-w.base], true },
 	}
 }

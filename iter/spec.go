@@ -1,24 +1,11 @@
 package iter
 
-import (
-	"context"
-
-	"golang.org/x/exp/constraints"
-
-	"github.com/gopar-dev/gopar/runtime"
-)
+import "golang.org/x/exp/constraints"
 
 // Spec describes an indexed pipeline: a source of items addressed by index
-// in [Lo, Hi), and the adapters applied to them. Item i is found by the
-// first of these that applies:
-//
-//   - flat != nil: flat(i, yield) yields the zero or more items of source
-//     index i, in order, until yield returns false (FlatMap); it returns
-//     false if yield did;
-//   - gen != nil: gen(i) gives the item and whether it survives the filters;
-//   - at != nil: at(i), kept if keep is nil or keep(at(i));
-//   - slice != nil: slice[i], kept if keep is nil or keep(slice[i]);
-//   - otherwise the index itself (T is int), kept if keep allows.
+// in [Lo, Hi), and the adapters applied to them. Its kind says how item i
+// is found (see form); the operations on a Spec switch on it once per
+// block, not per item.
 //
 // The special forms exist so that the common pipelines pay one indirect
 // call per item or none: Range(lo, hi).Map(f) stores f itself as at, and a
@@ -30,69 +17,30 @@ type Spec[T any] struct {
 	Lo, Hi int
 	Config
 
-	slice []T
-	at    func(int) T
-	keep  func(T) bool
-	gen   func(int) (T, bool)
-	flat  func(i int, yield func(T) bool) bool
+	kind  form
+	slice []T                                  // formSlice
+	at    func(int) T                          // formAt
+	gen   func(int) (T, bool)                  // formGen
+	flat  func(i int, yield func(T) bool) bool // formFlat
 }
 
-// Config is how a loop runs: on which pool, and within which bounds on the
-// number of items run in one go. The zero Config runs on runtime.Default()
-// with no bounds, which is what the targets in BENCHMARKS.md are met with.
-type Config struct {
-	Pool *runtime.Pool // nil: runtime.Default()
-	// MinBlock, if positive, is the fewest items handed out at a time (to
-	// amortise a per-block setup in the block API). A range that runs out
-	// still hands out its last, smaller piece.
-	MinBlock int
-	// MaxBlock, if positive, is the most items handed out at a time (to bound
-	// the work that no thief can take, when item costs vary wildly).
-	MaxBlock int
-	// Context, if not nil, cancels the loop: once it is done, blocks not
-	// yet started are skipped, as when Reducer.Stop says so.
-	Context context.Context
-	// Blocking, if positive, runs the loop for callbacks that block (I/O):
-	// one item at a time on at most Blocking goroutines of its own, not on
-	// the pool (see runBlocking).
-	Blocking int
+// form is the kind of a Spec: how item i is found.
+type form uint8
 
-	// Progress, if not nil, is told how far the loop has got: see
-	// runProgress.
-	Progress func(done, total int)
-
-	seq batchSource // a pipeline over an iter.Seq: see runSeq
-}
-
-// done returns the channel that cancels the loop, nil if nothing can.
-func (c Config) done() <-chan struct{} {
-	if c.Context == nil {
-		return nil
-	}
-	return c.Context.Done()
-}
-
-// isClosed reports whether done, a channel from Config.done, is closed.
-// Polling an open channel costs a few nanoseconds: cheap once per block.
-func isClosed(done <-chan struct{}) bool {
-	if done == nil {
-		return false
-	}
-	select {
-	case <-done:
-		return true
-	default:
-		return false
-	}
-}
-
-// clamp applies the bounds to a number of items.
-func (c Config) clamp(n int) int {
-	if c.MaxBlock > 0 {
-		n = min(n, c.MaxBlock)
-	}
-	return max(n, c.MinBlock, 1)
-}
+const (
+	// formInts: the index itself (T is int).
+	formInts form = iota
+	// formSlice: slice[i].
+	formSlice
+	// formAt: at(i).
+	formAt
+	// formGen: gen(i) gives the item and whether it survives the filters.
+	formGen
+	// formFlat: flat(i, yield) yields the zero or more items of source
+	// index i, in order, until yield returns false (FlatMap); it returns
+	// false if yield did.
+	formFlat
+)
 
 // Ints is the Spec of the integers in [lo, hi); hi <= lo gives an empty one.
 func Ints(lo, hi int) Spec[int] {
@@ -101,7 +49,7 @@ func Ints(lo, hi int) Spec[int] {
 
 // Slice is the Spec of the elements of xs, in order.
 func Slice[T any](xs []T) Spec[T] {
-	return Spec[T]{Lo: 0, Hi: len(xs), slice: xs}
+	return Spec[T]{Lo: 0, Hi: len(xs), kind: formSlice, slice: xs}
 }
 
 // Len is the number of source indices: the number of items, or an upper
@@ -109,32 +57,46 @@ func Slice[T any](xs []T) Spec[T] {
 func (s *Spec[T]) Len() int { return s.Hi - s.Lo }
 
 // Filtered reports whether some items may be dropped.
-func (s *Spec[T]) Filtered() bool { return s.gen != nil || s.keep != nil || s.flat != nil }
+func (s *Spec[T]) Filtered() bool { return s.kind >= formGen }
 
 // Flat reports whether a source index may give any number of items (after
 // FlatMap), so that Len bounds nothing.
-func (s *Spec[T]) Flat() bool { return s.flat != nil }
+func (s *Spec[T]) Flat() bool { return s.kind == formFlat }
 
 // Filter keeps the items for which pred returns true.
 func (s Spec[T]) Filter(pred func(T) bool) Spec[T] {
-	switch {
-	case s.flat != nil:
+	switch s.kind {
+	case formFlat:
 		flat := s.flat
 		s.flat = func(i int, yield func(T) bool) bool {
 			return flat(i, func(v T) bool { return !pred(v) || yield(v) })
 		}
-	case s.gen != nil:
+		return s
+	case formGen:
 		gen := s.gen
 		s.gen = func(i int) (T, bool) {
 			v, ok := gen(i)
 			return v, ok && pred(v)
 		}
-	case s.keep != nil:
-		keep := s.keep
-		s.keep = func(v T) bool { return keep(v) && pred(v) }
+		return s
+	case formAt:
+		at := s.at
+		s.gen = func(i int) (T, bool) {
+			v := at(i)
+			return v, pred(v)
+		}
+	case formSlice:
+		xs := s.slice
+		s.gen = func(i int) (T, bool) {
+			v := xs[i]
+			return v, pred(v)
+		}
 	default:
-		s.keep = pred
+		// T is int: convert pred once rather than every item.
+		predInt := any(pred).(func(int) bool)
+		s.gen = any(func(i int) (int, bool) { return i, predInt(i) }).(func(int) (T, bool))
 	}
+	s.kind, s.at, s.slice = formGen, nil, nil
 	return s
 }
 
@@ -146,37 +108,33 @@ func (s Spec[T]) Map(f func(T) T) Spec[T] {
 
 // MapSpec is Map with a change of item type.
 func MapSpec[T, U any](s Spec[T], f func(T) U) Spec[U] {
-	out := Spec[U]{Lo: s.Lo, Hi: s.Hi, Config: s.Config}
-	if s.flat != nil {
+	out := Spec[U]{Lo: s.Lo, Hi: s.Hi, Config: s.Config, kind: s.kind}
+	switch s.kind {
+	case formFlat:
 		flat := s.flat
 		out.flat = func(i int, yield func(U) bool) bool {
 			return flat(i, func(v T) bool { return yield(f(v)) })
 		}
-		return out
-	}
-	if s.Filtered() {
-		item := s.Item
+	case formGen:
+		gen := s.gen
 		out.gen = func(i int) (U, bool) {
-			v, ok := item(i)
+			v, ok := gen(i)
 			if !ok {
 				var zero U
 				return zero, false
 			}
 			return f(v), true
 		}
-		return out
-	}
-	switch {
-	case s.at != nil:
+	case formAt:
 		at := s.at
 		out.at = func(i int) U { return f(at(i)) }
-	case s.slice != nil:
+	case formSlice:
 		xs := s.slice
-		out.at = func(i int) U { return f(xs[i]) }
+		out.kind, out.at = formAt, func(i int) U { return f(xs[i]) }
 	default:
 		// The items are the indices: T is int, so f is a func(int) U and
 		// becomes at itself, with no wrapper to call through.
-		out.at = any(f).(func(int) U)
+		out.kind, out.at = formAt, any(f).(func(int) U)
 	}
 	return out
 }
@@ -184,9 +142,9 @@ func MapSpec[T, U any](s Spec[T], f func(T) U) Spec[U] {
 // FilterMapSpec keeps f(x) for the items x for which f reports true: a map
 // and a filter in one step.
 func FilterMapSpec[T, U any](s Spec[T], f func(T) (U, bool)) Spec[U] {
-	if s.flat != nil {
+	if s.kind == formFlat {
 		flat := s.flat
-		return Spec[U]{Lo: s.Lo, Hi: s.Hi, Config: s.Config, flat: func(i int, yield func(U) bool) bool {
+		return Spec[U]{Lo: s.Lo, Hi: s.Hi, Config: s.Config, kind: formFlat, flat: func(i int, yield func(U) bool) bool {
 			return flat(i, func(v T) bool {
 				u, ok := f(v)
 				return !ok || yield(u)
@@ -194,7 +152,7 @@ func FilterMapSpec[T, U any](s Spec[T], f func(T) (U, bool)) Spec[U] {
 		}}
 	}
 	item := s.Item
-	return Spec[U]{Lo: s.Lo, Hi: s.Hi, Config: s.Config, gen: func(i int) (U, bool) {
+	return Spec[U]{Lo: s.Lo, Hi: s.Hi, Config: s.Config, kind: formGen, gen: func(i int) (U, bool) {
 		if v, ok := item(i); ok {
 			return f(v)
 		}
@@ -213,8 +171,8 @@ func FlatMapSpec[T, U any](s Spec[T], f func(T) []U) Spec[U] {
 		}
 		return true
 	}
-	out := Spec[U]{Lo: s.Lo, Hi: s.Hi, Config: s.Config}
-	if s.flat != nil {
+	out := Spec[U]{Lo: s.Lo, Hi: s.Hi, Config: s.Config, kind: formFlat}
+	if s.kind == formFlat {
 		flat := s.flat
 		out.flat = func(i int, yield func(U) bool) bool {
 			return flat(i, func(v T) bool { return expand(v, yield) })
@@ -233,52 +191,40 @@ func FlatMapSpec[T, U any](s Spec[T], f func(T) []U) Spec[U] {
 // general path; the terminal operations loop over the special forms. A flat
 // Spec has no single item per index: every caller handles it first.
 func (s *Spec[T]) Item(i int) (T, bool) {
-	var v T
-	switch {
-	case s.flat != nil:
+	switch s.kind {
+	case formFlat:
 		panic("iter: Item on a Spec after FlatMap")
-	case s.gen != nil:
+	case formGen:
 		return s.gen(i)
-	case s.at != nil:
-		v = s.at(i)
-	case s.slice != nil:
-		v = s.slice[i]
-	default:
-		v = any(i).(T)
+	case formAt:
+		return s.at(i), true
+	case formSlice:
+		return s.slice[i], true
 	}
-	if s.keep != nil && !s.keep(v) {
-		return v, false
-	}
-	return v, true
+	return any(i).(T), true
 }
 
 // Each calls yield for every surviving item with index in [lo, hi), in
 // index order.
 func (s *Spec[T]) Each(lo, hi int, yield func(T)) {
-	switch {
-	case s.flat != nil:
+	switch s.kind {
+	case formFlat:
 		more := func(v T) bool { yield(v); return true }
 		for i := lo; i < hi; i++ {
 			s.flat(i, more)
 		}
-	case s.gen != nil:
+	case formGen:
 		for i := lo; i < hi; i++ {
 			if v, ok := s.gen(i); ok {
 				yield(v)
 			}
 		}
-	case s.keep != nil:
-		for i := lo; i < hi; i++ {
-			if v, ok := s.Item(i); ok {
-				yield(v)
-			}
-		}
-	case s.at != nil:
+	case formAt:
 		at := s.at
 		for i := lo; i < hi; i++ {
 			yield(at(i))
 		}
-	case s.slice != nil:
+	case formSlice:
 		for _, v := range s.slice[lo:hi] {
 			yield(v)
 		}
@@ -295,12 +241,12 @@ func (s *Spec[T]) Each(lo, hi int, yield func(T)) {
 // only be used on an unfiltered Spec.
 func (s *Spec[T]) Fill(dst []T, lo, hi int) {
 	out := dst[lo-s.Lo : hi-s.Lo]
-	switch {
-	case s.at != nil:
+	switch s.kind {
+	case formAt:
 		for k := range out {
 			out[k] = s.at(lo + k)
 		}
-	case s.slice != nil:
+	case formSlice:
 		copy(out, s.slice[lo:hi])
 	default:
 		ints := any(out).([]int)
@@ -313,7 +259,7 @@ func (s *Spec[T]) Fill(dst []T, lo, hi int) {
 // EachUntil is Each that stops as soon as yield returns false; it reports
 // whether it went through the whole block.
 func (s *Spec[T]) EachUntil(lo, hi int, yield func(T) bool) bool {
-	if s.flat != nil {
+	if s.kind == formFlat {
 		for i := lo; i < hi; i++ {
 			if !s.flat(i, yield) {
 				return false
@@ -344,8 +290,8 @@ type Number interface {
 //go:noinline
 func SumBlock[T Number](s *Spec[T], lo, hi int) T {
 	var acc T
-	switch {
-	case s.gen != nil || s.keep != nil || s.flat != nil:
+	switch s.kind {
+	case formGen, formFlat:
 		// A variable of its own for the closure: one that a closure
 		// captures lives in memory, and acc would then be loaded and stored
 		// at every addition of the other loops too (3.7 ns per float64
@@ -353,13 +299,13 @@ func SumBlock[T Number](s *Spec[T], lo, hi int) T {
 		var kept T
 		s.Each(lo, hi, func(v T) { kept += v })
 		return kept
-	case s.at != nil:
+	case formAt:
 		// The hot loop of par.Range(lo, hi).Map(f).Sum(): one call per item.
 		at := s.at
 		for i := lo; i < hi; i++ {
 			acc += at(i)
 		}
-	case s.slice != nil:
+	case formSlice:
 		for _, v := range s.slice[lo:hi] {
 			acc += v
 		}
@@ -380,8 +326,8 @@ func SumBlock[T Number](s *Spec[T], lo, hi int) T {
 // where Item would add a second. After a FlatMap, v is the first match
 // among the items of index i.
 func (s *Spec[T]) SearchBlock(lo, hi int, pred func(T) bool) (i int, v T, found bool) {
-	switch {
-	case s.flat != nil:
+	switch s.kind {
+	case formFlat:
 		match := func(x T) bool {
 			if pred(x) {
 				v, found = x, true
@@ -394,20 +340,20 @@ func (s *Spec[T]) SearchBlock(lo, hi int, pred func(T) bool) (i int, v T, found 
 				return i, v, true
 			}
 		}
-	case s.gen != nil || s.keep != nil:
+	case formGen:
 		for i := lo; i < hi; i++ {
-			if v, ok := s.Item(i); ok && pred(v) {
+			if v, ok := s.gen(i); ok && pred(v) {
 				return i, v, true
 			}
 		}
-	case s.at != nil:
+	case formAt:
 		at := s.at
 		for i := lo; i < hi; i++ {
 			if v := at(i); pred(v) {
 				return i, v, true
 			}
 		}
-	case s.slice != nil:
+	case formSlice:
 		for k, v := range s.slice[lo:hi] {
 			if pred(v) {
 				return lo + k, v, true
@@ -433,15 +379,15 @@ func (s *Spec[T]) SearchBlock(lo, hi int, pred func(T) bool) (i int, v T, found 
 func TryFill[T, U any](s *Spec[T], dst []U, lo, hi int, f func(T) (U, error)) error {
 	var err error
 	out := dst[:hi-lo]
-	switch {
-	case s.at != nil:
+	switch s.kind {
+	case formAt:
 		at := s.at
 		for k := range out {
 			if out[k], err = f(at(lo + k)); err != nil {
 				return err
 			}
 		}
-	case s.slice != nil:
+	case formSlice:
 		for k, v := range s.slice[lo:hi] {
 			if out[k], err = f(v); err != nil {
 				return err

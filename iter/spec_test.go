@@ -9,13 +9,13 @@ func TestSearchBlock(t *testing.T) {
 	even := func(v int) bool { return v%2 == 0 }
 	double := func(v int) int { return 2 * v }
 	specs := map[string]Spec[int]{
-		"ints":          Ints(-3, 5),
-		"slice":         Slice(xs),
-		"at":            Ints(-3, 5).Map(double),
-		"keep":          Slice(xs).Filter(func(v int) bool { return v > 2 }),
-		"gen":           Slice(xs).Filter(func(v int) bool { return v > 2 }).Map(double),
-		"at then keep":  Slice(xs).Map(double).Filter(func(v int) bool { return v > 6 }),
-		"ints filtered": Ints(0, 8).Filter(func(v int) bool { return v%3 != 0 }),
+		"ints":           Ints(-3, 5),
+		"slice":          Slice(xs),
+		"at":             Ints(-3, 5).Map(double),
+		"slice filtered": Slice(xs).Filter(func(v int) bool { return v > 2 }),
+		"gen":            Slice(xs).Filter(func(v int) bool { return v > 2 }).Map(double),
+		"at filtered":    Slice(xs).Map(double).Filter(func(v int) bool { return v > 6 }),
+		"ints filtered":  Ints(0, 8).Filter(func(v int) bool { return v%3 != 0 }),
 	}
 	for name, s := range specs {
 		for _, pred := range []func(int) bool{even, func(v int) bool { return v > 7 }, func(int) bool { return false }} {
