@@ -284,7 +284,7 @@ type Number interface {
 // SumBlock adds up the surviving items with index in [lo, hi).
 //
 // It stays out of line so that a build with a CPU profile (PGO) can
-// devirtualize the hot per-item call below; inlined into par.Sum, it kept
+// devirtualize the hot per-item call below; inlined into Sum, it kept
 // the indirect call (docs/benchmarks.md, "PGO").
 //
 //go:noinline

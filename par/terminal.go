@@ -75,16 +75,4 @@ func (it Iter[T]) Collect() []T {
 
 // Sum returns the sum of the items of any numeric iterator of this package,
 // such as the result of par.Map (0 for none). See Nums.Sum.
-func Sum[T Number](it Iterator[T]) T {
-	s := it.spec()
-	if inexact[T]() && !s.IsSeq() {
-		return reproducibleSum(s)
-	}
-	return iter.Run(s.Config, s.Lo, s.Hi, iter.Reducer[T]{
-		Identity: func() T { return 0 },
-		Fold: func(acc T, lo, hi int) T {
-			return acc + iter.SumBlock(&s, lo, hi)
-		},
-		Combine: func(a, b T) T { return a + b },
-	})
-}
+func Sum[T Number](it Iterator[T]) T { return iter.Sum(it.spec()) }

@@ -1,11 +1,26 @@
-package par
+package iter
 
 import (
 	"math"
 	"reflect"
-
-	"github.com/gopar-dev/gopar/iter"
 )
+
+// Sum returns the sum of the surviving items of s (0 for none). Integer
+// sums wrap around as + does and follow the blocks the schedule hands out;
+// float and complex sums are reproducible (see sumBlock), except over an
+// iter.Seq, whose batches follow timing.
+func Sum[T Number](s Spec[T]) T {
+	if inexact[T]() && !s.IsSeq() {
+		return reproducibleSum(s)
+	}
+	return Run(s.Config, s.Lo, s.Hi, Reducer[T]{
+		Identity: func() T { return 0 },
+		Fold: func(acc T, lo, hi int) T {
+			return acc + SumBlock(&s, lo, hi)
+		},
+		Combine: func(a, b T) T { return a + b },
+	})
+}
 
 // Sums of floating-point items are reproducible: the same items give the
 // same bits, whatever the number of workers, the steals and the run.
@@ -34,7 +49,7 @@ func inexact[T Number]() bool {
 }
 
 // reproducibleSum is Sum for float and complex items; see sumBlock.
-func reproducibleSum[T Number](s iter.Spec[T]) T {
+func reproducibleSum[T Number](s Spec[T]) T {
 	n := uint64(s.Hi) - uint64(s.Lo)
 	if n == 0 {
 		if s.Progress != nil {
@@ -56,11 +71,11 @@ func reproducibleSum[T Number](s iter.Spec[T]) T {
 		total := int(min(n, math.MaxInt))
 		cfg.Progress = func(blocks, _ int) { report(int(min(uint64(blocks)*size, n, math.MaxInt)), total) }
 	}
-	iter.RunBlocks(cfg, 0, len(sums), func(lo, hi int) {
+	RunBlocks(cfg, 0, len(sums), func(lo, hi int) {
 		for k := lo; k < hi; k++ {
 			a := int(uint64(s.Lo) + uint64(k)*size)
 			e := int(uint64(s.Lo) + min(uint64(k+1)*size, n))
-			sums[k] = iter.SumBlock(&s, a, e)
+			sums[k] = SumBlock(&s, a, e)
 		}
 	})
 	return pairwise(sums)
