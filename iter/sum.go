@@ -52,9 +52,8 @@ func inexact[T Number]() bool {
 func reproducibleSum[T Number](s Spec[T]) T {
 	n := uint64(s.Hi) - uint64(s.Lo)
 	if n == 0 {
-		if s.Progress != nil {
-			s.Progress(0, 0) // as Run reports an empty loop
-		}
+		// An empty loop still refuses a closed pool and reports (0, 0).
+		RunBlocks(s.Config, 0, 0, func(lo, hi int) {})
 		return 0
 	}
 	size := uint64(sumBlock)
