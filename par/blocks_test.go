@@ -137,27 +137,15 @@ func TestChunks(t *testing.T) {
 // calls of one per item. Blocks obeys the same bound.
 func TestReduceBlocksCostlyBody(t *testing.T) {
 	ws := words(300_000, 5000)
-	want := map[string]int{}
-	for _, w := range ws {
-		want[w]++
-	}
+	want := wordCounts(ws)
 	for _, workers := range []int{1, 2, 4} {
 		pool := newPool(t, workers)
 		bound := int64(8 * workers * bits.Len(uint(len(ws))))
 		var calls atomic.Int64
 		got := par.ReduceBlocksIn(par.Range(0, len(ws)).WithPool(pool), func(lo, hi int) map[string]int {
 			calls.Add(1)
-			m := map[string]int{}
-			for _, w := range ws[lo:hi] {
-				m[w]++
-			}
-			return m
-		}, func(a, b map[string]int) map[string]int {
-			for w, n := range b {
-				a[w] += n
-			}
-			return a
-		})
+			return wordCounts(ws[lo:hi])
+		}, mergeCounts)
 		if diff := cmp.Diff(want, got); diff != "" {
 			t.Fatalf("%d workers: counts differ (-want +got):\n%s", workers, diff)
 		}

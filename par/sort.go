@@ -314,6 +314,10 @@ func mergeRange[E any](w *runtime.Worker, t mergeTask[E]) (_ struct{}) {
 	return
 }
 
+// mergeOrdered, lowerOrdered and upperOrdered are mergeFunc and its
+// searches with cmp.Less in place of a call through cmp: the same split the
+// slices package makes between Sort and SortFunc, for the same reason (a
+// call per comparison).
 func mergeOrdered[E cmp.Ordered](dst, a, b []E) {
 	i, j, k := 0, 0, 0
 	for i < len(a) && j < len(b) {

@@ -21,15 +21,7 @@ func (it Iter[T]) ForEach(f func(T)) {
 func (it Iter[T]) Reduce(identity func() T, op func(T, T) T) T {
 	mustFunc(identity, "Reduce (identity)")
 	mustFunc(op, "Reduce (op)")
-	s := it.s
-	return iter.Run(s.Config, s.Lo, s.Hi, iter.Reducer[T]{
-		Identity: identity,
-		Fold: func(acc T, lo, hi int) T {
-			s.Each(lo, hi, func(v T) { acc = op(acc, v) })
-			return acc
-		},
-		Combine: op,
-	})
+	return Fold(it, identity, op, op) // a Fold whose accumulator is an item
 }
 
 // Count returns the number of items. Without a Filter in the pipeline it is

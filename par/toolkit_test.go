@@ -23,28 +23,37 @@ func words(n, vocab int) []string {
 	return ws
 }
 
+// wordCounts counts ws with a plain loop.
+func wordCounts(ws []string) map[string]int {
+	m := map[string]int{}
+	for _, w := range ws {
+		m[w]++
+	}
+	return m
+}
+
+// mergeCounts adds b's counts into a and returns a.
+func mergeCounts(a, b map[string]int) map[string]int {
+	for w, n := range b {
+		a[w] += n
+	}
+	return a
+}
+
 // TestFoldWordCount: a word count with one map per run. init runs once per
 // run, O(workers + steals) times, which stays within 2*workers*log2(n) even
 // with more workers than cores (TestReduceBlocksCostlyBody checks the same
 // pattern with a map per block).
 func TestFoldWordCount(t *testing.T) {
 	ws := words(300_000, 5000)
-	want := map[string]int{}
-	for _, w := range ws {
-		want[w]++
-	}
+	want := wordCounts(ws)
 	for _, workers := range []int{1, 2, 4} {
 		pool := newPool(t, workers)
 		var inits atomic.Int64
 		got := par.Fold(par.Slice(ws).WithPool(pool),
 			func() map[string]int { inits.Add(1); return map[string]int{} },
 			func(m map[string]int, w string) map[string]int { m[w]++; return m },
-			func(a, b map[string]int) map[string]int {
-				for w, n := range b {
-					a[w] += n
-				}
-				return a
-			})
+			mergeCounts)
 		if len(got) != len(want) {
 			t.Fatalf("%d workers: %d words, want %d", workers, len(got), len(want))
 		}
