@@ -25,6 +25,11 @@ type Iterator[T any] interface {
 // receiver unchanged; nothing runs until a terminal operation (ForEach,
 // Reduce, Count, Collect, ...) is called. The zero Iter is empty.
 //
+// Iter has no Sum method, since its items need not be numbers: for an Iter
+// of numbers, such as the result of par.Map (where the compiler says "has no
+// field or method Sum"), use the function par.Sum, or start from Numbers or
+// Range, whose Nums has the method.
+//
 // The functions handed to an iterator run on several goroutines at once and
 // in no particular order, so they must be safe for concurrent use.
 // Terminal operations return when every item is done. A panic in any of
