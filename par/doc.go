@@ -59,7 +59,9 @@
 //
 // Blocks, for a tight inner loop with no call per item: [Ints.Blocks] and
 // [ReduceBlocksIn] hand body whole sub-ranges [lo, hi), with every setting
-// of the range; [Blocks] and [ReduceBlocks] are their shorthands.
+// of the range, and call it O(workers x log n) times, so body may build a
+// map or a buffer per call; [Blocks] and [ReduceBlocks] are their
+// shorthands.
 //
 // Fork-join: [Join](a, b) runs two functions possibly in parallel;
 // [JoinFunc](f, a, b) returns f(a) and f(b) without closures, for recursive
