@@ -29,6 +29,18 @@ func TestClosedPool(t *testing.T) {
 			par.TryMap(par.Range(0, 100).WithPool(pool), func(i int) (int, error) { return count(i), nil })
 		}},
 		{"Blocking", func() { par.Range(0, 100).WithPool(pool).Blocking(4).ForEach(func(i int) { count(i) }) }},
+		{"float Sum of nothing", func() { par.Numbers([]float64{}).WithPool(pool).Sum() }},
+		{"Fold", func() {
+			par.Fold(par.Range(0, 100).WithPool(pool), func() int { return 0 },
+				func(a, i int) int { return a + count(i) }, func(a, b int) int { return a + b })
+		}},
+		{"Min", func() { par.Min(par.Map(par.Range(0, 100).WithPool(pool), count)) }},
+		{"FilterMap", func() {
+			par.FilterMap(par.Range(0, 100).WithPool(pool), func(i int) (int, bool) { return count(i), true }).Collect()
+		}},
+		{"FromSeq", func() {
+			par.FromSeq(func(yield func(int) bool) { yield(count(0)) }).WithPool(pool).ForEach(func(int) {})
+		}},
 		{"with a context", func() {
 			par.Range(0, 100).WithPool(pool).WithContext(context.Background()).ForEach(func(i int) { count(i) })
 		}},

@@ -37,9 +37,9 @@ func inexact[T Number]() bool {
 func reproducibleSum[T Number](s iter.Spec[T]) T {
 	n := uint64(s.Hi) - uint64(s.Lo)
 	if n == 0 {
-		if s.Progress != nil {
-			s.Progress(0, 0) // as Run reports an empty loop
-		}
+		// Nothing to add, but an empty loop still refuses a closed pool
+		// and reports progress (0, 0), as every other operation does.
+		iter.RunBlocks(s.Config, s.Lo, s.Hi, func(int, int) {})
 		return 0
 	}
 	size := uint64(sumBlock)
