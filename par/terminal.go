@@ -77,7 +77,10 @@ func (it Iter[T]) Collect() []T {
 // such as the result of par.Map (0 for none). See Nums.Sum.
 func Sum[T Number](it Iterator[T]) T {
 	s := it.spec()
-	if inexact[T]() && !s.IsSeq() {
+	if inexact[T]() {
+		if s.IsSeq() {
+			return seqSum(s)
+		}
 		return reproducibleSum(s)
 	}
 	return iter.Run(s.Config, s.Lo, s.Hi, iter.Reducer[T]{
