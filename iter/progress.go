@@ -78,6 +78,19 @@ func runProgress[A any](cfg Config, lo, hi int, r Reducer[A], total int) A {
 	if total < 0 {
 		end = count()
 	}
-	report(end, total)
+	lastReport(report, end, total)
 	return acc
+}
+
+// lastReport makes the last call of a progress callback, on the caller's
+// goroutine. A panic in it is re-raised as a *runtime.Panic, as one in an
+// earlier call is: whether the callback panics in the reporter or here
+// depends only on how long the loop took.
+func lastReport(report func(done, total int), done, total int) {
+	defer func() {
+		if v := recover(); v != nil {
+			panic(runtime.NewPanic(v))
+		}
+	}()
+	report(done, total)
 }

@@ -99,6 +99,11 @@ func (w *window[T]) batches(least int, body func(lo, hi int) bool) {
 	w.base, w.items = 0, nil
 	w.seq(func(v T) bool {
 		if stopped {
+			if caught != nil {
+				// yield returned false because a callback panicked:
+				// that panic, with its stack, is the one to report.
+				panic(caught)
+			}
 			panic("gopar: par.FromSeq: the sequence called yield again after yield returned false")
 		}
 		buf = append(buf, v)

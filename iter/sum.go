@@ -7,10 +7,13 @@ import (
 
 // Sum returns the sum of the surviving items of s (0 for none). Integer
 // sums wrap around as + does and follow the blocks the schedule hands out;
-// float and complex sums are reproducible (see sumBlock), except over an
-// iter.Seq, whose batches follow timing.
+// float and complex sums are reproducible (see sumBlock), over an iter.Seq
+// too (see seqSum).
 func Sum[T Number](s Spec[T]) T {
-	if inexact[T]() && !s.IsSeq() {
+	if inexact[T]() {
+		if s.IsSeq() {
+			return seqSum(s)
+		}
 		return reproducibleSum(s)
 	}
 	return Run(s.Config, s.Lo, s.Hi, Reducer[T]{
@@ -88,4 +91,130 @@ func pairwise[T Number](xs []T) T {
 	}
 	h := len(xs) / 2
 	return pairwise(xs[:h]) + pairwise(xs[h:])
+}
+
+// seqSum is the reproducible Sum over a pipeline on an iter.Seq. Its
+// batches fall where timing puts them and its length is not known in
+// advance, so it cannot write block sums to fixed places as
+// reproducibleSum does. Its accumulator is instead a run of positions with
+// the sums of the blocks that lie in it; a block that a run boundary cuts
+// in two is still added up in order, from its first item: the run that
+// holds its start keeps a running sum (tail), and the run after it keeps
+// its own first items as they are (head), to be added to that sum when the
+// two runs are combined. The blocks are reproducibleSum's (sumBlock items
+// from position 0, without the doubling past maxSumBlocks), so over the
+// same items, up to 2^32 of them, the two give the same bits.
+func seqSum[T Number](s Spec[T]) T {
+	r := Run(s.Config, s.Lo, s.Hi, Reducer[blockRun[T]]{
+		Identity: func() blockRun[T] { return blockRun[T]{} },
+		Fold: func(acc blockRun[T], lo, hi int) blockRun[T] {
+			acc.fold(&s, lo, hi)
+			return acc
+		},
+		Combine: combineBlockRuns[T],
+	})
+	sums := r.sums
+	if len(r.head) > 0 {
+		// Only when a cancellation skipped the start: add what ran.
+		var h T
+		for _, v := range r.head {
+			h += v
+		}
+		sums = append([]T{h}, sums...)
+	}
+	if r.open {
+		sums = append(sums, r.tail) // the last block, cut short by the end
+	}
+	if len(sums) == 0 {
+		return 0
+	}
+	return pairwise(sums)
+}
+
+// blockRun is seqSum's accumulator: the items at positions [lo, hi), cut
+// at the multiples of sumBlock.
+type blockRun[T Number] struct {
+	lo, hi int
+	any    bool // the run covers at least one position
+	// head: lo is inside a block, which started in an earlier run. These
+	// are the items from lo to that block's end, or to hi if the block goes
+	// on past it (headEnd is false).
+	head    []T
+	headEnd bool
+	sums    []T // the blocks that start and end in the run, in order
+	// tail: hi is inside a block that started in the run (open); the
+	// running sum of its items so far.
+	tail T
+	open bool
+}
+
+// fold adds the items at positions [lo, hi), which follow the run's.
+func (r *blockRun[T]) fold(s *Spec[T], lo, hi int) {
+	if !r.any {
+		r.lo, r.any = lo, true
+	}
+	i := lo
+	if i%sumBlock != 0 {
+		// Inside a block: finish it, or take it as far as hi.
+		blockEnd := (i/sumBlock + 1) * sumBlock
+		end := min(blockEnd, hi)
+		if r.open {
+			// The block started in this run: go on with its sum, in order.
+			t := r.tail
+			s.Each(i, end, func(v T) { t += v })
+			r.tail = t
+			if end == blockEnd {
+				r.sums, r.tail, r.open = append(r.sums, t), 0, false
+			}
+		} else {
+			// The run has not yet reached a block start: it is all head.
+			s.Each(i, end, func(v T) { r.head = append(r.head, v) })
+			r.headEnd = end == blockEnd
+		}
+		i = end
+	}
+	for i < hi {
+		end := min(i+sumBlock, hi)
+		if x := SumBlock(s, i, end); end-i == sumBlock {
+			r.sums = append(r.sums, x)
+		} else {
+			r.tail, r.open = x, true
+		}
+		i = end
+	}
+	r.hi = hi
+}
+
+// combineBlockRuns joins two adjacent runs, a first: the block that b's
+// head belongs to is completed, in order, from a's tail (or a's head, if a
+// lies inside that block too).
+func combineBlockRuns[T Number](a, b blockRun[T]) blockRun[T] {
+	switch {
+	case !a.any:
+		return b
+	case !b.any:
+		return a
+	}
+	if b.lo%sumBlock != 0 {
+		if a.open {
+			t := a.tail
+			for _, v := range b.head {
+				t += v
+			}
+			a.tail = t
+			if b.headEnd {
+				a.sums, a.tail, a.open = append(a.sums, t), 0, false
+			}
+		} else {
+			a.head, a.headEnd = append(a.head, b.head...), b.headEnd
+		}
+		if !b.headEnd {
+			// b lies inside that block: it has nothing else.
+			a.hi = b.hi
+			return a
+		}
+	}
+	a.sums = append(a.sums, b.sums...)
+	a.tail, a.open, a.hi = b.tail, b.open, b.hi
+	return a
 }

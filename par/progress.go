@@ -15,8 +15,9 @@ package par
 // counting costs one atomic add per block of items, nothing per item.
 // report may be slow or block: the work goes on without it, and the
 // operation returns once the last call has returned. If report panics,
-// it is not called again, and the panic is re-raised in the caller as a
-// *runtime.Panic when the work is done. A nil report turns progress off.
+// in any call including the last, it is not called again, and the panic is
+// re-raised in the caller as a *Panic when the work is done. A nil report
+// turns progress off.
 func (it Iter[T]) WithProgress(report func(done, total int)) Iter[T] {
 	it.s.Progress = report
 	return it

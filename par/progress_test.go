@@ -1,6 +1,8 @@
 package par_test
 
 import (
+	"cmp"
+	"context"
 	"fmt"
 	"sync"
 	"sync/atomic"
@@ -64,11 +66,41 @@ func TestProgressFinalCall(t *testing.T) {
 		"FromSeq":         {func(r func(int, int)) { par.FromSeq(gen(n)).WithProgress(r).Count() }, [2]int{n, -1}},
 		"empty":           {func(r func(int, int)) { par.Range(0, 0).WithProgress(r).ForEach(func(int) {}) }, [2]int{0, 0}},
 		"empty float Sum": {func(r func(int, int)) { par.Numbers([]float64{}).WithProgress(r).Sum() }, [2]int{0, 0}},
+		// The toolkit's operations, each ending with done == total.
+		"Fold": {func(r func(int, int)) {
+			par.Fold(par.Slice(xs).WithProgress(r), func() int { return 0 },
+				func(a int, _ float64) int { return a + 1 }, func(a, b int) int { return a + b })
+		}, [2]int{n, n}},
+		"Min":             {func(r func(int, int)) { par.Min(par.Slice(xs).WithProgress(r)) }, [2]int{n, n}},
+		"MaxFunc":         {func(r func(int, int)) { par.MaxFunc(par.Range(0, n).WithProgress(r), cmp.Compare[int]) }, [2]int{n, n}},
+		"FilterMap":       {func(r func(int, int)) { par.FilterMap(par.Range(0, n).WithProgress(r), half).Collect() }, [2]int{n, n}},
+		"FlatMap":         {func(r func(int, int)) { par.FlatMap(par.Range(0, n).WithProgress(r), twice).Count() }, [2]int{n, n}},
+		"TryMap":          {func(r func(int, int)) { par.TryMap(par.Range(0, n).WithProgress(r), failAbove(-1)) }, [2]int{n, n}},
+		"TryMap, failing": {func(r func(int, int)) { par.TryMap(par.Range(0, n).WithProgress(r), failAbove(n/2)) }, [2]int{n, n}},
+		"Blocking":        {func(r func(int, int)) { par.Range(0, 1000).WithProgress(r).Blocking(8).ForEach(func(int) {}) }, [2]int{1000, 1000}},
+		"FromSeq float Sum": {func(r func(int, int)) {
+			par.Sum(par.Map(par.FromSeq(gen(n)).WithProgress(r), func(v uint64) float64 { return float64(v) }))
+		}, [2]int{n, -1}},
+		"FromSeq TryMap, failing": {func(r func(int, int)) {
+			par.TryMap(par.Map(par.FromSeq(gen(n)).WithProgress(r), func(v uint64) int { return int(v) }), failAbove(n/2))
+		}, [2]int{-3, -1}}, // done: however many items were pulled
+		"cancelled": {func(r func(int, int)) {
+			ctx, cancel := context.WithCancel(context.Background())
+			par.Range(0, n).WithContext(ctx).WithProgress(r).ForEach(func(i int) {
+				if i == n/3 {
+					cancel()
+				}
+			})
+		}, [2]int{n, n}},
 	}
 	for name, c := range cases {
 		l := &progressLog{t: t}
 		c.run(l.report)
-		if got := l.last(); got != c.want {
+		got := l.last()
+		if c.want[0] == -3 && got[0] >= 0 && got[0] <= n {
+			got[0] = -3 // any count of items pulled will do
+		}
+		if got != c.want {
 			t.Errorf("%s: last call %v, want %v", name, got, c.want)
 		}
 	}
@@ -127,6 +159,42 @@ func TestProgressPanickingCallback(t *testing.T) {
 	}
 	if ran.Load() != n || calls != 1 {
 		t.Fatalf("%d items ran, callback called %d times; want %d and 1", ran.Load(), calls, n)
+	}
+}
+
+// TestProgressPanicsInTheLastCall: a callback that panics in its last
+// call, the only call of an operation shorter than 100 ms, is re-raised as a
+// *runtime.Panic too, whatever the operation.
+func TestProgressPanicsInTheLastCall(t *testing.T) {
+	boom := func(done, total int) { panic("progress boom") }
+	for name, run := range map[string]func(){
+		"ForEach":         func() { par.Range(0, 10).WithProgress(boom).ForEach(func(int) {}) },
+		"empty":           func() { par.Range(0, 0).WithProgress(boom).ForEach(func(int) {}) },
+		"float Sum":       func() { par.Numbers([]float64{1, 2}).WithProgress(boom).Sum() },
+		"empty float Sum": func() { par.Numbers([]float64(nil)).WithProgress(boom).Sum() },
+		"FromSeq":         func() { par.FromSeq(gen(10)).WithProgress(boom).Count() },
+		"TryMap":          func() { par.TryMap(par.Range(0, 10).WithProgress(boom), failAbove(-1)) },
+		"Blocking":        func() { par.Range(0, 10).WithProgress(boom).Blocking(2).ForEach(func(int) {}) },
+	} {
+		v := catch(run)
+		if p, ok := v.(*runtime.Panic); !ok || p.Value != "progress boom" {
+			t.Errorf("%s: recovered %#v, want a *runtime.Panic of the callback's value", name, v)
+		}
+	}
+}
+
+// half, twice and failAbove are functions for the toolkit's operations.
+func half(i int) (int, bool) { return i / 2, i%2 == 0 }
+
+func twice(i int) []int { return []int{i, i} }
+
+// failAbove returns a TryMap function that fails on the items above k.
+func failAbove(k int) func(int) (int, error) {
+	return func(i int) (int, error) {
+		if k >= 0 && i > k {
+			return 0, failAt(i)
+		}
+		return i, nil
 	}
 }
 

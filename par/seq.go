@@ -21,17 +21,19 @@ import (
 //   - once the result is decided (Any, Find, FindFirst, an error in
 //     TryForEach), a panic in a callback, or the context is done, seq's
 //     yield returns false and no more items are pulled;
-//   - Sum on floats follows the batches, whose sizes depend on timing, so
-//     unlike Sum over a slice or a range it can differ in the last bits from
-//     run to run.
 //   - with Blocking(limit), a batch holds at least 4*limit items, so that
 //     limit calls run at once; the next batch is pulled when every call of
-//     the last one has returned.
+//     the last one has returned;
+//   - Sum on floats is reproducible as over a slice: the same bits
+//     whatever the batches, the workers and the run, and the same bits as
+//     Sum over a slice of the same items (up to 2^32 of them).
 //
 // Every adapter and terminal operation works as on other iterators, except
 // Len, which returns -1 (the length is not known before the items are
-// pulled). A panic in seq propagates to the caller as it is; a seq that
-// calls yield again after yield returned false gets a panic from that call.
+// pulled). A panic in seq propagates to the caller as it is. A seq that
+// calls yield again after yield returned false gets a panic from that call:
+// the panic of the callback that stopped it, if one did, and otherwise one
+// that says what the seq did wrong.
 //
 // Each terminal operation iterates seq once more, so the iterator can be
 // reused only if seq can. One iterator runs one terminal operation at a

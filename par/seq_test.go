@@ -132,6 +132,21 @@ func TestFromSeqEarlyExitStopsSeq(t *testing.T) {
 	}
 }
 
+// TestFromSeqTryMapStopsSeq: an error in TryMap stops the seq too, and
+// the error is that of the lowest failing item among those that ran.
+func TestFromSeqTryMapStopsSeq(t *testing.T) {
+	n := seqN()
+	c := &counted{n: n}
+	got, err := par.TryMap(par.FromSeq(c.seq), failAbove(n/3))
+	var at failAt
+	if got != nil || !errors.As(err, &at) || int(at) <= n/3 {
+		t.Fatalf("TryMap: %d results, %v", len(got), err)
+	}
+	if !c.stopped.Load() || c.produced.Load() >= int64(n) {
+		t.Fatalf("TryMap: seq not stopped (produced %d of %d)", c.produced.Load(), n)
+	}
+}
+
 func TestFromSeqCancel(t *testing.T) {
 	c := &counted{n: seqN()}
 	ctx, cancel := context.WithCancel(context.Background())
@@ -184,6 +199,51 @@ func TestFromSeqPanics(t *testing.T) {
 	})
 	if s, ok := v.(string); !ok || !strings.Contains(s, "after yield returned false") {
 		t.Fatalf("misbehaving seq: recovered %#v", v)
+	}
+	// Every way of stopping a seq that ignores yield's false ends in a
+	// clear panic, never a hang; after a callback's panic, in that panic.
+	ignoring := func(yield func(int) bool) {
+		for i := range 1 << 20 {
+			yield(i)
+		}
+	}
+	alreadyDone, cancel := context.WithCancel(context.Background())
+	cancel()
+	var seen atomic.Int64
+	for name, c := range map[string]struct {
+		run  func(it par.Iter[int])
+		want string
+	}{
+		"FindFirst":  {func(it par.Iter[int]) { it.FindFirst(func(i int) bool { return i == 5 }) }, "after yield returned false"},
+		"TryForEach": {func(it par.Iter[int]) { _ = it.TryForEach(func(i int) error { return failAt(i) }) }, "after yield returned false"},
+		"TryMap":     {func(it par.Iter[int]) { _, _ = par.TryMap(it, failAbove(3)) }, "after yield returned false"},
+		"cancelled": {func(it par.Iter[int]) {
+			ctx, cancel := context.WithCancel(context.Background())
+			it.WithContext(ctx).ForEach(func(int) {
+				if seen.Add(1) == 100 {
+					cancel()
+				}
+			})
+		}, "after yield returned false"},
+		"a callback panics": {func(it par.Iter[int]) {
+			it.ForEach(func(i int) {
+				if i == 3 {
+					panic("callback boom")
+				}
+			})
+		}, "callback boom"},
+	} {
+		v := catch(func() { c.run(par.FromSeq(ignoring)) })
+		if p, ok := v.(*runtime.Panic); ok {
+			v = p.Value
+		}
+		if s, ok := v.(string); !ok || !strings.Contains(s, c.want) {
+			t.Errorf("%s, over a seq that ignores yield's false: recovered %#v, want a panic with %q", name, v, c.want)
+		}
+	}
+	// A context done before the start pulls nothing at all.
+	if n := par.FromSeq(ignoring).WithContext(alreadyDone).Count(); n != 0 {
+		t.Errorf("FromSeq with a done context counted %d items", n)
 	}
 	// Two terminal operations at once on one iterator.
 	var it par.Iter[int]

@@ -1,16 +1,19 @@
 package par_test
 
 import (
+	"cmp"
 	"context"
 	"errors"
 	"fmt"
 	"math"
 	"math/bits"
+	"math/rand/v2"
 	"slices"
 	"strconv"
 	"sync/atomic"
 	"testing"
 
+	"github.com/gopar-dev/gopar/internal/race"
 	"github.com/gopar-dev/gopar/par"
 )
 
@@ -239,4 +242,226 @@ func TestToolkitNilFuncs(t *testing.T) {
 	mustPanicWith(t, "par.MaxFunc was given a nil function", func() { par.MaxFunc(it, nil) })
 	mustPanicWith(t, "par.TryMap was given a nil function", func() { par.TryMap[int, int](it, nil) })
 	mustPanicWith(t, "par.FilterMap was given a nil function", func() { par.FilterMap[int, int](it, nil) })
+	mustPanicWith(t, "par.FlatMap was given a nil function", func() { par.FlatMap[int, int](it, nil) })
+}
+
+// TestMinMaxMatchSlices: Min, Max, MinFunc and MaxFunc give what their
+// slices namesakes give, on random inputs with many ties, at sizes on both
+// sides of the inline phase and on 1, 2, 3 and 8 workers. Items carry
+// their index, so a tie resolved to another item than the first shows.
+func TestMinMaxMatchSlices(t *testing.T) {
+	type item struct{ key, at int }
+	byKey := func(a, b item) int { return cmp.Compare(a.key, b.key) }
+	rng := rand.New(rand.NewPCG(9, 9))
+	sizes := []int{1, 2, 7, 1000, 50_000, 300_000}
+	if race.Enabled {
+		sizes = sizes[:5]
+	}
+	for _, workers := range []int{1, 2, 3, 8} {
+		pool := newPool(t, workers)
+		for _, n := range sizes {
+			for _, keys := range []int{1, 3, 1000} {
+				xs := make([]item, n)
+				for i := range xs {
+					xs[i] = item{rng.IntN(keys), i}
+				}
+				it := par.Slice(xs).WithPool(pool)
+				if got, _ := par.MinFunc(it, byKey); got != slices.MinFunc(xs, byKey) {
+					t.Fatalf("%d workers, n=%d, %d keys: MinFunc = %v, slices.MinFunc %v", workers, n, keys, got, slices.MinFunc(xs, byKey))
+				}
+				if got, _ := par.MaxFunc(it, byKey); got != slices.MaxFunc(xs, byKey) {
+					t.Fatalf("%d workers, n=%d, %d keys: MaxFunc = %v, slices.MaxFunc %v", workers, n, keys, got, slices.MaxFunc(xs, byKey))
+				}
+				ks := make([]int, n)
+				for i, x := range xs {
+					ks[i] = x.key
+				}
+				lo, ok1 := par.Min(par.Slice(ks).WithPool(pool))
+				hi, ok2 := par.Max(par.Slice(ks).WithPool(pool))
+				if !ok1 || !ok2 || lo != slices.Min(ks) || hi != slices.Max(ks) {
+					t.Fatalf("%d workers, n=%d: Min, Max = %d, %d; slices %d, %d", workers, n, lo, hi, slices.Min(ks), slices.Max(ks))
+				}
+			}
+		}
+	}
+}
+
+// TestMinMaxNaN: a NaN anywhere, one or several, gives NaN, as slices.Min
+// and slices.Max do, for float64 and float32; -0.0 and 0.0 as in slices.
+func TestMinMaxNaN(t *testing.T) {
+	pool := newPool(t, 3)
+	const n = 100_000
+	base := make([]float64, n)
+	for i := range base {
+		base[i] = float64(int(uint64(i)*0x9E3779B97F4A7C15>>44)) - 5000
+	}
+	same := func(a, b float64) bool {
+		return math.Float64bits(a) == math.Float64bits(b) || math.IsNaN(a) && math.IsNaN(b)
+	}
+	for _, at := range [][]int{{0}, {1}, {4095}, {n / 2}, {n - 2}, {n - 1}, {3, n - 1}, {0, n / 3, 2 * n / 3}} {
+		xs := slices.Clone(base)
+		for _, i := range at {
+			xs[i] = math.NaN()
+		}
+		lo, _ := par.Min(par.Slice(xs).WithPool(pool))
+		hi, _ := par.Max(par.Slice(xs).WithPool(pool))
+		if !same(lo, slices.Min(xs)) || !same(hi, slices.Max(xs)) {
+			t.Errorf("NaN at %v: Min, Max = %v, %v; slices %v, %v", at, lo, hi, slices.Min(xs), slices.Max(xs))
+		}
+		xs32 := make([]float32, n)
+		for i, x := range xs {
+			xs32[i] = float32(x)
+		}
+		lo32, _ := par.Min(par.Slice(xs32).WithPool(pool))
+		hi32, _ := par.Max(par.Slice(xs32).WithPool(pool))
+		if !math.IsNaN(float64(lo32)) || !math.IsNaN(float64(hi32)) {
+			t.Errorf("float32, NaN at %v: Min, Max = %v, %v, want NaN", at, lo32, hi32)
+		}
+	}
+	negZero := math.Copysign(0, -1)
+	for _, xs := range [][]float64{{0, negZero}, {negZero, 0}, {0, 0, negZero, 0}, {math.Inf(1), math.Inf(-1)}} {
+		lo, _ := par.Min(par.Slice(xs))
+		hi, _ := par.Max(par.Slice(xs))
+		if !same(lo, slices.Min(xs)) || !same(hi, slices.Max(xs)) {
+			t.Errorf("%v: Min, Max = %v, %v; slices %v, %v", xs, lo, hi, slices.Min(xs), slices.Max(xs))
+		}
+	}
+}
+
+// TestMinMaxFuncBadCmp: a cmp that is not a strict weak order gives some
+// item of the input, on every pool, and returns; one that always answers
+// -1 (or 1) gives what slices.MinFunc (MaxFunc) gives: the last item.
+func TestMinMaxFuncBadCmp(t *testing.T) {
+	n := 200_000
+	if race.Enabled {
+		n = 20_000
+	}
+	xs := shuffled(n, 11)
+	bad := map[string]func(a, b int) int{
+		"always -1": func(a, b int) int { return -1 },
+		"always 1":  func(a, b int) int { return 1 },
+		"random": func(a, b int) int {
+			h := uint64(a)*0x9E3779B97F4A7C15 ^ uint64(b)*0xBF58476D1CE4E5B9
+			return int((h^h>>29)%3) - 1
+		},
+		"coin": func(a, b int) int { return rand.IntN(3) - 1 },
+	}
+	for _, workers := range []int{1, 2, 3, 8} {
+		pool := newPool(t, workers)
+		for name, c := range bad {
+			for op, f := range map[string]func(par.Iterator[int], func(a, b int) int) (int, bool){
+				"MinFunc": par.MinFunc[int], "MaxFunc": par.MaxFunc[int],
+			} {
+				got, ok := f(par.Slice(xs).WithPool(pool), c)
+				if !ok || got < 0 || got >= n {
+					t.Fatalf("%d workers, %s, %s: %d, %v: not an item", workers, op, name, got, ok)
+				}
+				if name == "random" || name == "coin" {
+					continue
+				}
+				want := slices.MinFunc(xs, c)
+				if op == "MaxFunc" {
+					want = slices.MaxFunc(xs, c)
+				}
+				if got != want {
+					t.Errorf("%d workers, %s, %s: %d, slices gives %d", workers, op, name, got, want)
+				}
+			}
+		}
+	}
+}
+
+// TestToolkitEmptyInputs: nil and empty slices, empty ranges and nil and
+// empty sequences give each operation's empty result.
+func TestToolkitEmptyInputs(t *testing.T) {
+	sources := map[string]func() par.Iter[int]{
+		"nil slice":   func() par.Iter[int] { return par.Slice([]int(nil)) },
+		"empty slice": func() par.Iter[int] { return par.Slice([]int{}) },
+		"empty range": func() par.Iter[int] { return par.Range(7, 7).Iter },
+		"nil seq":     func() par.Iter[int] { return par.FromSeq[int](nil) },
+		"empty seq":   func() par.Iter[int] { return par.FromSeq(func(func(int) bool) {}) },
+		"all filtered": func() par.Iter[int] {
+			return par.Range(0, 1000).Filter(func(int) bool { return false }).Iter
+		},
+	}
+	for name, src := range sources {
+		// init() marks each accumulator: no items gives exactly one, init()
+		// itself. (Items that are all filtered out still run, in runs of
+		// their own: each starts at init().)
+		got := par.Fold(src(), func() []int { return []int{42} }, func(a []int, x int) []int { return append(a, x) },
+			func(a, b []int) []int { return append(a, b...) })
+		if name == "all filtered" {
+			got = slices.Compact(got)
+		}
+		if !slices.Equal(got, []int{42}) {
+			t.Errorf("%s: Fold = %v, want init()", name, got)
+		}
+		for op, f := range map[string]func() (int, bool){
+			"Min":     func() (int, bool) { return par.Min(src()) },
+			"Max":     func() (int, bool) { return par.Max(src()) },
+			"MinFunc": func() (int, bool) { return par.MinFunc(src(), cmp.Compare[int]) },
+			"MaxFunc": func() (int, bool) { return par.MaxFunc(src(), cmp.Compare[int]) },
+		} {
+			if v, ok := f(); ok || v != 0 {
+				t.Errorf("%s: %s = %d, %v; want 0, false", name, op, v, ok)
+			}
+		}
+		if got, err := par.TryMap(src(), func(int) (int, error) { return 0, errors.New("never called") }); err != nil || got == nil || len(got) != 0 {
+			t.Errorf("%s: TryMap = %#v, %v; want an empty slice, nil", name, got, err)
+		}
+		if got := par.FilterMap(src(), func(x int) (int, bool) { return x, true }).Collect(); got == nil || len(got) != 0 {
+			t.Errorf("%s: FilterMap.Collect = %#v, want an empty slice", name, got)
+		}
+		if got := par.FlatMap(src(), func(x int) []int { return []int{x} }).Collect(); got == nil || len(got) != 0 {
+			t.Errorf("%s: FlatMap.Collect = %#v, want an empty slice", name, got)
+		}
+		if got := par.Sum(par.Map(src(), func(x int) float64 { return 1 })); got != 0 {
+			t.Errorf("%s: float Sum = %v", name, got)
+		}
+	}
+}
+
+// TestTryMapLowestErrorThatRan: with errors from many items, TryMap
+// returns the error of the lowest-index failing item among those whose call
+// ran, on every pool and source form, and stops handing out items.
+func TestTryMapLowestErrorThatRan(t *testing.T) {
+	n := 200_000
+	if race.Enabled {
+		n = 20_000
+	}
+	for _, workers := range []int{1, 2, 3, 8} {
+		pool := newPool(t, workers)
+		for name, src := range map[string]par.Iter[int]{
+			"Range":   par.Range(0, n).WithPool(pool).Iter,
+			"Filter":  par.Range(0, n).WithPool(pool).Filter(func(i int) bool { return i%3 != 0 }).Iter,
+			"FromSeq": par.Map(par.FromSeq(gen(n)).WithPool(pool), func(v uint64) int { return int(v) }),
+		} {
+			for _, from := range []int{0, 1, n / 3, n - 1} {
+				var calls atomic.Int64
+				lowest := atomic.Int64{}
+				lowest.Store(math.MaxInt64)
+				got, err := par.TryMap(src, func(i int) (int, error) {
+					calls.Add(1)
+					if i >= from && i%97 == 5 || i == n-1 {
+						for {
+							l := lowest.Load()
+							if int64(i) >= l || lowest.CompareAndSwap(l, int64(i)) {
+								break
+							}
+						}
+						return 0, failAt(i)
+					}
+					return i, nil
+				})
+				var at failAt
+				if got != nil || !errors.As(err, &at) || int64(at) != lowest.Load() {
+					t.Fatalf("%d workers, %s, failing from %d: %d results, %v; the lowest failing call that ran was %d",
+						workers, name, from, len(got), err, lowest.Load())
+				}
+				if from == 0 && calls.Load() > int64(n/2) {
+					t.Errorf("%d workers, %s, failing from the start: %d calls of %d items", workers, name, calls.Load(), n)
+				}
+			}
+		}
+	}
 }
