@@ -90,6 +90,9 @@ func Run[A any](cfg Config, lo, hi int, r Reducer[A]) (result A) {
 	if p := cfg.Pool; p != nil && p.Closed() {
 		panic(runtime.ErrClosed) // before any item runs, whatever the size
 	}
+	if cfg.Timeline != nil {
+		return runTimeline(cfg, lo, hi, r)
+	}
 	if cfg.Progress != nil {
 		total := span(lo, hi)
 		if cfg.seq != nil {
@@ -117,12 +120,20 @@ func Run[A any](cfg Config, lo, hi int, r Reducer[A]) (result A) {
 	acc := r.Identity()
 	start := time.Now()
 	sz := sizer{size: 1}
+	rec := cfg.rec
+	var recBase time.Duration // start, on the recording's clock
+	if rec != nil {
+		recBase = start.Sub(rec.start)
+	}
 	i := lo
 	for last := time.Duration(0); i < hi; {
 		n := min(cfg.clamp(sz.size), span(i, hi))
 		acc = r.Fold(acc, i, i+n)
 		i += n
 		now := time.Since(start)
+		if rec != nil {
+			rec.caller = append(rec.caller, Block{Lo: i - n, Hi: i, Start: recBase + last, End: recBase + now})
+		}
 		sz.observe(n, 1, now-last)
 		last = now
 		if (r.Stop != nil && r.Stop(acc)) || (r.Cut != nil && r.Cut(acc) < hi) || isClosed(done) {
@@ -149,11 +160,12 @@ func Run[A any](cfg Config, lo, hi int, r Reducer[A]) (result A) {
 	} else {
 		parts = partition.NewLoop(i, hi, pool.Workers())
 	}
-	o := &loop[A]{r: r, cfg: cfg, stop: done, parts: parts, sizer: sz}
+	o := &loop[A]{r: r, cfg: cfg, stop: done, parts: parts, sizer: sz, rec: rec, workers: pool.Workers()}
 	if r.Combine != nil {
 		o.runs = append(o.runs, run[A]{lo: lo, hi: i, acc: acc})
 	}
 	pool.Do(func(w *runtime.Worker) {
+		o.caller = w // before the helpers are offered, which read it
 		if w != nil {
 			help := func(w *runtime.Worker) { o.participate(w) }
 			for range pool.Workers() - 1 {
@@ -165,6 +177,9 @@ func Run[A any](cfg Config, lo, hi int, r Reducer[A]) (result A) {
 			w.Wait(&o.done)
 		}
 	})
+	if rec != nil {
+		rec.merge(o.logs)
+	}
 	if p := o.panicked.Load(); p != nil {
 		panic(p)
 	}
@@ -306,8 +321,16 @@ type loop[A any] struct {
 
 	panicked atomic.Pointer[runtime.Panic]
 
+	// Recording a timeline (rec != nil): caller is the worker the caller
+	// entered the pool with, to give its lane to helper jobs it runs
+	// itself; workers is the pool's, to tell its workers from guests.
+	rec     *recording
+	caller  *runtime.Worker
+	workers int
+
 	mu   sync.Mutex
 	runs []run[A]
+	logs []*laneLog // the participants' timelines (rec != nil)
 }
 
 type run[A any] struct {
@@ -324,6 +347,9 @@ func (o *loop[A]) participate(w *runtime.Worker) {
 		return
 	}
 	st := participant[A]{sizer: o.sizer, start: time.Now()}
+	if o.rec != nil {
+		st.log = o.newLaneLog(w, &p)
+	}
 	st.take = o.cfg.clamp(st.sizer.size / takesPerClock)
 	// A panic stops runBlocks: cancel the loop, then let Next say it is
 	// over for us.
@@ -335,6 +361,12 @@ func (o *loop[A]) participate(w *runtime.Worker) {
 		st.mine = append(st.mine, st.cur)
 		o.mu.Lock()
 		o.runs = append(o.runs, st.mine...)
+		o.mu.Unlock()
+	}
+	if st.log != nil {
+		st.log.close()
+		o.mu.Lock()
+		o.logs = append(o.logs, st.log)
 		o.mu.Unlock()
 	}
 	// Leave publishes the runs recorded above to whoever sees the loop done.
@@ -360,6 +392,8 @@ type participant[A any] struct {
 	start           time.Time
 	last            time.Duration
 	measured, takes int
+
+	log *laneLog // nil unless a timeline is recorded
 }
 
 // runBlocks folds the blocks the partitioner hands out into st until it has
@@ -387,7 +421,15 @@ func (o *loop[A]) runBlocks(p *partition.Participant, st *participant[A]) (finis
 			st.inRun = false // if Identity panics, there is no current run
 			st.cur = run[A]{lo: lo, acc: o.r.Identity()}
 		}
-		st.cur.acc = o.r.Fold(st.cur.acc, lo, hi)
+		// The one test a block pays for the timeline when none is
+		// recorded.
+		if g := st.log; g == nil {
+			st.cur.acc = o.r.Fold(st.cur.acc, lo, hi)
+		} else {
+			t0 := g.rec.since()
+			st.cur.acc = o.r.Fold(st.cur.acc, lo, hi)
+			g.block(lo, hi, t0)
+		}
 		st.next, st.inRun = hi, true
 		if (o.r.Stop != nil && o.r.Stop(st.cur.acc)) || isClosed(o.stop) {
 			o.parts.Cancel()

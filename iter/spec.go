@@ -61,7 +61,13 @@ type Config struct {
 	// runProgress.
 	Progress func(done, total int)
 
+	// Timeline, if not nil, receives the schedule of the loop: see
+	// Timeline. Recording it costs two clock reads and an append per
+	// block; left nil, it costs a nil test per block.
+	Timeline *Timeline
+
 	seq batchSource // a pipeline over an iter.Seq: see runSeq
+	rec *recording  // the timeline being recorded: see runTimeline
 }
 
 // done returns the channel that cancels the loop, nil if nothing can.
