@@ -40,6 +40,9 @@ func reproducibleSum[T Number](s iter.Spec[T]) T {
 		if s.Progress != nil {
 			s.Progress(0, 0) // as Run reports an empty loop
 		}
+		if s.Timeline != nil {
+			*s.Timeline = iter.Timeline{} // as Run records an empty loop
+		}
 		return 0
 	}
 	size := uint64(sumBlock)
@@ -56,11 +59,25 @@ func reproducibleSum[T Number](s iter.Spec[T]) T {
 		total := int(min(n, math.MaxInt))
 		cfg.Progress = func(blocks, _ int) { report(int(min(uint64(blocks)*size, n, math.MaxInt)), total) }
 	}
+	// item is where block k starts (k = len(sums): the end).
+	item := func(k int) int { return int(uint64(s.Lo) + min(uint64(k)*size, n)) }
+	if t := cfg.Timeline; t != nil {
+		// The loop runs over block numbers; the timeline speaks of items
+		// (also when a panic leaves it partial).
+		defer func() {
+			for _, l := range t.Lanes {
+				for i := range l.Blocks {
+					l.Blocks[i].Lo, l.Blocks[i].Hi = item(l.Blocks[i].Lo), item(l.Blocks[i].Hi)
+				}
+			}
+			for i := range t.Steals {
+				t.Steals[i].Lo, t.Steals[i].Hi = item(t.Steals[i].Lo), item(t.Steals[i].Hi)
+			}
+		}()
+	}
 	iter.RunBlocks(cfg, 0, len(sums), func(lo, hi int) {
 		for k := lo; k < hi; k++ {
-			a := int(uint64(s.Lo) + uint64(k)*size)
-			e := int(uint64(s.Lo) + min(uint64(k+1)*size, n))
-			sums[k] = iter.SumBlock(&s, a, e)
+			sums[k] = iter.SumBlock(&s, item(k), item(k+1))
 		}
 	})
 	return pairwise(sums)
