@@ -61,7 +61,7 @@ func (t *Timeline) WriteSVG(w io.Writer) error {
 	p.printf(`<defs><marker id="arrow" viewBox="0 0 10 10" refX="9" refY="5" markerWidth="6" markerHeight="6" orient="auto-start-reverse"><path d="M0,0 L10,5 L0,10 z" fill="#222"/></marker></defs>` + "\n")
 	p.printf(`<rect width="100%%" height="100%%" fill="white"/>` + "\n")
 	p.printf(`<text x="%d" y="20" font-size="14">%d lanes, %d blocks, %d steals in %v</text>`+"\n",
-		svgMargin, len(t.Lanes), nblocks, len(t.Steals), t.Elapsed)
+		svgMargin, len(t.Lanes), nblocks, len(t.Steals), roundDuration(t.Elapsed))
 	p.printf(`<text x="%d" y="38" fill="#555">colour: index in the loop, from red (%d) to violet (%d); arrows: steals, from victim to thief</text>`+"\n",
 		svgMargin, lo, hi)
 
@@ -75,7 +75,7 @@ func (t *Timeline) WriteSVG(w io.Writer) error {
 			x0, x1 := x(r.first.Start), x(r.last.End)
 			p.printf(`<rect x="%.2f" y="%.1f" width="%.2f" height="%d" fill="hsl(%.0f,70%%,55%%)"><title>[%d, %d): %d blocks, %v to %v</title></rect>`+"\n",
 				x0, y, max(x1-x0, 0.5), svgLaneHeight, hue(r.first.Lo),
-				r.first.Lo, r.last.Hi, r.n, r.first.Start, r.last.End)
+				r.first.Lo, r.last.Hi, r.n, roundDuration(r.first.Start), roundDuration(r.last.End))
 		}
 	}
 	for _, s := range t.Steals {
@@ -88,7 +88,7 @@ func (t *Timeline) WriteSVG(w io.Writer) error {
 			y1 += svgLaneHeight / 2
 		}
 		p.printf(`<line x1="%.2f" y1="%.1f" x2="%.2f" y2="%.1f" stroke="#222" stroke-width="1.2" marker-end="url(#arrow)"><title>%s stole [%d, %d) from %s at %v</title></line>`+"\n",
-			ax, y0, ax, y1, svgEscape(t.Lanes[s.Thief].Name), s.Lo, s.Hi, svgEscape(t.Lanes[s.Victim].Name), s.At)
+			ax, y0, ax, y1, svgEscape(t.Lanes[s.Thief].Name), s.Lo, s.Hi, svgEscape(t.Lanes[s.Victim].Name), roundDuration(s.At))
 	}
 
 	// The time axis.
@@ -139,6 +139,16 @@ func tickStep(d time.Duration) time.Duration {
 		}
 		step *= 10
 	}
+}
+
+// roundDuration keeps the four leading digits of d: 12.35ms, not
+// 12.345678ms.
+func roundDuration(d time.Duration) time.Duration {
+	step := time.Duration(1)
+	for d/step >= 10000 {
+		step *= 10
+	}
+	return d.Round(step)
 }
 
 // svgEscape escapes s for SVG text.

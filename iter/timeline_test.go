@@ -307,6 +307,19 @@ type failingWriter struct{}
 
 func (failingWriter) Write([]byte) (int, error) { return 0, errors.New("disk full") }
 
+func TestRoundDuration(t *testing.T) {
+	for _, c := range []struct{ d, want time.Duration }{
+		{0, 0},
+		{9999, 9999},
+		{12345678, 12350000},
+		{485058780, 485100000},
+	} {
+		if got := roundDuration(c.d); got != c.want {
+			t.Errorf("roundDuration(%v) = %v, want %v", c.d, got, c.want)
+		}
+	}
+}
+
 func TestTickStep(t *testing.T) {
 	for _, c := range []struct{ d, want time.Duration }{
 		{1, 1},
