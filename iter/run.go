@@ -369,7 +369,8 @@ func (o *loop[A]) participate(w *runtime.Worker) {
 		o.logs = append(o.logs, st.log)
 		o.mu.Unlock()
 	}
-	// Leave publishes the runs recorded above to whoever sees the loop done.
+	// Leave publishes the runs and the timeline recorded above to whoever
+	// sees the loop done.
 	if p.Leave() {
 		o.done.Set()
 	}
