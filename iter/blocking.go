@@ -32,10 +32,15 @@ func runBlocking[A any](cfg Config, lo, hi int, r Reducer[A]) A {
 		panic(fmt.Sprintf("gopar: Blocking(%d): the limit of calls at once must be at least 1", cfg.Blocking))
 	}
 	b := &blockingLoop[A]{r: r, lo: lo, n: uint64(hi) - uint64(lo), limit: cfg.Blocking,
-		take: uint64(max(cfg.MinBlock, 1)), stop: cfg.done()}
+		take: uint64(max(cfg.MinBlock, 1)), stop: cfg.done(), rec: cfg.rec}
 	b.cut.Store(math.MaxInt)
 	b.start()
 	b.wg.Wait()
+	if b.rec != nil {
+		for k, blocks := range b.lanes {
+			b.rec.add(laneKey{goroutineLane, k}, blocks)
+		}
+	}
 	if p := b.panicked.Load(); p != nil {
 		panic(p)
 	}
@@ -62,17 +67,20 @@ type blockingLoop[A any] struct {
 	wg       sync.WaitGroup
 	panicked atomic.Pointer[runtime.Panic]
 
-	mu   sync.Mutex
-	runs []run[A]
+	mu    sync.Mutex
+	runs  []run[A]
+	rec   *recording      // nil unless a timeline is recorded
+	lanes map[int][]Block // the blocks of each goroutine, by number (rec != nil)
 }
 
 // start starts one more goroutine, unless the limit is reached.
 func (b *blockingLoop[A]) start() {
-	if b.started.Add(1) > int64(b.limit) {
+	k := b.started.Add(1)
+	if k > int64(b.limit) {
 		return
 	}
 	b.wg.Add(1)
-	go b.work()
+	go b.work(int(k - 1))
 }
 
 // next hands out the next block of items [i, e), or reports that there is
@@ -96,13 +104,23 @@ func (b *blockingLoop[A]) nextBlock() (i, e int, ok bool) {
 	return i, e, true
 }
 
-// work runs items until none is left for it, then records its runs.
-func (b *blockingLoop[A]) work() {
+// work runs items until none is left for it, then records its runs; k
+// numbers the goroutine, for its lane of a timeline.
+func (b *blockingLoop[A]) work(k int) {
 	defer b.wg.Done()
 	var mine []run[A]
 	var cur run[A]
+	var blocks []Block // a timeline's, if b.rec != nil
 	inRun := false
 	defer func() {
+		if b.rec != nil {
+			b.mu.Lock()
+			if b.lanes == nil {
+				b.lanes = map[int][]Block{}
+			}
+			b.lanes[k] = blocks
+			b.mu.Unlock()
+		}
 		if v := recover(); v != nil {
 			b.panicked.CompareAndSwap(nil, runtime.NewPanic(v))
 			b.decided.Store(true)
@@ -133,7 +151,13 @@ func (b *blockingLoop[A]) work() {
 			inRun = false // if Identity panics, there is no current run
 			cur = run[A]{lo: i, acc: b.r.Identity()}
 		}
-		cur.acc = b.r.Fold(cur.acc, i, e)
+		if b.rec == nil {
+			cur.acc = b.r.Fold(cur.acc, i, e)
+		} else {
+			t0 := b.rec.since()
+			cur.acc = b.r.Fold(cur.acc, i, e)
+			blocks = append(blocks, Block{Lo: i, Hi: e, Start: t0, End: b.rec.since()})
+		}
 		cur.hi, inRun = e, true
 		if b.r.Stop != nil && b.r.Stop(cur.acc) {
 			b.decided.Store(true)

@@ -102,7 +102,13 @@ type Config struct {
 	// runProgress.
 	Progress func(done, total int)
 
+	// Timeline, if not nil, receives the schedule of the loop: see
+	// Timeline. Recording it costs two clock reads and an append per
+	// block; left nil, it costs a nil test per block.
+	Timeline *Timeline
+
 	seq batchSource // a pipeline over an iter.Seq: see runSeq
+	rec *recording  // the timeline being recorded: see runTimeline
 }
 
 // done returns the channel that cancels the loop, nil if nothing can.
@@ -158,6 +164,9 @@ func Run[A any](cfg Config, lo, hi int, r Reducer[A]) (result A) {
 	if p := cfg.Pool; p != nil && p.Closed() {
 		panic(runtime.ErrClosed) // before any item runs, whatever the size
 	}
+	if cfg.Timeline != nil {
+		return runTimeline(cfg, lo, hi, r)
+	}
 	if cfg.Progress != nil {
 		total := span(lo, hi)
 		if cfg.seq != nil {
@@ -185,12 +194,20 @@ func Run[A any](cfg Config, lo, hi int, r Reducer[A]) (result A) {
 	acc := r.Identity()
 	start := time.Now()
 	sz := sizer{size: 1}
+	rec := cfg.rec
+	var recBase time.Duration // start, on the recording's clock
+	if rec != nil {
+		recBase = start.Sub(rec.start)
+	}
 	i := lo
 	for last := time.Duration(0); i < hi; {
 		n := min(cfg.clamp(sz.size), span(i, hi))
 		acc = r.Fold(acc, i, i+n)
 		i += n
 		now := time.Since(start)
+		if rec != nil {
+			rec.caller = append(rec.caller, Block{Lo: i - n, Hi: i, Start: recBase + last, End: recBase + now})
+		}
 		sz.observe(n, 1, now-last)
 		if r.Setup {
 			sz.size = max(sz.size, 2*n)
@@ -220,11 +237,12 @@ func Run[A any](cfg Config, lo, hi int, r Reducer[A]) (result A) {
 	} else {
 		parts = partition.NewLoop(i, hi, pool.Workers())
 	}
-	o := &loop[A]{r: r, cfg: cfg, stop: done, parts: parts, sizer: sz}
+	o := &loop[A]{r: r, cfg: cfg, stop: done, parts: parts, sizer: sz, rec: rec, workers: pool.Workers()}
 	if r.Combine != nil {
 		o.runs = append(o.runs, run[A]{lo: lo, hi: i, acc: acc})
 	}
 	pool.Do(func(w *runtime.Worker) {
+		o.caller = w // before the helpers are offered, which read it
 		if w != nil {
 			help := func(w *runtime.Worker) { o.participate(w) }
 			for range pool.Workers() - 1 {
@@ -236,6 +254,9 @@ func Run[A any](cfg Config, lo, hi int, r Reducer[A]) (result A) {
 			w.Wait(&o.done)
 		}
 	})
+	if rec != nil {
+		rec.merge(o.logs)
+	}
 	if p := o.panicked.Load(); p != nil {
 		panic(p)
 	}
@@ -377,8 +398,16 @@ type loop[A any] struct {
 
 	panicked atomic.Pointer[runtime.Panic]
 
+	// Recording a timeline (rec != nil): caller is the worker the caller
+	// entered the pool with, to give its lane to helper jobs it runs
+	// itself; workers is the pool's, to tell its workers from guests.
+	rec     *recording
+	caller  *runtime.Worker
+	workers int
+
 	mu   sync.Mutex
 	runs []run[A]
+	logs []*laneLog // the participants' timelines (rec != nil)
 }
 
 type run[A any] struct {
@@ -395,6 +424,9 @@ func (o *loop[A]) participate(w *runtime.Worker) {
 		return
 	}
 	st := participant[A]{sizer: o.sizer, start: time.Now()}
+	if o.rec != nil {
+		st.log = o.newLaneLog(w, &p)
+	}
 	st.take = o.cfg.clamp(st.sizer.size / takesPerClock)
 	// A panic stops runBlocks: cancel the loop, then let Next say it is
 	// over for us.
@@ -408,7 +440,14 @@ func (o *loop[A]) participate(w *runtime.Worker) {
 		o.runs = append(o.runs, st.mine...)
 		o.mu.Unlock()
 	}
-	// Leave publishes the runs recorded above to whoever sees the loop done.
+	if st.log != nil {
+		st.log.close()
+		o.mu.Lock()
+		o.logs = append(o.logs, st.log)
+		o.mu.Unlock()
+	}
+	// Leave publishes the runs and the timeline recorded above to whoever
+	// sees the loop done.
 	if p.Leave() {
 		o.done.Set()
 	}
@@ -431,6 +470,8 @@ type participant[A any] struct {
 	start           time.Time
 	last            time.Duration
 	measured, takes int
+
+	log *laneLog // nil unless a timeline is recorded
 }
 
 // runBlocks folds the blocks the partitioner hands out into st until it has
@@ -464,7 +505,15 @@ func (o *loop[A]) runBlocks(p *partition.Participant, st *participant[A]) (finis
 			st.inRun = false // if Identity panics, there is no current run
 			st.cur = run[A]{lo: lo, acc: o.r.Identity()}
 		}
-		st.cur.acc = o.r.Fold(st.cur.acc, lo, hi)
+		// The one test a block pays for the timeline when none is
+		// recorded.
+		if g := st.log; g == nil {
+			st.cur.acc = o.r.Fold(st.cur.acc, lo, hi)
+		} else {
+			t0 := g.rec.since()
+			st.cur.acc = o.r.Fold(st.cur.acc, lo, hi)
+			g.block(lo, hi, t0)
+		}
 		st.next, st.inRun = hi, true
 		if (o.r.Stop != nil && o.r.Stop(st.cur.acc)) || isClosed(o.stop) {
 			o.parts.Cancel()

@@ -73,11 +73,25 @@ func reproducibleSum[T Number](s Spec[T]) T {
 		total := int(min(n, math.MaxInt))
 		cfg.Progress = func(blocks, _ int) { report(int(min(uint64(blocks)*size, n, math.MaxInt)), total) }
 	}
+	// item is where block k starts (k = len(sums): the end).
+	item := func(k int) int { return int(uint64(s.Lo) + min(uint64(k)*size, n)) }
+	if t := cfg.Timeline; t != nil {
+		// The loop runs over block numbers; the timeline speaks of items
+		// (also when a panic leaves it partial).
+		defer func() {
+			for _, l := range t.Lanes {
+				for i := range l.Blocks {
+					l.Blocks[i].Lo, l.Blocks[i].Hi = item(l.Blocks[i].Lo), item(l.Blocks[i].Hi)
+				}
+			}
+			for i := range t.Steals {
+				t.Steals[i].Lo, t.Steals[i].Hi = item(t.Steals[i].Lo), item(t.Steals[i].Hi)
+			}
+		}()
+	}
 	RunBlocks(cfg, 0, len(sums), func(lo, hi int) {
 		for k := lo; k < hi; k++ {
-			a := int(uint64(s.Lo) + uint64(k)*size)
-			e := int(uint64(s.Lo) + min(uint64(k+1)*size, n))
-			sums[k] = SumBlock(&s, a, e)
+			sums[k] = SumBlock(&s, item(k), item(k+1))
 		}
 	})
 	return pairwise(sums)
@@ -105,13 +119,13 @@ func pairwise[T Number](xs []T) T {
 // from position 0, without the doubling past maxSumBlocks), so over the
 // same items, up to 2^32 of them, the two give the same bits.
 func seqSum[T Number](s Spec[T]) T {
-	r := Run(s.Config, s.Lo, s.Hi, Reducer[blockRun[T]]{
-		Identity: func() blockRun[T] { return blockRun[T]{} },
-		Fold: func(acc blockRun[T], lo, hi int) blockRun[T] {
+	r := Run(s.Config, s.Lo, s.Hi, Reducer[sumRun[T]]{
+		Identity: func() sumRun[T] { return sumRun[T]{} },
+		Fold: func(acc sumRun[T], lo, hi int) sumRun[T] {
 			acc.fold(&s, lo, hi)
 			return acc
 		},
-		Combine: combineBlockRuns[T],
+		Combine: combineSumRuns[T],
 	})
 	sums := r.sums
 	if len(r.head) > 0 {
@@ -131,9 +145,9 @@ func seqSum[T Number](s Spec[T]) T {
 	return pairwise(sums)
 }
 
-// blockRun is seqSum's accumulator: the items at positions [lo, hi), cut
+// sumRun is seqSum's accumulator: the items at positions [lo, hi), cut
 // at the multiples of sumBlock.
-type blockRun[T Number] struct {
+type sumRun[T Number] struct {
 	lo, hi int
 	any    bool // the run covers at least one position
 	// head: lo is inside a block, which started in an earlier run. These
@@ -149,7 +163,7 @@ type blockRun[T Number] struct {
 }
 
 // fold adds the items at positions [lo, hi), which follow the run's.
-func (r *blockRun[T]) fold(s *Spec[T], lo, hi int) {
+func (r *sumRun[T]) fold(s *Spec[T], lo, hi int) {
 	if !r.any {
 		r.lo, r.any = lo, true
 	}
@@ -185,10 +199,10 @@ func (r *blockRun[T]) fold(s *Spec[T], lo, hi int) {
 	r.hi = hi
 }
 
-// combineBlockRuns joins two adjacent runs, a first: the block that b's
+// combineSumRuns joins two adjacent runs, a first: the block that b's
 // head belongs to is completed, in order, from a's tail (or a's head, if a
 // lies inside that block too).
-func combineBlockRuns[T Number](a, b blockRun[T]) blockRun[T] {
+func combineSumRuns[T Number](a, b sumRun[T]) sumRun[T] {
 	switch {
 	case !a.any:
 		return b

@@ -10,8 +10,8 @@ import (
 // Ints is the iterator over a range of integers that Range returns: a Nums
 // that adds the block API, Blocks and ReduceBlocksIn, where body receives a
 // whole sub-range [lo, hi) and runs its own loop over it with no call per
-// item. Its settings (WithPool, WithContext, WithBlockSize, WithProgress)
-// keep it an Ints
+// item. Its settings (WithPool, WithContext, WithBlockSize, WithProgress,
+// WithTimeline) keep it an Ints
 // and apply to the block API as to every terminal operation; Map and Filter
 // make it a Nums[int].
 type Ints struct {

@@ -34,7 +34,9 @@
 //   - [Iter.Blocking](limit): for callbacks that wait on I/O: at most limit
 //     at once, on goroutines of their own, not on the pool (the
 //     errgroup.SetLimit fan-out);
-//   - [Iter.WithProgress]: report the items done, at most every 100 ms.
+//   - [Iter.WithProgress]: report the items done, at most every 100 ms;
+//   - [Iter.WithTimeline]: record which goroutine ran which items when, and
+//     every steal, into a [Timeline] that draws itself as an SVG.
 //
 // Terminal operations: [Iter.ForEach], [Iter.Reduce], [Fold] (an
 // accumulator per run of items: histograms, word counts), [Nums.Sum] and the

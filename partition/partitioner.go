@@ -268,6 +268,17 @@ type Participant struct {
 	r      *Range // the range this participant owns, nil when it has none
 	slot   int    // where r is published for thieves
 	steals int    // successful steals
+	// stolen logs every successful steal once RecordSteals was called
+	// (nil otherwise): a test per steal, none per block.
+	stolen *[]Stolen
+}
+
+// Stolen is one successful steal, as RecordSteals logs it: the items
+// [Lo, Hi) were taken from the range of the participant whose Slot is
+// Victim.
+type Stolen struct {
+	Victim int
+	Lo, Hi int
 }
 
 // Enter makes p a participant of l. It returns false if l already has as
@@ -364,6 +375,9 @@ func (p *Participant) steal(cut, atLeast int) *Range {
 			switch s {
 			case Success:
 				p.steals++
+				if p.stolen != nil {
+					*p.stolen = append(*p.stolen, Stolen{Victim: i, Lo: lo, Hi: hi})
+				}
 				return NewRange(lo, hi)
 			case Retry:
 				retry = true
@@ -408,6 +422,15 @@ func (p *Participant) Left() int {
 
 // Steals returns the number of successful steals p made.
 func (p *Participant) Steals() int { return p.steals }
+
+// Slot returns p's number among the participants of its loop, in the order
+// they entered (0 to parts-1): the Victim that a steal from p logs.
+func (p *Participant) Slot() int { return p.slot }
+
+// RecordSteals makes p append each of its later successful steals to *log,
+// oldest first, so that len(*log) grows with Steals. It is for a schedule
+// timeline; a participant that does not record pays nothing for it.
+func (p *Participant) RecordSteals(log *[]Stolen) { p.stolen = log }
 
 // markClaimed records that [lo, hi) was claimed, and fails if any of it was
 // claimed before (gopar_debug only; loops too long to track are skipped).

@@ -302,6 +302,42 @@ func TestLoopSteals(t *testing.T) {
 	}
 }
 
+// TestRecordSteals checks the steal log: one entry per steal, naming the
+// victim's slot, and each stolen range the start of the thief's next blocks.
+func TestRecordSteals(t *testing.T) {
+	l := NewLoop(0, 1000, 2)
+	var a, b Participant
+	if !l.Enter(&a) || !l.Enter(&b) {
+		t.Fatal("Enter failed")
+	}
+	var log []Stolen
+	b.RecordSteals(&log)
+	a.Next(10) // a holds its partition [0, 500) and has taken 10
+	var got [][2]int
+	for {
+		lo, hi, ok := b.Next(10)
+		if !ok {
+			break
+		}
+		got = append(got, [2]int{lo, hi})
+	}
+	if len(log) == 0 || len(log) != b.Steals() {
+		t.Fatalf("log of %d steals, Steals() = %d", len(log), b.Steals())
+	}
+	for _, s := range log {
+		if s.Victim != a.Slot() || s.Lo < 10 || s.Hi > 500 || s.Lo >= s.Hi {
+			t.Errorf("steal %+v: want a range inside [10, 500) from slot %d", s, a.Slot())
+		}
+		// The thief's next block starts the stolen range.
+		if !slices.ContainsFunc(got, func(b [2]int) bool { return b[0] == s.Lo }) {
+			t.Errorf("steal %+v: no block of the thief starts at %d", s, s.Lo)
+		}
+	}
+	if a.Slot() == b.Slot() {
+		t.Errorf("both participants in slot %d", a.Slot())
+	}
+}
+
 // TestLoopCutBound checks the bound on work after a cut: once CutAt(c)
 // has returned, Next hands out nothing at or above c, from any range; the
 // items still run above c are the blocks already handed out.
