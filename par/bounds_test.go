@@ -108,6 +108,71 @@ func TestTerminalsAtTheBounds(t *testing.T) {
 		}); err != errLast {
 			t.Errorf("[%d, %d): TryForEach = %v", lo, hi, err)
 		}
+		if v, ok := it.FindFirst(func(i int) bool { return i == last }); !ok || v != last {
+			t.Errorf("[%d, %d): FindFirst(last) = %d, %v", lo, hi, v, ok)
+		}
+		if _, ok := it.FindFirst(func(i int) bool { return i < lo }); ok {
+			t.Errorf("[%d, %d): FindFirst without a match found one", lo, hi)
+		}
+		byValue := func(a, b int) int { return cmp.Compare(a, b) }
+		if v, ok := par.MinFunc(it.Iter, byValue); !ok || v != lo {
+			t.Errorf("[%d, %d): MinFunc = %d, %v", lo, hi, v, ok)
+		}
+		if v, ok := par.MaxFunc(it.Iter, byValue); !ok || v != last {
+			t.Errorf("[%d, %d): MaxFunc = %d, %v", lo, hi, v, ok)
+		}
+		// Exact in float64: every partial sum is an integer below 2^53.
+		if got, want := par.Sum(par.Map(it, func(i int) float64 { return float64(i - lo) })), float64(n)*(n-1)/2; got != want {
+			t.Errorf("[%d, %d): float Sum = %v, want %v", lo, hi, got, want)
+		}
+		for k := range seen {
+			seen[k].Store(0)
+		}
+		it.Blocks(func(a, b int) {
+			if a < lo || b > hi || a >= b {
+				t.Errorf("[%d, %d): block [%d, %d)", lo, hi, a, b)
+				return
+			}
+			for i := a; i < b; i++ {
+				seen[i-lo].Add(1)
+			}
+		})
+		for k := range seen {
+			if c := seen[k].Load(); c != 1 {
+				t.Fatalf("[%d, %d): Blocks ran item %d %d times", lo, hi, lo+k, c)
+			}
+		}
+		if got := par.ReduceBlocksIn(it, func(a, b int) int {
+			s := 0
+			for i := a; i < b; i++ {
+				s += i
+			}
+			return s
+		}, func(a, b int) int { return a + b }); got != want {
+			t.Errorf("[%d, %d): ReduceBlocksIn = %d, want %d", lo, hi, got, want)
+		}
+		if ys := par.FlatMap(it, func(i int) []int {
+			if i >= last-1 {
+				return []int{i, -i}
+			}
+			return nil
+		}).Collect(); len(ys) != 4 || ys[0] != last-1 || ys[2] != last || ys[3] != -last {
+			t.Errorf("[%d, %d): FlatMap Collect = %v", lo, hi, ys)
+		}
+		var final [2]int
+		if got := it.WithProgress(func(d, total int) { final = [2]int{d, total} }).Sum(); got != want || final != [2]int{n, n} {
+			t.Errorf("[%d, %d): Sum with progress = %d, last report %v", lo, hi, got, final)
+		}
+		// The I/O mode, over the first and last 2000 items.
+		for _, part := range [][2]int{{lo, lo + 2000}, {hi - 2000, hi}} {
+			b := par.Range(part[0], part[1]).Blocking(8)
+			if xs := b.Collect(); len(xs) != 2000 || xs[0] != part[0] || xs[1999] != part[1]-1 {
+				t.Errorf("[%d, %d): Blocking Collect wrong", part[0], part[1])
+			}
+			if v, ok := b.FindFirst(func(i int) bool { return i >= part[1]-3 }); !ok || v != part[1]-3 {
+				t.Errorf("[%d, %d): Blocking FindFirst = %d, %v", part[0], part[1], v, ok)
+			}
+		}
 	}
 }
 
@@ -200,6 +265,23 @@ func TestWholeIntRange(t *testing.T) {
 				t.Errorf("[%d, %d): Blocking FindFirst = %d, %v", r[0], r[1], v, ok)
 			}
 		})
+	}
+	// Progress over 2^64-1 items: the total an int can give.
+	ctx, cancel := context.WithCancel(context.Background())
+	var reports atomic.Int64
+	var final [2]int
+	all.WithContext(ctx).WithProgress(func(d, total int) {
+		if total != math.MaxInt {
+			t.Errorf("progress total %d, want MaxInt", total)
+		}
+		final = [2]int{d, total}
+	}).ForEach(func(int) {
+		if reports.Add(1) == far {
+			cancel()
+		}
+	})
+	if final != [2]int{math.MaxInt, math.MaxInt} {
+		t.Errorf("last progress report %v, want (MaxInt, MaxInt)", final)
 	}
 	// The idiom of the issue, and a long Find.
 	if v, ok := par.Range(0, 1<<50).WithPool(pool).Find(func(i int) bool { return i == 1e6 }); !ok || v != 1e6 {
