@@ -83,19 +83,30 @@ func (b *blockingLoop[A]) start() {
 	go b.work(int(k - 1))
 }
 
-// next hands out the next block of items [i, e), or reports that there is
-// none to run.
+// nextBlock hands out the next block of items [i, e), or reports that there
+// is none to run.
+//
+// The offset moves by CAS and stops at n: an add of take per call would
+// keep counting after the end, and with a take near 2^63 over a range of
+// 2^64-1 items it wraps past 2^64 to offsets already handed out. (Calls
+// here wait on I/O: one CAS per block costs nothing that matters.)
 func (b *blockingLoop[A]) nextBlock() (i, e int, ok bool) {
 	if b.decided.Load() || isClosed(b.stop) {
 		return 0, 0, false
 	}
-	off := b.next.Add(b.take) - b.take
-	if off >= b.n {
-		return 0, 0, false
-	}
-	end := off + b.take
-	if end < off || end > b.n { // wrapped past 2^64, or past the loop's end
-		end = b.n
+	var off, end uint64
+	for {
+		off = b.next.Load()
+		if off >= b.n {
+			return 0, 0, false
+		}
+		end = off + b.take
+		if end < off || end > b.n { // wrapped past 2^64, or past the loop's end
+			end = b.n
+		}
+		if b.next.CompareAndSwap(off, end) {
+			break
+		}
 	}
 	i, e = int(uint64(b.lo)+off), int(uint64(b.lo)+end)
 	if int64(i) >= b.cut.Load() {

@@ -1,8 +1,10 @@
 package iter
 
 import (
+	"cmp"
 	"fmt"
 	"math"
+	"slices"
 	"strings"
 	"sync"
 	"testing"
@@ -64,5 +66,41 @@ func TestBlockingMinBlock(t *testing.T) {
 	want := [][2]int{{0, 7}, {7, 14}, {14, 21}, {21, 28}, {28, 30}}
 	if fmt.Sprint(blocks) != fmt.Sprint(want) {
 		t.Errorf("blocks %v, want %v", blocks, want)
+	}
+}
+
+// TestBlockingHugeBlocksTile: with MinBlock near math.MaxInt, the hand-out
+// over [math.MinInt, math.MaxInt) must not count past 2^64 and wrap to
+// offsets it already handed out: the blocks tile the range exactly once.
+// (Fold returns at once, so 2^64-1 items "run" in a few calls.)
+func TestBlockingHugeBlocksTile(t *testing.T) {
+	for _, take := range []int{math.MaxInt, math.MaxInt/2 + 1, 1 << 62, 3 << 61, 1 << 61} {
+		var mu sync.Mutex
+		var blocks [][2]int
+		func() {
+			defer func() {
+				if v := recover(); v != nil {
+					t.Fatalf("MinBlock %d: %v; blocks %v", take, v, blocks)
+				}
+			}()
+			RunBlocks(Config{Blocking: 8, MinBlock: take}, math.MinInt, math.MaxInt, func(lo, hi int) {
+				mu.Lock()
+				defer mu.Unlock()
+				if blocks = append(blocks, [2]int{lo, hi}); len(blocks) > 64 {
+					panic("more than 64 blocks: the hand-out wrapped")
+				}
+			})
+		}()
+		slices.SortFunc(blocks, func(a, b [2]int) int { return cmp.Compare(a[0], b[0]) })
+		at := math.MinInt
+		for _, b := range blocks {
+			if b[0] != at || b[1] <= b[0] {
+				t.Fatalf("MinBlock %d: blocks %v do not tile [MinInt, MaxInt)", take, blocks)
+			}
+			at = b[1]
+		}
+		if at != math.MaxInt {
+			t.Fatalf("MinBlock %d: blocks %v end at %d", take, blocks, at)
+		}
 	}
 }

@@ -32,11 +32,12 @@ func Sum[T Number](s Spec[T]) T {
 // from run to run. Instead the items are cut into fixed blocks aligned to
 // the start of the range (sumBlock items each; more for ranges so long that
 // there would be over maxSumBlocks of them), each block is added up in
-// order, and the block sums are combined in a fixed pairwise tree. The
-// pairwise tree is also more accurate than a running sum: its rounding
-// error grows with log(n), not n. The cost is one stored float per block
-// (a 2^26-item sum keeps 16,384 of them) and the final tree, about n/4096
-// additions.
+// order (a longer block as the running sum of its pieces of sumBlock items,
+// so that a done context can stop it between two), and the block sums are
+// combined in a fixed pairwise tree. The pairwise tree is also more accurate
+// than a running sum: its rounding error grows with log(n), not n. The cost
+// is one stored float per block (a 2^26-item sum keeps 16,384 of them) and
+// the final tree, about n/4096 additions.
 const (
 	sumBlock     = 1 << 12
 	maxSumBlocks = 1 << 20
@@ -71,10 +72,30 @@ func reproducibleSum[T Number](s Spec[T]) T {
 	if report := cfg.Progress; report != nil {
 		// Report items, not blocks.
 		total := int(min(n, math.MaxInt))
-		cfg.Progress = func(blocks, _ int) { report(int(min(uint64(blocks)*size, n, math.MaxInt)), total) }
+		cfg.Progress = func(blocks, _ int) {
+			done := n // all blocks: blocks*size could wrap
+			switch {
+			case blocks <= 0:
+				done = 0
+			case blocks < len(sums):
+				done = uint64(blocks) * size
+			}
+			report(int(min(done, math.MaxInt)), total)
+		}
 	}
-	// item is where block k starts (k = len(sums): the end).
-	item := func(k int) int { return int(uint64(s.Lo) + min(uint64(k)*size, n)) }
+	// item is where block k starts (k = len(sums): the end). k*size would
+	// wrap past the end of [math.MinInt, math.MaxInt): 2^20 blocks of 2^44
+	// items.
+	item := func(k int) int {
+		if k >= len(sums) {
+			return int(uint64(s.Lo) + n)
+		}
+		return int(uint64(s.Lo) + uint64(k)*size)
+	}
+	var stop <-chan struct{}
+	if s.Context != nil {
+		stop = s.Context.Done()
+	}
 	if t := cfg.Timeline; t != nil {
 		// The loop runs over block numbers; the timeline speaks of items
 		// (also when a panic leaves it partial).
@@ -91,10 +112,33 @@ func reproducibleSum[T Number](s Spec[T]) T {
 	}
 	RunBlocks(cfg, 0, len(sums), func(lo, hi int) {
 		for k := lo; k < hi; k++ {
-			sums[k] = SumBlock(&s, item(k), item(k+1))
+			sums[k] = sumPieces(&s, item(k), item(k+1), stop)
 		}
 	})
 	return pairwise(sums)
+}
+
+// sumPieces adds up the items of [lo, hi) in order, sumBlock items at a
+// time, and stops early once stop is closed: the blocks of a very long
+// range hold up to 2^44 items (hours), and a done context must still end
+// the loop promptly. A block of sumBlock items or fewer (every block of a
+// range up to 2^32 items) is one SumBlock.
+func sumPieces[T Number](s *Spec[T], lo, hi int, stop <-chan struct{}) T {
+	if uint64(hi)-uint64(lo) <= sumBlock {
+		return SumBlock(s, lo, hi)
+	}
+	var acc T
+	for i := lo; i < hi; {
+		e := i + min(sumBlock, hi-i)
+		acc += SumBlock(s, i, e)
+		i = e
+		select {
+		case <-stop:
+			return acc
+		default:
+		}
+	}
+	return acc
 }
 
 // pairwise adds xs up in a fixed binary tree: the sum of each half, then

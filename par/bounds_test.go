@@ -1,14 +1,18 @@
 package par_test
 
 import (
+	"cmp"
 	"context"
 	"errors"
+	"fmt"
 	"math"
 	goruntime "runtime"
 	"strings"
 	"sync/atomic"
 	"testing"
+	"time"
 
+	"github.com/gopar-dev/gopar/internal/race"
 	"github.com/gopar-dev/gopar/par"
 	"github.com/gopar-dev/gopar/runtime"
 )
@@ -23,7 +27,7 @@ func mustPanicWith(t *testing.T, want string, f func()) {
 		if v == nil {
 			t.Fatalf("no panic, want one containing %q", want)
 		}
-		if s, _ := v.(string); !strings.Contains(s, want) {
+		if s := fmt.Sprint(v); !strings.Contains(s, want) {
 			t.Fatalf("panicked with %v, want %q", v, want)
 		}
 	}()
@@ -104,77 +108,302 @@ func TestTerminalsAtTheBounds(t *testing.T) {
 		}); err != errLast {
 			t.Errorf("[%d, %d): TryForEach = %v", lo, hi, err)
 		}
+		if v, ok := it.FindFirst(func(i int) bool { return i == last }); !ok || v != last {
+			t.Errorf("[%d, %d): FindFirst(last) = %d, %v", lo, hi, v, ok)
+		}
+		if _, ok := it.FindFirst(func(i int) bool { return i < lo }); ok {
+			t.Errorf("[%d, %d): FindFirst without a match found one", lo, hi)
+		}
+		byValue := func(a, b int) int { return cmp.Compare(a, b) }
+		if v, ok := par.MinFunc(it.Iter, byValue); !ok || v != lo {
+			t.Errorf("[%d, %d): MinFunc = %d, %v", lo, hi, v, ok)
+		}
+		if v, ok := par.MaxFunc(it.Iter, byValue); !ok || v != last {
+			t.Errorf("[%d, %d): MaxFunc = %d, %v", lo, hi, v, ok)
+		}
+		// Exact in float64: every partial sum is an integer below 2^53.
+		if got, want := par.Sum(par.Map(it, func(i int) float64 { return float64(i - lo) })), float64(n)*(n-1)/2; got != want {
+			t.Errorf("[%d, %d): float Sum = %v, want %v", lo, hi, got, want)
+		}
+		for k := range seen {
+			seen[k].Store(0)
+		}
+		it.Blocks(func(a, b int) {
+			if a < lo || b > hi || a >= b {
+				t.Errorf("[%d, %d): block [%d, %d)", lo, hi, a, b)
+				return
+			}
+			for i := a; i < b; i++ {
+				seen[i-lo].Add(1)
+			}
+		})
+		for k := range seen {
+			if c := seen[k].Load(); c != 1 {
+				t.Fatalf("[%d, %d): Blocks ran item %d %d times", lo, hi, lo+k, c)
+			}
+		}
+		if got := par.ReduceBlocksIn(it, func(a, b int) int {
+			s := 0
+			for i := a; i < b; i++ {
+				s += i
+			}
+			return s
+		}, func(a, b int) int { return a + b }); got != want {
+			t.Errorf("[%d, %d): ReduceBlocksIn = %d, want %d", lo, hi, got, want)
+		}
+		if ys := par.FlatMap(it, func(i int) []int {
+			if i >= last-1 {
+				return []int{i, -i}
+			}
+			return nil
+		}).Collect(); len(ys) != 4 || ys[0] != last-1 || ys[2] != last || ys[3] != -last {
+			t.Errorf("[%d, %d): FlatMap Collect = %v", lo, hi, ys)
+		}
+		var final [2]int
+		if got := it.WithProgress(func(d, total int) { final = [2]int{d, total} }).Sum(); got != want || final != [2]int{n, n} {
+			t.Errorf("[%d, %d): Sum with progress = %d, last report %v", lo, hi, got, final)
+		}
+		// The I/O mode, over the first and last 2000 items.
+		for _, part := range [][2]int{{lo, lo + 2000}, {hi - 2000, hi}} {
+			b := par.Range(part[0], part[1]).Blocking(8)
+			if xs := b.Collect(); len(xs) != 2000 || xs[0] != part[0] || xs[1999] != part[1]-1 {
+				t.Errorf("[%d, %d): Blocking Collect wrong", part[0], part[1])
+			}
+			if v, ok := b.FindFirst(func(i int) bool { return i >= part[1]-3 }); !ok || v != part[1]-3 {
+				t.Errorf("[%d, %d): Blocking FindFirst = %d, %v", part[0], part[1], v, ok)
+			}
+		}
 	}
 }
 
+// within runs f and fails the test if it has not returned after limit: a
+// loop that does not stop would otherwise hang the test until its timeout.
+// (f keeps running in the background then.)
+func within(t *testing.T, limit time.Duration, what string, f func()) {
+	t.Helper()
+	done := make(chan any, 1)
+	go func() {
+		defer func() { done <- recover() }()
+		f()
+	}()
+	select {
+	case v := <-done:
+		if v != nil {
+			t.Fatalf("%s panicked: %v", what, v)
+		}
+	case <-time.After(limit):
+		t.Fatalf("%s has not returned after %v", what, limit)
+	}
+}
+
+// longRanges are the two longest ranges a user writes: every int, and
+// "search [0, MaxInt) until found".
+var longRanges = [][2]int{{math.MinInt, math.MaxInt}, {0, math.MaxInt}}
+
 // TestWholeIntRange: [math.MinInt, math.MaxInt) holds 2^64-1 items. Len,
-// Count and Collect cannot count them and panic; searches and cancelled
-// loops run as on any range.
+// Count and Collect cannot count them and panic; [0, math.MaxInt) holds
+// math.MaxInt items, which Len and Count give without running anything, and
+// which Collect and TryMap cannot allocate (they panic as make does, before
+// any item runs). Searches and early exits run as on any range.
 func TestWholeIntRange(t *testing.T) {
 	pool := newPool(t, 3)
 	all := par.Range(math.MinInt, math.MaxInt).WithPool(pool)
 	mustPanicWith(t, "gopar: Len: the range [-9223372036854775808, 9223372036854775807) holds 18446744073709551615 items", func() { all.Len() })
 	mustPanicWith(t, "gopar: Count:", func() { all.Count() })
 	mustPanicWith(t, "gopar: Collect:", func() { all.Collect() })
+	mustPanicWith(t, "gopar: Len:", func() { all.Filter(func(int) bool { return true }).Len() })
+	mustPanicWith(t, "gopar: Count:", func() { par.Map(all, func(i int) string { return "" }).Count() })
+	mustPanicWith(t, "gopar: TryMap:", func() { par.TryMap(all, func(i int) (int, error) { return i, nil }) })
 	// [MinInt, 0) has 2^63 items, one more than MaxInt.
 	mustPanicWith(t, "gopar: Len:", func() { par.Range(math.MinInt, 0).Len() })
 	if n := par.Range(math.MinInt, -1).Len(); n != math.MaxInt {
 		t.Errorf("Range(MinInt, -1).Len() = %d, want MaxInt", n)
 	}
+	upTo := par.Range(0, math.MaxInt).WithPool(pool)
+	if n, c := upTo.Len(), par.Map(upTo, func(int) int { panic("ran") }).Count(); n != math.MaxInt || c != math.MaxInt {
+		t.Errorf("Range(0, MaxInt): Len %d, Count %d, want MaxInt", n, c)
+	}
+	mustPanicWith(t, "makeslice: len out of range", func() { par.Map(upTo, func(int) int { panic("ran") }).Collect() })
+	mustPanicWith(t, "makeslice: len out of range", func() { par.TryMap(upTo, func(int) (int, error) { panic("ran") }) })
 
 	const far = 3_000_000 // well into the parallel phase
-	at := math.MinInt + far
-	if v, ok := all.FindFirst(func(i int) bool { return i >= at }); !ok || v != at {
-		t.Errorf("FindFirst = %d, %v, want %d", v, ok, at)
-	}
-	if v, ok := all.Find(func(i int) bool { return i == at }); !ok || v != at {
-		t.Errorf("Find = %d, %v", v, ok)
-	}
-	if !all.Any(func(i int) bool { return i == at }) || all.All(func(i int) bool { return i < at }) {
-		t.Error("Any/All wrong")
-	}
-	errAt := errors.New("at")
-	if err := all.TryForEach(func(i int) error {
-		if i == at {
-			return errAt
-		}
-		return nil
-	}); err != errAt {
-		t.Errorf("TryForEach = %v", err)
-	}
-	mustPanicWith(t, "gopar: TryMap:", func() { par.TryMap(all, func(i int) (int, error) { return i, nil }) })
-	// The operations that would run every item stop when their context is
-	// cancelled.
-	cancelAfter := func(k int64) (context.Context, func()) {
-		ctx, cancel := context.WithCancel(context.Background())
-		var ran atomic.Int64
-		return ctx, func() {
-			if ran.Add(1) == k {
-				cancel()
+	for _, r := range longRanges {
+		it := par.Range(r[0], r[1]).WithPool(pool)
+		at := r[0] + far
+		errAt := errors.New("at")
+		failAt := func(i int) error {
+			if i == at {
+				return errAt
 			}
+			return nil
 		}
+		within(t, 20*time.Second, fmt.Sprintf("searches over [%d, %d)", r[0], r[1]), func() {
+			if v, ok := it.FindFirst(func(i int) bool { return i >= at }); !ok || v != at {
+				t.Errorf("[%d, %d): FindFirst = %d, %v, want %d", r[0], r[1], v, ok, at)
+			}
+			if v, ok := it.Filter(func(i int) bool { return i%3 == 0 }).FindFirst(func(i int) bool { return i >= at }); !ok || v < at || v > at+2 {
+				t.Errorf("[%d, %d): filtered FindFirst = %d, %v", r[0], r[1], v, ok)
+			}
+			if v, ok := it.Find(func(i int) bool { return i == at }); !ok || v != at {
+				t.Errorf("[%d, %d): Find = %d, %v", r[0], r[1], v, ok)
+			}
+			if !it.Any(func(i int) bool { return i == at }) || it.All(func(i int) bool { return i < at }) {
+				t.Errorf("[%d, %d): Any/All wrong", r[0], r[1])
+			}
+			if err := it.TryForEach(failAt); err != errAt {
+				t.Errorf("[%d, %d): TryForEach = %v", r[0], r[1], err)
+			}
+			// Filtered, TryMap collects as it goes, so any length works.
+			if _, err := par.TryMap(it.Filter(func(int) bool { return true }), func(i int) (int, error) { return i, failAt(i) }); err != errAt {
+				t.Errorf("[%d, %d): filtered TryMap = %v", r[0], r[1], err)
+			}
+			if v, ok := par.FlatMap(it, func(i int) []int { return []int{i, i} }).FindFirst(func(i int) bool { return i >= at }); !ok || v != at {
+				t.Errorf("[%d, %d): FlatMap FindFirst = %d, %v", r[0], r[1], v, ok)
+			}
+			// The I/O mode hands out one item at a time from lo.
+			if v, ok := it.Blocking(4).FindFirst(func(i int) bool { return i >= r[0]+1000 }); !ok || v != r[0]+1000 {
+				t.Errorf("[%d, %d): Blocking FindFirst = %d, %v", r[0], r[1], v, ok)
+			}
+		})
 	}
-	ctx, tick := cancelAfter(far)
-	all.WithContext(ctx).ForEach(func(int) { tick() })
-	ctx, tick = cancelAfter(far)
-	all.WithContext(ctx).Map(func(i int) int { tick(); return 1 }).Sum()
-	ctx, tick = cancelAfter(far)
-	all.WithContext(ctx).Filter(func(int) bool { tick(); return true }).Count()
-	ctx, tick = cancelAfter(far)
-	par.Fold(all.WithContext(ctx), func() int { return 0 }, func(a, i int) int { tick(); return a + 1 }, func(a, b int) int { return a + b })
-	ctx, tick = cancelAfter(far)
-	par.Max(par.Map(all.WithContext(ctx), func(i int) int { tick(); return i }))
-	ctx, tick = cancelAfter(far)
-	if err := all.WithContext(ctx).TryForEach(func(int) error { tick(); return nil }); !errors.Is(err, context.Canceled) {
-		t.Errorf("cancelled TryForEach = %v", err)
+	// Progress over 2^64-1 items: the total an int can give.
+	ctx, cancel := context.WithCancel(context.Background())
+	var reports atomic.Int64
+	var final [2]int
+	all.WithContext(ctx).WithProgress(func(d, total int) {
+		if total != math.MaxInt {
+			t.Errorf("progress total %d, want MaxInt", total)
+		}
+		final = [2]int{d, total}
+	}).ForEach(func(int) {
+		if reports.Add(1) == far {
+			cancel()
+		}
+	})
+	if final != [2]int{math.MaxInt, math.MaxInt} {
+		t.Errorf("last progress report %v, want (MaxInt, MaxInt)", final)
 	}
-
-	// The idioms: search [0, MaxInt) until found, and a long Find.
-	if v, ok := par.Range(0, math.MaxInt).WithPool(pool).FindFirst(func(i int) bool { return i >= far }); !ok || v != far {
-		t.Errorf("Range(0, MaxInt).FindFirst = %d, %v", v, ok)
-	}
+	// The idiom of the issue, and a long Find.
 	if v, ok := par.Range(0, 1<<50).WithPool(pool).Find(func(i int) bool { return i == 1e6 }); !ok || v != 1e6 {
 		t.Errorf("Range(0, 2^50).Find = %d, %v", v, ok)
+	}
+}
+
+// TestEveryTerminalStopsOnLongRanges: every terminal operation that would
+// run every item of [math.MinInt, math.MaxInt) or [0, math.MaxInt) returns
+// promptly once its context is cancelled, whatever the pipeline: each is
+// cancelled after far items and must return within a few seconds (they
+// take milliseconds). A float Sum once cut such ranges into blocks of up to
+// 2^44 items that a cancel could not interrupt.
+func TestEveryTerminalStopsOnLongRanges(t *testing.T) {
+	pool := newPool(t, 3)
+	far := int64(1_000_000 / race.Scale)
+	sum := func(a, b int) int { return a + b }
+	ops := []struct {
+		name string
+		run  func(it par.Ints, tick func(int))
+	}{
+		{"ForEach", func(it par.Ints, tick func(int)) { it.ForEach(tick) }},
+		{"Sum", func(it par.Ints, tick func(int)) { it.Map(func(i int) int { tick(1); return i }).Sum() }},
+		{"float Sum", func(it par.Ints, tick func(int)) {
+			par.Sum(par.Map(it, func(i int) float64 { tick(1); return 1 }))
+		}},
+		{"complex Sum with a Filter", func(it par.Ints, tick func(int)) {
+			par.Sum(par.Map(it.Filter(func(int) bool { tick(1); return true }), func(i int) complex64 { return 1 }))
+		}},
+		{"Reduce", func(it par.Ints, tick func(int)) {
+			it.Map(func(i int) int { tick(1); return i }).Reduce(func() int { return 0 }, sum)
+		}},
+		{"Count with a Filter", func(it par.Ints, tick func(int)) { it.Filter(func(int) bool { tick(1); return true }).Count() }},
+		{"Collect with a Filter", func(it par.Ints, tick func(int)) { it.Filter(func(int) bool { tick(1); return false }).Collect() }},
+		{"FilterMap Collect", func(it par.Ints, tick func(int)) {
+			par.FilterMap(it, func(i int) (int, bool) { tick(1); return i, false }).Collect()
+		}},
+		{"FlatMap Count", func(it par.Ints, tick func(int)) { par.FlatMap(it, func(i int) []int { tick(1); return nil }).Count() }},
+		{"Fold", func(it par.Ints, tick func(int)) {
+			par.Fold(it, func() int { return 0 }, func(a, i int) int { tick(1); return a + 1 }, sum)
+		}},
+		{"Min", func(it par.Ints, tick func(int)) { par.Min(it.Map(func(i int) int { tick(1); return i })) }},
+		{"Max", func(it par.Ints, tick func(int)) { par.Max(it.Map(func(i int) int { tick(1); return i })) }},
+		{"MinFunc", func(it par.Ints, tick func(int)) {
+			par.MinFunc(it.Iter, func(a, b int) int { tick(1); return cmp.Compare(a, b) })
+		}},
+		{"MaxFunc", func(it par.Ints, tick func(int)) {
+			par.MaxFunc(it.Iter, func(a, b int) int { tick(1); return cmp.Compare(a, b) })
+		}},
+		{"FindFirst without a match", func(it par.Ints, tick func(int)) { it.FindFirst(func(int) bool { tick(1); return false }) }},
+		{"Any without a match", func(it par.Ints, tick func(int)) { it.Any(func(int) bool { tick(1); return false }) }},
+		{"All true", func(it par.Ints, tick func(int)) { it.All(func(int) bool { tick(1); return true }) }},
+		{"TryForEach", func(it par.Ints, tick func(int)) { it.TryForEach(func(int) error { tick(1); return nil }) }},
+		{"TryMap with a Filter", func(it par.Ints, tick func(int)) {
+			par.TryMap(it.Filter(func(int) bool { return true }), func(i int) (int, error) { tick(1); return i, nil })
+		}},
+		{"Blocks", func(it par.Ints, tick func(int)) { it.Blocks(func(lo, hi int) { tick(hi - lo) }) }},
+		{"ReduceBlocksIn", func(it par.Ints, tick func(int)) {
+			par.ReduceBlocksIn(it, func(lo, hi int) int { tick(hi - lo); return hi - lo }, sum)
+		}},
+		{"WithProgress ForEach", func(it par.Ints, tick func(int)) { it.WithProgress(func(int, int) {}).ForEach(tick) }},
+		{"WithProgress float Sum", func(it par.Ints, tick func(int)) {
+			par.Sum(par.Map(it.WithProgress(func(int, int) {}), func(i int) float64 { tick(1); return 1 }))
+		}},
+		{"WithBlockSize(0, 1) ForEach", func(it par.Ints, tick func(int)) { it.WithBlockSize(0, 1).ForEach(tick) }},
+		{"Blocking ForEach", func(it par.Ints, tick func(int)) { it.Blocking(8).ForEach(func(int) { tick(1000) }) }},
+	}
+	for _, r := range longRanges {
+		for _, op := range ops {
+			ctx, cancel := context.WithCancel(context.Background())
+			var ran atomic.Int64
+			tick := func(n int) {
+				if ran.Add(int64(n)) >= far {
+					cancel()
+				}
+			}
+			it := par.Range(r[0], r[1]).WithPool(pool).WithContext(ctx)
+			within(t, 10*time.Second, fmt.Sprintf("%s over [%d, %d) cancelled after %d items", op.name, r[0], r[1], far), func() {
+				op.run(it, tick)
+			})
+			if ctx.Err() == nil {
+				t.Errorf("%s over [%d, %d) returned after %d items without a cancel", op.name, r[0], r[1], ran.Load())
+			}
+			cancel()
+		}
+	}
+}
+
+// TestEmptyAtTheBounds: empty and reversed ranges at the ends of int run
+// nothing and give every terminal operation its empty result.
+func TestEmptyAtTheBounds(t *testing.T) {
+	never := func(int) bool { t.Error("a callback ran on an empty range"); return true }
+	for _, r := range [][2]int{{math.MaxInt, math.MaxInt}, {math.MinInt, math.MinInt}, {math.MaxInt, math.MinInt}, {0, math.MinInt}} {
+		it := par.Range(r[0], r[1])
+		if it.Len() != 0 || it.Count() != 0 || it.Sum() != 0 || len(it.Collect()) != 0 {
+			t.Errorf("[%d, %d): not empty", r[0], r[1])
+		}
+		if _, ok := it.FindFirst(never); ok {
+			t.Errorf("[%d, %d): FindFirst found", r[0], r[1])
+		}
+		if _, ok := it.Find(never); ok || it.Any(never) || !it.All(never) {
+			t.Errorf("[%d, %d): Find/Any/All wrong", r[0], r[1])
+		}
+		if _, ok := par.Min(it); ok {
+			t.Errorf("[%d, %d): Min found an item", r[0], r[1])
+		}
+		if s := par.Sum(par.Map(it, func(int) float64 { return 1 })); s != 0 {
+			t.Errorf("[%d, %d): float Sum = %v", r[0], r[1], s)
+		}
+		if err := it.TryForEach(func(int) error { never(0); return nil }); err != nil {
+			t.Errorf("[%d, %d): TryForEach = %v", r[0], r[1], err)
+		}
+		if ys, err := par.TryMap(it, func(i int) (int, error) { never(0); return i, nil }); err != nil || len(ys) != 0 {
+			t.Errorf("[%d, %d): TryMap = %v, %v", r[0], r[1], ys, err)
+		}
+		it.Blocks(func(lo, hi int) { never(0) })
+		it.Blocking(2).ForEach(func(int) { never(0) })
+		var calls [][2]int
+		it.WithProgress(func(d, n int) { calls = append(calls, [2]int{d, n}) }).ForEach(func(int) { never(0) })
+		if len(calls) != 1 || calls[0] != [2]int{0, 0} {
+			t.Errorf("[%d, %d): progress calls %v, want one (0, 0)", r[0], r[1], calls)
+		}
 	}
 }
 

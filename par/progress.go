@@ -5,7 +5,9 @@ package par
 // Filter drops count as done). For a long operation it is called at most
 // every 100 milliseconds while the operation runs, and then once at the end
 // with done == total. Over FromSeq, whose length is unknown, total is -1 and
-// the last call gives the number of items pulled from the sequence.
+// the last call gives the number of items pulled from the sequence. A range
+// longer than an int can count, such as [math.MinInt, math.MaxInt), reports
+// math.MaxInt as its total.
 // Count and Collect without a Filter, which know their result without
 // running anything, do not call it; an empty input gives one call, (0, 0). Cancellation
 // and early exit (Any, Find, an error in TryForEach) also end with done ==
