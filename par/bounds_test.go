@@ -594,49 +594,52 @@ func TestNestedFindFirst(t *testing.T) {
 	t.Logf("nested FindFirst: %v (bound %v)", best, limit)
 }
 
-// FuzzFindFirst searches random ranges with random matches, on 1-4 workers
-// and random block bounds: FindFirst must return the lowest match, every
+// FuzzFindFirst searches random ranges with random matches (so the loop is
+// cut off at random indexes), on 1-4 workers and random block bounds, at 0
+// or at either end of int: FindFirst must return the lowest match, every
 // item below it must run exactly once, and none above it twice.
 func FuzzFindFirst(f *testing.F) {
-	f.Add(uint32(1000), uint64(1), uint8(2), uint8(0), uint16(500))
-	f.Add(uint32(200_000), uint64(2), uint8(4), uint8(16), uint16(3))
-	f.Add(uint32(0), uint64(3), uint8(1), uint8(1), uint16(0))
-	f.Add(uint32(70_000), uint64(4), uint8(3), uint8(0), uint16(0))
-	f.Fuzz(func(t *testing.T, n uint32, seed uint64, workers, maxBlock uint8, density uint16) {
+	f.Add(uint32(1000), uint64(1), uint8(2), uint8(0), uint16(500), uint8(0))
+	f.Add(uint32(200_000), uint64(2), uint8(4), uint8(16), uint16(3), uint8(1))
+	f.Add(uint32(0), uint64(3), uint8(1), uint8(1), uint16(0), uint8(2))
+	f.Add(uint32(70_000), uint64(4), uint8(3), uint8(0), uint16(0), uint8(2))
+	f.Add(uint32(300_000), uint64(5), uint8(2), uint8(64), uint16(1), uint8(1))
+	f.Fuzz(func(t *testing.T, n uint32, seed uint64, workers, maxBlock uint8, density uint16, at uint8) {
 		n %= 1 << 20
 		pool, err := runtime.New(int(workers%4) + 1)
 		if err != nil {
 			t.Fatal(err)
 		}
 		defer pool.Close()
+		lo := [3]int{0, math.MinInt, math.MaxInt - int(n)}[at%3]
 		// Matches: items whose hash falls under density/65536 (none for 0).
-		match := func(i int) bool {
-			h := uint64(i)*0x9E3779B97F4A7C15 + seed
+		match := func(k int) bool {
+			h := uint64(k)*0x9E3779B97F4A7C15 + seed
 			h ^= h >> 29
 			return uint16(h*0xBF58476D1CE4E5B9>>48) < density
 		}
 		want := -1
-		for i := range int(n) {
-			if match(i) {
-				want = i
+		for k := range int(n) {
+			if match(k) {
+				want = k
 				break
 			}
 		}
 		runs := make([]atomic.Int32, n)
-		v, ok := par.Range(0, int(n)).WithPool(pool).WithBlockSize(0, int(maxBlock)).FindFirst(func(i int) bool {
-			runs[i].Add(1)
-			return match(i)
+		v, ok := par.Range(lo, lo+int(n)).WithPool(pool).WithBlockSize(0, int(maxBlock)).FindFirst(func(i int) bool {
+			runs[i-lo].Add(1)
+			return match(i - lo)
 		})
-		if ok != (want >= 0) || ok && v != want {
-			t.Fatalf("FindFirst = %d, %v, want %d", v, ok, want)
+		if ok != (want >= 0) || ok && v != lo+want {
+			t.Fatalf("[%d, %d): FindFirst = %d, %v, want offset %d", lo, lo+int(n), v, ok, want)
 		}
 		end := int(n)
 		if ok {
 			end = want + 1
 		}
-		for i := range runs {
-			if c := runs[i].Load(); c > 1 || i < end && c != 1 {
-				t.Fatalf("item %d ran %d times (match at %d)", i, c, want)
+		for k := range runs {
+			if c := runs[k].Load(); c > 1 || k < end && c != 1 {
+				t.Fatalf("[%d, %d): item %d ran %d times (match at offset %d)", lo, lo+int(n), lo+k, c, want)
 			}
 		}
 	})
