@@ -480,6 +480,7 @@ func TestWorkAfterTheDecision(t *testing.T) {
 	pool := poolForWithin(t, workers)
 	bound := int64(2 * workers * maxBlock)
 	long := par.Range(0, math.MaxInt).WithPool(pool).WithBlockSize(0, maxBlock)
+	measuredOps := map[string]int{} // the values of m at which each op measured
 	for _, m := range []int{30_000, 1_000_000 / race.Scale} {
 		// Items above the match may run before it is found, in the
 		// partitions the other participants claimed meanwhile: their sizes
@@ -549,13 +550,22 @@ func TestWorkAfterTheDecision(t *testing.T) {
 			}
 			switch {
 			case measured == 0:
-				t.Errorf("%s deciding at %d: the helpers never took part in %d attempts, nothing measured", op.name, m, attempts)
+				// On a loaded machine the helpers may not join before a
+				// small m; the larger m must still measure (below).
+				t.Logf("%s deciding at %d: the helpers never took part in %d attempts, nothing measured", op.name, m, attempts)
+				continue
 			case best > bound:
 				t.Errorf("%s deciding at %d: %d items started after the decision (bound %d; best of %d attempts)", op.name, m, best, bound, measured)
 			case op.aboveOnly && bestAbove > aboveLimit:
 				t.Errorf("%s at %d: %d items above the match ran in all (limit %d)", op.name, m, bestAbove, aboveLimit)
 			}
 			t.Logf("%s deciding at %d: %d items after the decision (bound %d), %d attempts measured", op.name, m, best, bound, measured)
+			measuredOps[op.name]++
+		}
+	}
+	for _, op := range []string{"FindFirst", "Find", "TryForEach", "ForEach cancelled"} {
+		if measuredOps[op] == 0 {
+			t.Errorf("%s: the helpers never took part at any m: the bound was not checked", op)
 		}
 	}
 }
