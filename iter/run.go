@@ -155,7 +155,10 @@ func (c Config) clamp(n int) int {
 //
 // Once the loop is decided (Stop, a done context, a panic) or cut (Cut), the
 // partitioner hands out no more items that are not needed: what still runs
-// is at most the blocks already handed out, one per participant.
+// is at most the blocks already handed out, one per participant. Counted
+// from the callback that decided, which reports it when its block returns,
+// that is at most two blocks per participant: O(participants x block)
+// items, whatever the loop's length (par's TestWorkAfterTheDecision).
 //
 // A panic in Fold stops the loop and is re-raised in the caller as a
 // *runtime.Panic, after every participant has left the loop. On a closed

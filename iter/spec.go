@@ -52,15 +52,11 @@ func Slice[T any](xs []T) Spec[T] {
 	return Spec[T]{Lo: 0, Hi: len(xs), kind: formSlice, slice: xs}
 }
 
-// Len is the number of source indices: the number of items, or an upper
-// bound when a filter is present, or neither after a FlatMap (Flat).
-func (s *Spec[T]) Len() int { return s.Hi - s.Lo }
-
 // Filtered reports whether some items may be dropped.
 func (s *Spec[T]) Filtered() bool { return s.kind >= formGen }
 
 // Flat reports whether a source index may give any number of items (after
-// FlatMap), so that Len bounds nothing.
+// FlatMap), so that the number of source indices bounds nothing.
 func (s *Spec[T]) Flat() bool { return s.kind == formFlat }
 
 // Filter keeps the items for which pred returns true.

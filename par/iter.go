@@ -144,7 +144,9 @@ func (it Iter[T]) WithContext(ctx context.Context) Iter[T] {
 // running finish), and panics, re-raised as a *Panic once every
 // call has returned. The goroutines start as items need them and have all
 // returned when the operation returns. WithBlockSize's min, if set, hands
-// out that many items at a time (for calls that batch well); its max and
+// out that many items at a time (for calls that batch well), and a batch
+// once handed out runs to its end, like a block in the CPU mode: a done
+// context stops the next batch, not the rest of this one. Its max and
 // WithPool do not apply here.
 //
 // Blocking panics if limit < 1.

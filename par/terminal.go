@@ -42,7 +42,11 @@ func (it Iter[T]) Count() int {
 	})
 }
 
-// Collect returns the items in a new slice, in source order.
+// Collect returns the items in a new slice, in source order. Without a
+// Filter in the pipeline it makes the slice first, before any item runs: a
+// range longer than math.MaxInt panics as Len does, and a length that no
+// slice can have panics as make does ("len out of range"), or exhausts
+// memory.
 func (it Iter[T]) Collect() []T {
 	s := it.s
 	if !s.Filtered() {
