@@ -173,19 +173,6 @@ func ExampleIter_WithTimeline() {
 // BenchmarkTimeline: the cost of recording on a cheap loop (blocks of a
 // few microseconds) and of the nil test when off.
 func BenchmarkTimeline(b *testing.B) {
-	n := 1 << 24
-	if testing.Short() {
-		n = 1 << 16
-	}
-	b.Run("off", func(b *testing.B) {
-		for range b.N {
-			sink = par.Sum(par.Map(par.Range(0, n), mixInt))
-		}
-	})
-	b.Run("on", func(b *testing.B) {
-		var tl par.Timeline
-		for range b.N {
-			sink = par.Sum(par.Map(par.Range(0, n).WithTimeline(&tl), mixInt))
-		}
-	})
+	var tl par.Timeline
+	benchSetting(b, func(r par.Ints) par.Ints { return r.WithTimeline(&tl) })
 }
