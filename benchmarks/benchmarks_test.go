@@ -2,6 +2,7 @@ package benchmarks
 
 import (
 	"runtime"
+	"slices"
 	"testing"
 )
 
@@ -38,10 +39,21 @@ func BenchmarkW7(b *testing.B) { bench(b, W7) }
 func BenchmarkW8(b *testing.B) { bench(b, W8) }
 func BenchmarkW9(b *testing.B) { bench(b, W9) }
 
+func BenchmarkT1(b *testing.B) { bench(b, T1) }
+func BenchmarkT2(b *testing.B) { bench(b, T2) }
+func BenchmarkT3(b *testing.B) { bench(b, T3) }
+func BenchmarkT4(b *testing.B) { bench(b, T4) }
+func BenchmarkT5(b *testing.B) { bench(b, T5) }
+func BenchmarkT6(b *testing.B) { bench(b, T6) }
+func BenchmarkT7(b *testing.B) { bench(b, T7) }
+
 // TestChecksums checks that every implementation of every workload returns the
 // checksum of seq. With -short it skips the slowest implementations.
 func TestChecksums(t *testing.T) {
-	for _, w := range All {
+	for _, w := range slices.Concat(All, Toolkit) {
+		if testing.Short() && w == T4 {
+			continue // about 15 s
+		}
 		t.Run(w.ID, func(t *testing.T) {
 			want := w.Impls[0].Run()
 			for _, im := range w.Impls[1:] {
@@ -58,7 +70,7 @@ func TestChecksums(t *testing.T) {
 
 // TestTargets checks that every target names implementations that exist.
 func TestTargets(t *testing.T) {
-	for _, w := range All {
+	for _, w := range slices.Concat(All, Toolkit) {
 		if _, ok := w.Impl("seq"); !ok || w.Impls[0].Name != "seq" {
 			t.Errorf("%s: seq is not the first implementation", w.ID)
 		}

@@ -2,6 +2,8 @@
 // the implementations gopar is measured against: a plain loop (seq), the hand-rolled
 // fan-outs gopar replaces (static, static-fn, dynamic, one goroutine per item), the
 // peers a Go user would pick instead (errgroup, conc, pargo), and gopar itself.
+// Toolkit (T1..T7) holds the figures of the toolkit (Fold, Sort, FromSeq,
+// TryMap, the reproducible float Sum), each against the code it replaces.
 //
 // Every implementation of a workload returns the same checksum; TestChecksums checks
 // that they agree. The workloads are timed two ways:

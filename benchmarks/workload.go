@@ -1,5 +1,7 @@
 package benchmarks
 
+import "slices"
+
 // An Impl is one implementation of a workload.
 type Impl struct {
 	// Name is the implementation's name: "seq", "static", "static-fn", "dynamic",
@@ -78,9 +80,9 @@ func add(id string, impls ...Impl) {
 // All lists the workloads in order, W0 to W9.
 var All = []*Workload{W0, W1, W2, W3, W4, W5, W6, W7, W8, W9}
 
-// Lookup returns the workload with the given id ("W3"), or nil.
+// Lookup returns the workload with the given id ("W3", "T1"), or nil.
 func Lookup(id string) *Workload {
-	for _, w := range All {
+	for _, w := range slices.Concat(All, Toolkit) {
 		if w.ID == id {
 			return w
 		}

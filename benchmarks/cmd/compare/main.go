@@ -26,6 +26,7 @@
 //
 //	go run ./cmd/compare                       # all workloads, 5 rounds
 //	go run ./cmd/compare -w W1,W3 -rounds 9
+//	go run ./cmd/compare -w toolkit -rounds 3    # T1..T7, issue 9's figures
 //	go run ./cmd/compare -out ../docs/benchmarks.md
 //	go run ./cmd/compare -procs 1,2,4,8,16 -quick -out ../docs/benchmarks.md
 //	go run ./cmd/compare -redraw ../docs/benchmarks.md   # the chart only, from the table
@@ -50,7 +51,7 @@ import (
 func trustSpeedup() float64 { return 0.85 * float64(runtime.GOMAXPROCS(0)) }
 
 func main() {
-	ids := flag.String("w", "", "comma-separated workloads to run, such as W1,W3 (default all)")
+	ids := flag.String("w", "", "comma-separated workloads to run, such as W1,W3 or T2; toolkit names T1..T7 (default: W0..W9)")
 	rounds := flag.Int("rounds", 5, "rounds of alternated runs; the median is reported")
 	out := flag.String("out", "", "also write the Markdown report to this file")
 	procList := flag.String("procs", "", "GOMAXPROCS value, or a comma-separated list such as 1,2,4 for a sweep (default: leave it)")
@@ -90,6 +91,10 @@ func main() {
 	if *ids != "" {
 		workloads = nil
 		for _, id := range strings.Split(*ids, ",") {
+			if strings.EqualFold(strings.TrimSpace(id), "toolkit") {
+				workloads = append(workloads, benchmarks.Toolkit...)
+				continue
+			}
 			w := benchmarks.Lookup(strings.ToUpper(strings.TrimSpace(id)))
 			if w == nil {
 				fatalf("no workload %q", id)
