@@ -17,9 +17,34 @@ type span struct{ lo, hi int }
 // TestJoinFuncRunsEachOnce runs many trees at once, from many callers, on
 // more goroutines than cores: every leaf must run exactly once, and work
 // must actually move between participants.
+//
+// Whether a frame is stolen depends on the scheduler: on loaded cores the
+// woken workers may not get a core before every tree is done (CI saw a run
+// with 224 frames shared and none taken). So every attempt checks that each
+// leaf ran once, and the test fails on sharing only if no attempt in
+// attempts moved a leaf; a JoinFunc that never shares fails every attempt.
 func TestJoinFuncRunsEachOnce(t *testing.T) {
 	defer goruntime.GOMAXPROCS(goruntime.GOMAXPROCS(8))
 	p := newPool(t, 4)
+	const attempts = 20
+	moved := 0
+	for k := 0; k < attempts && moved == 0; k++ {
+		moved = runTreesOnce(t, p)
+	}
+	if moved == 0 {
+		t.Fatalf("in %d attempts, every leaf ran on its caller: nothing was shared (stats %+v)", attempts, p.Stats())
+	}
+	if s := p.Stats(); s.Shared == 0 {
+		t.Fatalf("no JoinFunc frame was shared: %+v", s)
+	}
+	assertForkStacksEmpty(t, p)
+}
+
+// runTreesOnce runs a tree of JoinFuncs from each of 16 callers at once,
+// fails t unless every leaf ran exactly once, and returns how many leaves
+// ran on another worker than their caller's.
+func runTreesOnce(t *testing.T, p *Pool) (moved int) {
+	t.Helper()
 	const callers = 16
 	leaves := 1 << 14 / race.Scale
 	counts := make([]atomic.Int32, callers*leaves)
@@ -51,19 +76,12 @@ func TestJoinFuncRunsEachOnce(t *testing.T) {
 	if diff := onceDiff(counts); diff != "" {
 		t.Fatalf("leaves not run exactly once (-want +got, runs by index):\n%s", diff)
 	}
-	moved := 0
 	for i := range ranBy {
 		if ranBy[i].Load() != callerIndex[i/leaves] {
 			moved++
 		}
 	}
-	if moved == 0 {
-		t.Fatalf("all %d leaves ran on their caller: nothing was shared (stats %+v)", len(counts), p.Stats())
-	}
-	if s := p.Stats(); s.Shared == 0 {
-		t.Fatalf("no JoinFunc frame was shared: %+v", s)
-	}
-	assertForkStacksEmpty(t, p)
+	return moved
 }
 
 // TestJoinFuncMixedTypes nests JoinFuncs of two types, and closure Joins,
