@@ -120,6 +120,14 @@ type gate struct {
 func newGate(limit int) *gate { return &gate{limit: limit, full: make(chan struct{})} }
 
 func (g *gate) call(t *testing.T, i int) {
+	// Record the item before counting it in flight: the gate opens when
+	// limit calls are counted, and a call counted but not yet recorded would
+	// let items handed out after the opening into first ahead of it.
+	g.mu.Lock()
+	if len(g.first) < g.limit {
+		g.first = append(g.first, i)
+	}
+	g.mu.Unlock()
 	cur := g.inFlight.Add(1)
 	defer g.inFlight.Add(-1)
 	for {
@@ -128,11 +136,6 @@ func (g *gate) call(t *testing.T, i int) {
 			break
 		}
 	}
-	g.mu.Lock()
-	if len(g.first) < g.limit {
-		g.first = append(g.first, i)
-	}
-	g.mu.Unlock()
 	if cur == int64(g.limit) {
 		g.once.Do(func() { close(g.full) })
 	}
