@@ -129,6 +129,43 @@ func TestSortFloats(t *testing.T) {
 	}
 }
 
+// TestSortSameOnEveryPool: Sort's buckets depend only on the input, so
+// elements that compare equal but differ in their bits (+0 and -0, NaNs
+// with different payloads) end in the same order on every pool.
+func TestSortSameOnEveryPool(t *testing.T) {
+	n := 200_000
+	if race.Enabled {
+		n = 30_000
+	}
+	rng := rand.New(rand.NewPCG(5, 6))
+	equalButDistinct := []float64{0, math.Copysign(0, -1), math.NaN(), math.Float64frombits(0x7ff8000000000042)}
+	input := make([]float64, n)
+	for i := range input {
+		if rng.IntN(4) == 0 {
+			input[i] = equalButDistinct[rng.IntN(len(equalButDistinct))]
+		} else {
+			input[i] = float64(rng.IntN(1000)) // many ties
+		}
+	}
+	var first []float64
+	for _, p := range sortPools(t) {
+		got := slices.Clone(input)
+		par.SortOn(p, got)
+		if !slices.IsSortedFunc(got, cmp.Compare[float64]) {
+			t.Fatalf("%d workers: not sorted", p.Workers())
+		}
+		if first == nil {
+			first = got
+			continue
+		}
+		for i := range got {
+			if math.Float64bits(got[i]) != math.Float64bits(first[i]) {
+				t.Fatalf("%d workers: element %d is %x, on 1 worker %x", p.Workers(), i, math.Float64bits(got[i]), math.Float64bits(first[i]))
+			}
+		}
+	}
+}
+
 type keyed struct{ key, payload int }
 
 func byKey(a, b keyed) int { return cmp.Compare(a.key, b.key) }
