@@ -16,8 +16,8 @@ import (
 	"github.com/gopar-dev/gopar/internal/race"
 )
 
-// sortSizes reach the inline path (up to 4096), one merge, several levels
-// of merges, and merges large enough to be split (over 8192 elements).
+// sortSizes reach the inline path (up to 4096), the sample sort with one
+// bucket (up to 8191), with two, and with 8 and 64 buckets.
 func sortSizes() []int {
 	sizes := []int{0, 1, 2, 3, 17, 4095, 4096, 4097, 5000, 8193, 1<<15 + 3}
 	if !race.Enabled {
@@ -306,8 +306,8 @@ func TestSortBadCmp(t *testing.T) {
 }
 
 // TestSortPanickingCmp: cmp panics on its k-th call, for k spread over the
-// whole sort: while the pieces are sorted, in the small merges, and in the
-// last, split merge. The panic must come back as a *runtime.Panic with the
+// whole sort: while the sample is sorted, in the counting pass, and while
+// the buckets are sorted (most of the calls). The panic must come back as a *runtime.Panic with the
 // value, and xs must still hold every element exactly once.
 func TestSortPanickingCmp(t *testing.T) {
 	type sortFn func(p *runtime.Pool, xs []int, c func(a, b int) int)
@@ -409,8 +409,9 @@ func TestSortAllocations(t *testing.T) {
 	if small > 0 || smallFunc > 1 {
 		t.Errorf("the inline path allocates: %.1f times per Sort, %.1f per SortFunc", small, smallFunc)
 	}
-	// The buffer, the sorter, and a job per fork handed to an idle worker
-	// (O(steals), which depends on timing): nothing per element.
+	// The buffer, the bucket numbers, the sample and the counts, and the
+	// three parallel loops' own (O(workers + steals), which depends on
+	// timing): nothing per element.
 	if large > 1000 {
 		t.Errorf("n=2^20 allocates %.1f times per call", large)
 	}
