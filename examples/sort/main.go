@@ -6,12 +6,10 @@
 //	go run ./examples/sort
 //	go run ./examples/sort -n 1000000
 //
-// par.Sort is a sample sort: the elements are moved to buckets between
-// splitters drawn from a sample, in one parallel pass, and the buckets are
-// sorted by slices.Sort in parallel. par.SortStableFunc is a merge sort:
-// pieces sorted by slices.SortStableFunc in parallel, then merged pairwise,
-// each merge split across the workers too. Each needs one extra buffer as
-// large as the input.
+// par.Sort and par.SortStableFunc are a sample sort: the elements are moved
+// to buckets between splitters drawn from a sample, in one parallel pass,
+// and the buckets are sorted by slices.Sort (or slices.SortStableFunc) in
+// parallel. It needs one extra buffer as large as the input.
 package main
 
 import (
