@@ -416,3 +416,80 @@ func TestSortAllocations(t *testing.T) {
 		t.Errorf("n=2^20 allocates %.1f times per call", large)
 	}
 }
+
+// FuzzSort sorts inputs of n elements drawn from [0, span) (a small span
+// makes many ties) on 1 to 4 workers, and checks each sort against its
+// slices counterpart: Sort and SortFunc give the same slice as slices.Sort,
+// SortStableFunc the same records as slices.SortStableFunc, and a cmp that
+// is not a strict weak ordering leaves every element exactly once.
+func FuzzSort(f *testing.F) {
+	f.Add(uint64(1), uint32(5000), uint32(1<<20), uint8(2), uint8(0))
+	f.Add(uint64(2), uint32(70_000), uint32(3), uint8(3), uint8(2))
+	f.Add(uint64(3), uint32(9000), uint32(1), uint8(1), uint8(1))
+	f.Add(uint64(4), uint32(40_000), uint32(100), uint8(4), uint8(3))
+	pools := map[int]*runtime.Pool{}
+	f.Cleanup(func() {
+		for _, p := range pools {
+			p.Close()
+		}
+	})
+	f.Fuzz(func(t *testing.T, seed uint64, n, span uint32, workers, mode uint8) {
+		n %= 100_000
+		span = max(span, 1)
+		w := int(workers%4) + 1
+		p := pools[w]
+		if p == nil {
+			var err error
+			if p, err = runtime.New(w); err != nil {
+				t.Fatal(err)
+			}
+			pools[w] = p
+		}
+		rng := rand.New(rand.NewPCG(seed, uint64(n)))
+		recs := make([]keyed, n)
+		for i := range recs {
+			recs[i] = keyed{key: int(rng.Uint32N(span)), payload: i}
+		}
+		keys := make([]int, n)
+		for i, r := range recs {
+			keys[i] = r.key
+		}
+		switch mode % 4 {
+		case 0, 1:
+			want := slices.Clone(keys)
+			slices.Sort(want)
+			got := slices.Clone(keys)
+			if mode%4 == 0 {
+				par.SortOn(p, got)
+			} else {
+				par.SortFuncOn(p, got, cmp.Compare[int])
+			}
+			if !slices.Equal(got, want) {
+				t.Fatalf("n=%d span=%d workers=%d mode=%d: differs from slices.Sort", n, span, w, mode%4)
+			}
+		case 2:
+			want := slices.Clone(recs)
+			slices.SortStableFunc(want, byKey)
+			got := slices.Clone(recs)
+			par.SortStableFuncOn(p, got, byKey)
+			if !slices.Equal(got, want) {
+				t.Fatalf("n=%d span=%d workers=%d: SortStableFunc differs from slices.SortStableFunc", n, span, w)
+			}
+		case 3:
+			// Answers that depend on the seed and the pair only, not
+			// on any order.
+			bad := func(a, b int) int {
+				h := (uint64(a)*0x9E3779B97F4A7C15 ^ uint64(b)*0xBF58476D1CE4E5B9) + seed
+				return int((h^h>>29)%3) - 1
+			}
+			got := slices.Clone(keys)
+			par.SortFuncOn(p, got, bad)
+			want := slices.Clone(keys)
+			slices.Sort(want)
+			slices.Sort(got)
+			if !slices.Equal(got, want) {
+				t.Fatalf("n=%d span=%d workers=%d seed=%d: a bad cmp lost or duplicated elements", n, span, w, seed)
+			}
+		}
+	})
+}
