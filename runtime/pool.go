@@ -205,16 +205,29 @@ func (p *Pool) joinShared(a, b func()) {
 }
 
 // joinCalls calls a, then b even if a panicked, then re-panics as Join
-// does.
+// does. As in JoinFunc, one deferred function covers both calls and does
+// nothing unless one of them panics: a recover around each call cost about
+// 10 ns per join (par.Join alone on one worker: 63-65 ns before).
 func joinCalls(a, b func()) {
-	pa := Catch(a)
-	pb := Catch(b)
-	if pa != nil {
-		panic(pa)
-	}
-	if pb != nil {
-		panic(pb)
-	}
+	phase := inA
+	defer func() {
+		if phase == finished {
+			return
+		}
+		v := recover()
+		if v == nil {
+			return // runtime.Goexit, which goes on by itself
+		}
+		p := NewPanic(v)
+		if phase == inA {
+			Catch(b) // b still runs; a's panic is the one passed on
+		}
+		panic(p)
+	}()
+	a()
+	phase = inB
+	b()
+	phase = finished
 }
 
 // Go runs fn on one of the pool's workers, asynchronously: it is put in the
