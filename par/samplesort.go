@@ -93,6 +93,9 @@ func funcOps[E any](cmp func(a, b E) int, stable bool) sampleOps[E] {
 // sampleSort sorts xs, longer than sortLeafMin, on pool p (nil: the default
 // pool). See the sketch above.
 func sampleSort[E any](p *runtime.Pool, xs []E, ops sampleOps[E]) {
+	if p != nil && p.Closed() {
+		panic(runtime.ErrClosed) // as every operation does, before any work
+	}
 	var buf []E // once set, holds every element of xs
 	defer func() {
 		if v := recover(); v != nil {

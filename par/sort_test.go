@@ -493,3 +493,32 @@ func FuzzSort(f *testing.F) {
 		}
 	})
 }
+
+// TestSortClosedPool: a sort that needs the pool panics with ErrClosed
+// itself, not wrapped in a *Panic, and leaves xs as it was.
+func TestSortClosedPool(t *testing.T) {
+	p, err := runtime.New(2)
+	if err != nil {
+		t.Fatal(err)
+	}
+	p.Close()
+	input := shuffled(20_000, 11)
+	for name, sort := range map[string]func([]int){
+		"Sort":           func(xs []int) { par.SortOn(p, xs) },
+		"SortFunc":       func(xs []int) { par.SortFuncOn(p, xs, cmp.Compare[int]) },
+		"SortStableFunc": func(xs []int) { par.SortStableFuncOn(p, xs, cmp.Compare[int]) },
+	} {
+		xs := slices.Clone(input)
+		func() {
+			defer func() {
+				if v := recover(); v != runtime.ErrClosed {
+					t.Errorf("%s on a closed pool panicked with %v, want ErrClosed", name, v)
+				}
+			}()
+			sort(xs)
+		}()
+		if !slices.Equal(xs, input) {
+			t.Errorf("%s on a closed pool changed the slice", name)
+		}
+	}
+}
