@@ -2,15 +2,29 @@
 // plain loop's, with both times.
 //
 //	go run ./examples/tour
+//
+// The per-item rows call their function through a func value. A build with
+// a CPU profile (profile-guided optimization) can turn that into a direct,
+// inlined call; to see the tour both ways:
+//
+//	go run ./examples/tour -cpuprofile /tmp/tour.pgo
+//	go run -pgo=/tmp/tour.pgo ./examples/tour
+//
+// The first line of the output says which build ran.
 package main
 
 import (
 	"crypto/sha256"
 	"encoding/hex"
+	"flag"
 	"fmt"
+	"log"
 	"math"
 	"math/bits"
+	"os"
 	goruntime "runtime"
+	"runtime/debug"
+	"runtime/pprof"
 	"strings"
 	"time"
 
@@ -99,9 +113,48 @@ func row[T comparable](name string, loop, pipeline func() T) {
 	fmt.Printf("%-46s %12v %12v %6.2fx  %s\n", name, roughly(tl), roughly(tp), float64(tl)/float64(tp), same)
 }
 
+// buildProfile names the profile this binary was built with ("" if none),
+// as the go command records it.
+func buildProfile() string {
+	info, ok := debug.ReadBuildInfo()
+	if !ok {
+		return ""
+	}
+	for _, s := range info.Settings {
+		if s.Key == "-pgo" {
+			return s.Value
+		}
+	}
+	return ""
+}
+
 func main() {
+	cpuprofile := flag.String("cpuprofile", "", "write a CPU profile of the run to this `file`, to build with -pgo=file")
+	flag.Parse()
+	if *cpuprofile != "" {
+		f, err := os.Create(*cpuprofile)
+		if err != nil {
+			log.Fatal(err)
+		}
+		if err := pprof.StartCPUProfile(f); err != nil {
+			log.Fatal(err)
+		}
+		defer func() {
+			pprof.StopCPUProfile()
+			if err := f.Close(); err != nil {
+				log.Fatal(err)
+			}
+			fmt.Printf("\nCPU profile written to %s: build with go run -pgo=%s ./examples/tour\n", *cpuprofile, *cpuprofile)
+		}()
+	}
+
 	workers := par.DefaultPool().Workers()
-	fmt.Printf("gopar tour: %d workers (GOMAXPROCS=%d, set GOPAR_WORKERS to change)\n\n", workers, goruntime.GOMAXPROCS(0))
+	fmt.Printf("gopar tour: %d workers (GOMAXPROCS=%d, set GOPAR_WORKERS to change)\n", workers, goruntime.GOMAXPROCS(0))
+	if p := buildProfile(); p != "" {
+		fmt.Printf("built with the CPU profile %s (profile-guided optimization)\n\n", p)
+	} else {
+		fmt.Printf("built without a CPU profile (see the package comment for a build with one)\n\n")
+	}
 	fmt.Printf("%-46s %12s %12s %7s\n", "pipeline", "plain loop", "gopar", "speedup")
 
 	const n = 1 << 24
