@@ -5,6 +5,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/gopar-dev/gopar/partition"
 	"github.com/gopar-dev/gopar/runtime"
 )
 
@@ -209,6 +210,99 @@ func TestSizerClampedWindows(t *testing.T) {
 		z.observe(clamp, 1, 10*time.Nanosecond)
 		if z.size > blockLimit(blockTarget) || z.size < 1 {
 			t.Fatalf("size %d after clamped windows (limit %d)", z.size, blockLimit(blockTarget))
+		}
+	}
+}
+
+// TestWholeWindow checks when a participant takes the rest of its window in
+// one take rather than in pieces.
+func TestWholeWindow(t *testing.T) {
+	const n = 1 << 20
+	var p partition.Participant
+	if !partition.NewLoop(0, n, 1).Enter(&p) {
+		t.Fatal("cannot enter a new loop")
+	}
+	if _, _, ok := p.Next(1); !ok { // claim the range: Left is then n-1
+		t.Fatal("no first item")
+	}
+	for _, c := range []struct {
+		name         string
+		steady       bool
+		pieces, take int
+		maxBlock     int
+		want         int
+	}{
+		{"not steady", false, 0, 100, 0, 1},
+		{"steady, a new window", true, 0, 100, 0, takesPerClock},
+		{"steady, three pieces taken", true, 3, 100, 0, takesPerClock - 3},
+		{"steady, one piece left", true, takesPerClock - 1, 100, 0, 1},
+		{"steady, the range holds less than the window", true, 0, n / 4, 0, 1},
+		{"steady, MaxBlock allows three pieces", true, 0, 100, 350, 3},
+		{"steady, MaxBlock allows one piece", true, 0, 100, 199, 1},
+	} {
+		st := participant[int]{steady: c.steady, pieces: c.pieces, take: c.take}
+		if got := st.wholeWindow(&p, c.maxBlock); got != c.want {
+			t.Errorf("%s: wholeWindow = %d, want %d", c.name, got, c.want)
+		}
+	}
+}
+
+// TestSteadiness checks the rule behind wholeWindow: a participant is steady
+// after two windows in the same range whose items cost about the same, and
+// stops being steady at once when the items get costlier or the range
+// changes.
+func TestSteadiness(t *testing.T) {
+	var st participant[int]
+	step := func(what string, per time.Duration, want bool) {
+		t.Helper()
+		st.windowCost(per*1000, 1000)
+		if st.steady != want {
+			t.Errorf("%s: steady = %v, want %v", what, st.steady, want)
+		}
+	}
+	step("the first window", 2, false)
+	step("the same cost again", 2, true)
+	step("cheaper items", 1, true)
+	step("items three times costlier", 3, false)
+	step("the new cost again", 3, true)
+	step("twice the cost: still steady", 6, true)
+	st.newRange()
+	if st.steady {
+		t.Error("steady in a new range")
+	}
+	step("the first window of a new range", 6, false)
+	step("the second window of the new range", 6, true)
+}
+
+// TestSizerWholeWindows runs the sizer as a steady participant feeds it:
+// two windows of pieces, then windows of one take each (the cost model of
+// TestSizerFixedCost). The windows must still settle at about blockTarget
+// when takes cost nothing fixed, and never collapse when they do.
+func TestSizerWholeWindows(t *testing.T) {
+	for _, c := range []struct {
+		fixed, perItem time.Duration
+	}{
+		{0, 2 * time.Nanosecond},
+		{0, 10 * time.Nanosecond},
+		{800 * time.Nanosecond, 20 * time.Nanosecond},
+		{3 * time.Microsecond, 100 * time.Nanosecond},
+	} {
+		z := sizer{size: 64}
+		for i := range 60 {
+			takes := takesPerClock
+			if i >= 2 {
+				takes = 1
+			}
+			per := max(z.size/takes, 1)
+			took := time.Duration(takes) * (c.fixed + time.Duration(per)*c.perItem)
+			z.observe(per*takes, takes, took)
+		}
+		window := c.fixed + time.Duration(z.size)*c.perItem
+		if c.fixed == 0 && (window < blockTarget/3 || window > 3*blockTarget) {
+			t.Errorf("%+v: windows of %d items take %v, want about %v", c, z.size, window, blockTarget)
+		}
+		if c.fixed > 0 && c.fixed*fixedShare/2 > window {
+			t.Errorf("%+v: windows of %d items collapsed: fixed cost %v of %v", c, z.size, c.fixed, window)
 		}
 	}
 }
