@@ -2,6 +2,7 @@ package iter
 
 import (
 	"math"
+	"sync/atomic"
 	"testing"
 	"time"
 
@@ -303,6 +304,55 @@ func TestSizerWholeWindows(t *testing.T) {
 		}
 		if c.fixed > 0 && c.fixed*fixedShare/2 > window {
 			t.Errorf("%+v: windows of %d items collapsed: fixed cost %v of %v", c, z.size, c.fixed, window)
+		}
+	}
+}
+
+// TestRunExactlyOnceWhenCostsChange runs a loop whose items are cheap with
+// costly stretches in between, so that participants switch between whole
+// windows and pieces many times (wholeWindow), on more workers than this
+// machine has cores: every item must run exactly once, and the runs must
+// combine to the sequential result.
+func TestRunExactlyOnceWhenCostsChange(t *testing.T) {
+	pool, err := runtime.New(8)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer pool.Close()
+	const n = 1 << 19
+	cost := func(i int) uint64 {
+		h := work(i)
+		if i%(1<<15) >= 1<<15-256 { // the last 256 items of every 32Ki: 50 times costlier
+			for range 49 {
+				h = work(int(h))
+			}
+		}
+		return h
+	}
+	var want uint64
+	for i := range n {
+		want += cost(i)
+	}
+	for round := range 4 {
+		seen := make([]atomic.Int32, n)
+		got := Run(Config{Pool: pool}, 0, n, Reducer[uint64]{
+			Identity: func() uint64 { return 0 },
+			Fold: func(acc uint64, lo, hi int) uint64 {
+				for i := lo; i < hi; i++ {
+					seen[i].Add(1)
+					acc += cost(i)
+				}
+				return acc
+			},
+			Combine: func(a, b uint64) uint64 { return a + b },
+		})
+		for i := range seen {
+			if c := seen[i].Load(); c != 1 {
+				t.Fatalf("round %d: item %d ran %d times", round, i, c)
+			}
+		}
+		if got != want {
+			t.Fatalf("round %d: sum %d, want %d", round, got, want)
 		}
 	}
 }
