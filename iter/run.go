@@ -574,10 +574,9 @@ func (st *participant[A]) newRange() { st.steady, st.perItem = false, 0 }
 // shows in the window that meets it. The pieces come back for the window
 // after it, and in a new range (a steal or a claim), where nothing is known
 // of the items yet, for the rest of the window in which it starts and the
-// whole window after that. An owner whose range is
-// steady, and then runs into a hot spot, has one window out of the
-// thieves' reach instead of one piece: a block of blockTarget at the old
-// cost.
+// whole window after that. An owner whose range is steady, and then runs
+// into a hot spot, has one window out of the thieves' reach instead of one
+// piece: a block of blockTarget at the old cost.
 func (st *participant[A]) wholeWindow(p *partition.Participant, maxBlock int) int {
 	n := takesPerClock - st.pieces
 	if maxBlock > 0 {
