@@ -19,15 +19,15 @@ import (
 // with 2 workers: the buckets are short, so their sorts add up to less
 // work than one sort of the whole.
 //
-// Inputs of up to 4096 elements are sorted by slices.Sort on the calling
-// goroutine, without touching the pool. Where the buckets fall depends only
+// Inputs of fewer than 8192 elements are sorted by slices.Sort on the
+// calling goroutine, without touching the pool. Where the buckets fall depends only
 // on xs, not on the pool or on timing, so the result is the same on every
 // run, even for elements that compare equal but can be told apart (+0 and
 // -0, NaNs). Sort may be called from inside another parallel operation.
 //
-// Memory: for inputs above 4096 elements, Sort allocates one buffer of
-// len(xs) elements and one byte per element, and nothing else that grows
-// with xs.
+// Memory: for inputs of 8192 elements or more, Sort allocates one buffer
+// of len(xs) elements and one byte per element (its bucket), and nothing
+// else that grows with xs.
 //
 // A nil or empty xs is left as it is.
 func Sort[S ~[]E, E cmp.Ordered](xs S) {
@@ -63,7 +63,8 @@ func SortFunc[S ~[]E, E any](xs S, cmp func(a, b E) int) {
 // sort, with slices.SortStableFunc on the buckets: elements that compare
 // equal fall in the same bucket, and the pass that fills the buckets keeps
 // their order. Unlike slices.SortStableFunc, which sorts in place, it
-// allocates one buffer of len(xs) elements.
+// allocates as Sort does: one buffer of len(xs) elements and one byte per
+// element.
 //
 // Bad input behaves as for SortFunc: a cmp that is not a strict weak
 // ordering leaves every element in xs exactly once; a panicking cmp comes
@@ -78,7 +79,7 @@ func SortStableFunc[S ~[]E, E any](xs S, cmp func(a, b E) int) {
 // SortStableFunc on pool p (nil: the default pool).
 
 func sortOrderedOn[E cmp.Ordered](p *runtime.Pool, xs []E) {
-	if len(xs) <= sortLeafMin {
+	if len(xs) < sortParallelMin {
 		slices.Sort(xs) // it cannot panic
 		return
 	}
@@ -86,7 +87,7 @@ func sortOrderedOn[E cmp.Ordered](p *runtime.Pool, xs []E) {
 }
 
 func sortFuncOn[E any](p *runtime.Pool, xs []E, cmp func(a, b E) int) {
-	if len(xs) <= sortLeafMin {
+	if len(xs) < sortParallelMin {
 		sortSmall(xs, cmp, false)
 		return
 	}
@@ -94,7 +95,7 @@ func sortFuncOn[E any](p *runtime.Pool, xs []E, cmp func(a, b E) int) {
 }
 
 func sortStableFuncOn[E any](p *runtime.Pool, xs []E, cmp func(a, b E) int) {
-	if len(xs) <= sortLeafMin {
+	if len(xs) < sortParallelMin {
 		sortSmall(xs, cmp, true)
 		return
 	}
@@ -105,6 +106,11 @@ func sortStableFuncOn[E any](p *runtime.Pool, xs []E, cmp func(a, b E) int) {
 // average bucket: slices.Sort takes about 60 µs for 4096 ints, against a
 // few µs to wake a worker and allocate the buffer.
 const sortLeafMin = 1 << 12
+
+// sortParallelMin is the shortest input sorted in parallel: two buckets of
+// sortLeafMin elements. Below it, sampleSort would make one bucket and sort
+// it on the caller anyway, after allocating the buffers for nothing.
+const sortParallelMin = 2 * sortLeafMin
 
 // sortSmall sorts xs on the calling goroutine with slices.SortFunc, or
 // slices.SortStableFunc if stable, and re-panics with a *Panic if

@@ -6,10 +6,10 @@ import (
 )
 
 // TestSmoke runs the example's comparisons on inputs small enough for a
-// test but large enough to take the parallel path (more than 4096
-// elements), and checks that par's results equal the plain ones.
+// test, one of them large enough to take the parallel path (8192 elements
+// or more), and checks that par's results equal the plain ones.
 func TestSmoke(t *testing.T) {
-	for _, n := range []int{0, 1, 5000, 100_000} {
+	for _, n := range []int{0, 1, 5000, 8192, 100_000} {
 		ints, recs := inputs(n, uint64(n))
 		if r := compareSort(ints); !r.sameResults {
 			t.Errorf("n=%d: par.Sort differs from slices.Sort", n)
