@@ -8,8 +8,8 @@ package par
 // the last call gives the number of items pulled from the sequence. A range
 // longer than an int can count, such as [math.MinInt, math.MaxInt), reports
 // math.MaxInt as its total.
-// Count and Collect without a Filter, which know their result without
-// running anything, do not call it; an empty input gives one call, (0, 0). Cancellation
+// Count without a Filter, which knows its result without running anything,
+// does not call it; an empty input gives one call, (0, 0). Cancellation
 // and early exit (Any, Find, an error in TryForEach) also end with done ==
 // total: the operation is over.
 //

@@ -61,7 +61,12 @@ func TestProgressFinalCall(t *testing.T) {
 		"Filter.Collect": {func(r func(int, int)) {
 			par.Range(0, n).WithProgress(r).Filter(func(i int) bool { return i%3 == 0 }).Collect()
 		}, [2]int{n, n}},
-		"float Sum":       {func(r func(int, int)) { par.Numbers(xs).WithProgress(r).Sum() }, [2]int{n, n}},
+		"float Sum": {func(r func(int, int)) { par.Numbers(xs).WithProgress(r).Sum() }, [2]int{n, n}},
+		// Collect runs Map's function on every item even without a Filter,
+		// so it reports; only Count without a Filter runs nothing (below).
+		"Map.Collect": {func(r func(int, int)) {
+			par.Range(0, n).WithProgress(r).Map(func(i int) int { return i + 1 }).Collect()
+		}, [2]int{n, n}},
 		"Any":             {func(r func(int, int)) { par.Range(0, n).WithProgress(r).Any(func(i int) bool { return i == 7 }) }, [2]int{n, n}},
 		"FromSeq":         {func(r func(int, int)) { par.FromSeq(gen(n)).WithProgress(r).Count() }, [2]int{n, -1}},
 		"empty":           {func(r func(int, int)) { par.Range(0, 0).WithProgress(r).ForEach(func(int) {}) }, [2]int{0, 0}},
@@ -106,6 +111,16 @@ func TestProgressFinalCall(t *testing.T) {
 	}
 	// nil turns progress off.
 	par.Range(0, 10).WithProgress(nil).ForEach(func(int) {})
+
+	// Count without a Filter knows its result from the length and runs
+	// nothing, so it makes no call (the doc says so).
+	l := &progressLog{t: t}
+	if got := par.Range(0, n).WithProgress(l.report).Count(); got != n {
+		t.Fatalf("Count = %d, want %d", got, n)
+	}
+	if got := l.last(); got != [2]int{-2, -2} {
+		t.Errorf("Count without a Filter: last call %v, want no call", got)
+	}
 }
 
 // TestProgressBlockingCallback: while the callback blocks, the work goes
