@@ -18,6 +18,7 @@ import (
 	"encoding/hex"
 	"flag"
 	"fmt"
+	"io"
 	"log"
 	"math"
 	"math/bits"
@@ -103,14 +104,22 @@ func roughly(d time.Duration) time.Duration {
 	return d.Round(10 * time.Nanosecond)
 }
 
-func row[T comparable](name string, loop, pipeline func() T) {
+// A table is the tour's output: one row per pipeline, and the number of rows
+// whose gopar result differed from the plain loop's.
+type table struct {
+	w      io.Writer
+	differ int
+}
+
+func row[T comparable](t *table, name string, loop, pipeline func() T) {
 	tl, rl := best(loop)
 	tp, rp := best(pipeline)
 	same := "same result"
 	if rl != rp {
 		same = fmt.Sprintf("DIFFERENT: %v vs %v", rl, rp)
+		t.differ++
 	}
-	fmt.Printf("%-46s %12v %12v %6.2fx  %s\n", name, roughly(tl), roughly(tp), float64(tl)/float64(tp), same)
+	fmt.Fprintf(t.w, "%-46s %12v %12v %6.2fx  %s\n", name, roughly(tl), roughly(tp), float64(tl)/float64(tp), same)
 }
 
 // buildProfile names the profile this binary was built with ("" if none),
@@ -155,10 +164,31 @@ func main() {
 	} else {
 		fmt.Printf("built without a CPU profile (see the package comment for a build with one)\n\n")
 	}
-	fmt.Printf("%-46s %12s %12s %7s\n", "pipeline", "plain loop", "gopar", "speedup")
-
+	t := &table{w: os.Stdout}
+	rows(t, 0)
+	fmt.Println()
+	fmt.Println("A per-item pipeline calls f through a func value, 1-3 ns a call here, which a plain")
+	fmt.Println("loop may inline away: for items that cheap, the block API runs your own loop instead.")
+	fmt.Println()
 	const n = 1 << 24
-	row("par.Range(0, n).Map(f).Sum()",
+	var a, b uint64
+	par.Join(func() { a = par.Sum(par.Map(par.Range(0, n/2), mixInt)) },
+		func() { b = par.Sum(par.Map(par.Range(n/2, n), mixInt)) })
+	fmt.Printf("par.Join of two halves gives the same sum: %v\n", a+b == par.Sum(par.Map(par.Range(0, n), mixInt)))
+	s := par.DefaultPool().Stats()
+	fmt.Printf("pool stats: %d jobs run, %d steals, %d parks, %d wake-ups\n", s.Executed, s.Steals, s.Parks, s.Wakeups)
+	if t.differ > 0 {
+		log.Fatalf("%d pipelines gave a result other than the plain loop's", t.differ)
+	}
+}
+
+// rows prints the tour's rows to t, on inputs 2^shift times smaller than
+// the tour's own (shift 0): the smoke test runs them small.
+func rows(t *table, shift int) {
+	fmt.Fprintf(t.w, "%-46s %12s %12s %7s\n", "pipeline", "plain loop", "gopar", "speedup")
+	n := 1 << (24 - shift)
+
+	row(t, "par.Range(0, n).Map(f).Sum()",
 		func() int {
 			s := 0
 			for i := 0; i < n; i++ {
@@ -170,7 +200,7 @@ func main() {
 			return par.Range(0, n).Map(func(i int) int { return bits.OnesCount64(mix(uint64(i))) }).Sum()
 		})
 
-	row("par.Sum(par.Map(par.Range(0, n), mix))",
+	row(t, "par.Sum(par.Map(par.Range(0, n), mix))",
 		func() uint64 {
 			var s uint64
 			for i := 0; i < n; i++ {
@@ -180,14 +210,14 @@ func main() {
 		},
 		func() uint64 { return par.Sum(par.Map(par.Range(0, n), mixInt)) })
 
-	row("block API: par.ReduceBlocks(0, n, loop, +)",
+	row(t, "block API: par.ReduceBlocks(0, n, loop, +)",
 		func() uint64 { return mixBlock(0, n) },
 		func() uint64 {
 			return par.ReduceBlocks(0, n, mixBlock, func(a, b uint64) uint64 { return a + b })
 		})
 
-	const m = 1 << 14
-	row("uneven items: par.Map(Range, skewed).Sum",
+	m := 1 << (14 - shift)
+	row(t, "uneven items: par.Map(Range, skewed).Sum",
 		func() uint64 {
 			var s uint64
 			for i := 0; i < m; i++ {
@@ -197,8 +227,8 @@ func main() {
 		},
 		func() uint64 { return par.Sum(par.Map(par.Range(0, m), skewed)) })
 
-	const p = 1 << 21
-	row("primes below 2^21: Filter(isPrime).Count()",
+	p := 1 << (21 - shift)
+	row(t, "primes below 2^21: Filter(isPrime).Count()",
 		func() int {
 			c := 0
 			for i := 0; i < p; i++ {
@@ -210,11 +240,11 @@ func main() {
 		},
 		func() int { return par.Range(0, p).Filter(isPrime).Count() })
 
-	lines := make([]string, 1<<15)
+	lines := make([]string, 1<<(15-shift))
 	for i := range lines {
 		lines[i] = strings.Repeat(fmt.Sprint(i), 40)
 	}
-	row("ordered: par.Map(Slice(lines), sha256).Collect",
+	row(t, "ordered: par.Map(Slice(lines), sha256).Collect",
 		func() string {
 			digests := make([]string, len(lines))
 			for i, l := range lines {
@@ -226,7 +256,7 @@ func main() {
 			return strings.Join(par.Map(par.Slice(lines), digest).Collect(), "")
 		})
 
-	row("small input: 1,000 items (runs inline)",
+	row(t, "small input: 1,000 items (runs inline)",
 		func() uint64 {
 			var s uint64
 			for i := 0; i < 1000; i++ {
@@ -235,15 +265,4 @@ func main() {
 			return s
 		},
 		func() uint64 { return par.Sum(par.Map(par.Range(0, 1000), mixInt)) })
-
-	fmt.Println()
-	fmt.Println("A per-item pipeline calls f through a func value, 1-3 ns a call here, which a plain")
-	fmt.Println("loop may inline away: for items that cheap, the block API runs your own loop instead.")
-	fmt.Println()
-	var a, b uint64
-	par.Join(func() { a = par.Sum(par.Map(par.Range(0, n/2), mixInt)) },
-		func() { b = par.Sum(par.Map(par.Range(n/2, n), mixInt)) })
-	fmt.Printf("par.Join of two halves gives the same sum: %v\n", a+b == par.Sum(par.Map(par.Range(0, n), mixInt)))
-	s := par.DefaultPool().Stats()
-	fmt.Printf("pool stats: %d jobs run, %d steals, %d parks, %d wake-ups\n", s.Executed, s.Steals, s.Parks, s.Wakeups)
 }
