@@ -56,7 +56,7 @@
 // block forms. A done context skips the blocks not yet started; TryForEach
 // returns its cause, the others return what the items that ran produced.
 // Join, JoinFunc and the sorts take no context. The guide's section on
-// errors ("Errors: TryForEach instead of errgroup") lists exactly where
+// errors ("Errors: TryForEach and TryMap instead of errgroup") lists exactly where
 // a done context is observed.
 //
 // Blocks, for a tight inner loop with no call per item: [Ints.Blocks] and
