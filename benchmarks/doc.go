@@ -1,4 +1,4 @@
-// Package benchmarks holds the workloads of BENCHMARKS.md (W0..W9) and, for each,
+// Package benchmarks holds the workloads W0..W9 (README.md defines them) and, for each,
 // the implementations gopar is measured against: a plain loop (seq), the hand-rolled
 // fan-outs gopar replaces (static, static-fn, dynamic, one goroutine per item), the
 // peers a Go user would pick instead (errgroup, conc, pargo), and gopar itself.
@@ -12,7 +12,7 @@
 //     implementation (go test -bench . -count 10 | benchstat);
 //   - by the compare command (go run ./cmd/compare), which alternates the
 //     implementations of a workload round by round, takes medians, and prints the
-//     ratios that BENCHMARKS.md sets as targets, with PASS or MISS for each.
+//     ratios set as the workloads' targets, with PASS or MISS for each.
 //
 // Where a workload counts its items (Workload.Items: W9), both also report
 // the heap allocations per item of each implementation.

@@ -12,7 +12,7 @@ type Impl struct {
 	Run func() uint64
 }
 
-// A Target is one goal of BENCHMARKS.md: a ratio between the median times of two
+// A Target is one goal set for a workload: a ratio between the median times of two
 // implementations of the same workload, measured side by side in one run.
 type Target struct {
 	// Impl is the implementation under test (a gopar variant).
@@ -34,7 +34,7 @@ const BestPeer = "best peer"
 // BestPeer compares with the fastest of those present in the workload.
 var Peers = []string{"errgroup", "conc", "pargo"}
 
-// A Workload is one row group of BENCHMARKS.md with all its implementations.
+// A Workload is one workload of README.md with all its implementations.
 type Workload struct {
 	// ID is the workload's id, "W0" to "W9".
 	ID string
@@ -48,7 +48,7 @@ type Workload struct {
 	Balanced bool
 	// Impls are the implementations, seq first.
 	Impls []Impl
-	// Targets are the goals BENCHMARKS.md sets for this workload.
+	// Targets are the goals set for this workload.
 	Targets []Target
 	// Items, if positive, is the number of items one run handles: the
 	// benchmarks and cmd/compare then report allocations per item.

@@ -150,7 +150,7 @@ func BenchmarkNestedFindFirst(b *testing.B) {
 func itoa(n int) string { return strconv.Itoa(n) }
 
 // Join overhead: fib(n) with a par.Join at every level against the plain
-// recursion (BENCHMARKS.md W6). Joins per fib(n) = fib(n+1) - 1. Run with
+// recursion (W6, benchmarks/README.md). Joins per fib(n) = fib(n+1) - 1. Run with
 // GOPAR_WORKERS=1 for the figures per join on one worker; "alone" runs fib on
 // the default pool's workers with the caller blocked outside the pool, so that
 // no participant is idle and every join takes the inline path.

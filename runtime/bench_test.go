@@ -8,7 +8,7 @@ import (
 )
 
 // Join overhead: fib(n) with a Join at every level against the plain
-// recursion (BENCHMARKS.md W6). Joins per fib(n) = fib(n+1) - 1.
+// recursion (W6, benchmarks/README.md). Joins per fib(n) = fib(n+1) - 1.
 
 const fibN = 30
 
