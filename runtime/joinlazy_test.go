@@ -74,6 +74,54 @@ func TestJoinLazySharesWhenHungry(t *testing.T) {
 	}
 }
 
+// waitForB is a for the peer test: it waits up to 3 s for b to start
+// (rayon's join_context_second, where a and b meet at a barrier), and
+// reports whether b did.
+func waitForB(started <-chan struct{}) bool {
+	select {
+	case <-started:
+		return true
+	case <-time.After(3 * time.Second):
+		return false
+	}
+}
+
+// TestJoinLazyFreshPool: the workers of a new pool count as idle from the
+// start, so the first JoinLazy on it, made before their goroutines have
+// run, offers b. Failed before they were counted idle from the start: nobody
+// was idle yet, so a ran alone and waited the whole 3 s for a b that ran
+// after it.
+func TestJoinLazyFreshPool(t *testing.T) {
+	for range 3 {
+		p := newPool(t, 2)
+		started := make(chan struct{})
+		ok := false
+		p.JoinLazy(func() { ok = waitForB(started) }, func() { close(started) })
+		if !ok {
+			t.Fatal("b did not start within 3 s while a waited for it on a new pool: its workers were not counted idle")
+		}
+	}
+}
+
+// TestJoinPeerSecond is rayon's join_context_second: on a pool of two
+// workers, a Join made on one of them, where a waits for b to start, must
+// have b run by the other.
+func TestJoinPeerSecond(t *testing.T) {
+	for range 3 {
+		p := newPool(t, 2)
+		res := make(chan bool)
+		p.Go(func(*Worker) {
+			started := make(chan struct{})
+			ok := false
+			p.JoinLazy(func() { ok = waitForB(started) }, func() { close(started) })
+			res <- ok
+		})
+		if !<-res {
+			t.Fatal("b did not start within 3 s while a waited for it, with the pool's other worker free")
+		}
+	}
+}
+
 // TestJoinLazyInlineWhenBusy: on a pool whose only worker runs the
 // caller, nobody is idle, so JoinLazy calls a then b on the caller and
 // publishes nothing.

@@ -83,6 +83,10 @@ func New(workers int) (*Pool, error) {
 		p.members[i] = newWorker(p, i, i < workers)
 	}
 	p.exited.Add(workers)
+	// The workers are counted idle from the start, before their
+	// goroutines first run (see Worker.run): so the first Join of a
+	// program offers b, rather than finding nobody idle yet.
+	p.idle.Store(int32(workers))
 	for _, w := range p.members[:workers] {
 		go w.run()
 	}

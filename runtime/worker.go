@@ -89,17 +89,26 @@ func (w *Worker) Index() int {
 
 // run is the loop of a pool worker goroutine. It exits once the pool is
 // closed and no work is left for it to find.
+//
+// A new worker is counted idle from the start (New counts it in
+// Pool.idle before starting its goroutine): a Join made before the
+// goroutine first runs still offers b, which the worker finds in its first
+// search.
 func (w *Worker) run() {
 	defer w.pool.exited.Done()
-	w.waitUntil(nil)
+	w.loop(nil, true)
 }
 
 // waitUntil is the one loop of every participant, as rayon's wait_until:
 // it runs work until l is set, or, for a nil l (a pool worker's main loop),
 // until the pool is closed and w finds no work left. When there is none, it
 // spins briefly, then parks until l is set or new work appears.
-func (w *Worker) waitUntil(l *Latch) {
-	var idle spinner
+func (w *Worker) waitUntil(l *Latch) { w.loop(l, false) }
+
+// loop is waitUntil; counted says whether w is already counted in
+// Pool.idle (a new pool worker is).
+func (w *Worker) loop(l *Latch, counted bool) {
+	idle := spinner{idle: counted}
 	defer w.setIdle(&idle, false)
 	for l == nil || !l.IsSet() {
 		if j := w.findWork(); j != nil {
