@@ -68,7 +68,8 @@
 // Fork-join: [Join](a, b) runs two functions possibly in parallel;
 // [JoinFunc](f, a, b) returns f(a) and f(b) without closures, for recursive
 // divide and conquer. Both run inline, at the cost of plain calls, while
-// every worker is busy.
+// every worker is busy. [JoinAll](fns...) runs any number of different
+// tasks; [Scope] runs tasks that start more tasks through a [Group].
 //
 // Pools: [DefaultPool] (sized by the GOPAR_WORKERS environment variable,
 // else GOMAXPROCS), [NewPool], [Pool], and [ErrClosed], the panic of an

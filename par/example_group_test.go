@@ -1,0 +1,42 @@
+package par_test
+
+import (
+	"fmt"
+	"sync/atomic"
+
+	"github.com/gopar-dev/gopar/par"
+)
+
+// Three different tasks, possibly in parallel: the sync.WaitGroup over a
+// few closures.
+func ExampleJoinAll() {
+	var evens, odds, squares int
+	par.JoinAll(
+		func() { evens = par.Range(0, 100).Filter(func(i int) bool { return i%2 == 0 }).Count() },
+		func() { odds = par.Range(0, 100).Filter(func(i int) bool { return i%2 == 1 }).Count() },
+		func() { squares = par.Range(0, 10).Map(func(i int) int { return i * i }).Sum() },
+	)
+	fmt.Println(evens, odds, squares)
+	// Output: 50 50 285
+}
+
+// Tasks found as the work goes on: each node of a tree starts a task per
+// child, through the *Group its own task was given.
+func ExampleScope() {
+	type node struct {
+		size     int
+		children []*node
+	}
+	root := &node{1, []*node{{2, nil}, {3, []*node{{4, nil}, {5, nil}}}}}
+	var total atomic.Int64
+	var visit func(g *par.Group, n *node)
+	visit = func(g *par.Group, n *node) {
+		total.Add(int64(n.size))
+		for _, c := range n.children {
+			g.Go(func(g *par.Group) { visit(g, c) })
+		}
+	}
+	par.Scope(func(g *par.Group) { visit(g, root) })
+	fmt.Println(total.Load())
+	// Output: 15
+}

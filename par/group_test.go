@@ -1,0 +1,209 @@
+package par_test
+
+import (
+	"errors"
+	"fmt"
+	"os"
+	"os/exec"
+	"strings"
+	"sync"
+	"sync/atomic"
+	"testing"
+
+	"github.com/gopar-dev/gopar/internal/race"
+	"github.com/gopar-dev/gopar/par"
+	"github.com/gopar-dev/gopar/runtime"
+)
+
+// TestJoinAllRunsEachOnce runs every count of functions from 0 to 40, each a
+// small parallel sum so that joins nest in loops and are stolen, from
+// several goroutines at once.
+func TestJoinAllRunsEachOnce(t *testing.T) {
+	var wg sync.WaitGroup
+	for g := range 4 {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			for n := range 41 {
+				ran := make([]atomic.Int32, n)
+				sums := make([]uint64, n)
+				fns := make([]func(), n)
+				for k := range fns {
+					fns[k] = func() {
+						ran[k].Add(1)
+						sums[k] = par.Sum(par.Map(par.Range(0, 1000*(k+g)), mixInt))
+					}
+				}
+				par.JoinAll(fns...)
+				for k := range ran {
+					if c := ran[k].Load(); c != 1 {
+						t.Errorf("n=%d: function %d ran %d times", n, k, c)
+					}
+					if want := seqSum(0, 1000*(k+g)); sums[k] != want {
+						t.Errorf("n=%d: function %d's sum %d, want %d", n, k, sums[k], want)
+					}
+				}
+			}
+		}()
+	}
+	wg.Wait()
+}
+
+// TestJoinAllPanics: a panic skips no other function, and the
+// lowest-indexed panic is the one re-raised, with its stack.
+func TestJoinAllPanics(t *testing.T) {
+	for _, n := range []int{1, 2, 3, 7, 16} {
+		for _, failing := range [][]int{{0}, {n - 1}, {n / 2, n - 1}, {n - 1, 0}} {
+			ran := make([]atomic.Bool, n)
+			fns := make([]func(), n)
+			for k := range fns {
+				fns[k] = func() {
+					ran[k].Store(true)
+					for _, f := range failing {
+						if f == k {
+							panic(fmt.Errorf("function %d failed", k))
+						}
+					}
+				}
+			}
+			pv := func() (r any) {
+				defer func() { r = recover() }()
+				par.JoinAll(fns...)
+				return nil
+			}()
+			p, ok := pv.(*runtime.Panic)
+			if !ok {
+				t.Fatalf("n=%d failing=%v: recovered %T %v, want *runtime.Panic", n, failing, pv, pv)
+			}
+			want := fmt.Sprintf("function %d failed", min(failing[0], failing[len(failing)-1]))
+			if fmt.Sprint(p.Value) != want || !strings.Contains(string(p.Stack), "TestJoinAllPanics") {
+				t.Fatalf("n=%d failing=%v: panic %v, want %q with the stack where it happened", n, failing, p.Value, want)
+			}
+			for k := range ran {
+				if !ran[k].Load() {
+					t.Fatalf("n=%d failing=%v: function %d did not run", n, failing, k)
+				}
+			}
+		}
+	}
+}
+
+func TestJoinAllAndScopeBadInput(t *testing.T) {
+	par.JoinAll() // no functions: nothing to do
+	ran := false
+	mustPanicWith(t, "par.JoinAll was given a nil function", func() {
+		par.JoinAll(func() { ran = true }, nil)
+	})
+	if ran {
+		t.Fatal("JoinAll ran a function before rejecting a nil one")
+	}
+	mustPanicWith(t, "par.Scope was given a nil function", func() { par.Scope(nil) })
+	mustPanicWith(t, "Group.Go was given a nil function", func() {
+		par.Scope(func(g *par.Group) { g.Go(nil) })
+	})
+	var kept *par.Group
+	par.Scope(func(g *par.Group) { kept = g })
+	mustPanicWith(t, "whose function has returned", func() {
+		kept.Go(func(*par.Group) {})
+	})
+	par.Scope(func(g *par.Group) {}) // no tasks
+}
+
+// TestScopeTree starts a tree of tasks, each task starting its children
+// through its own Group, and checks every task ran once before Scope
+// returned, from several goroutines at once.
+func TestScopeTree(t *testing.T) {
+	const depth = 10 // 2^11-1 tasks
+	var wg sync.WaitGroup
+	for range 4 {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			var ran [1 << (depth + 1)]atomic.Int32
+			var node func(g *par.Group, id, level int)
+			node = func(g *par.Group, id, level int) {
+				ran[id].Add(1)
+				if level == depth {
+					return
+				}
+				g.Go(func(g *par.Group) { node(g, 2*id, level+1) })
+				g.Go(func(g *par.Group) { node(g, 2*id+1, level+1) })
+			}
+			par.Scope(func(g *par.Group) { node(g, 1, 0) })
+			for id := 1; id < len(ran); id++ {
+				if c := ran[id].Load(); c != 1 {
+					t.Errorf("task %d ran %d times", id, c)
+				}
+			}
+		}()
+	}
+	wg.Wait()
+}
+
+// TestScopePanics: a panic in a task or in the body stops nothing; Scope
+// re-panics with it once every task has run.
+func TestScopePanics(t *testing.T) {
+	boom := errors.New("boom")
+	for _, inBody := range []bool{false, true} {
+		var ran atomic.Int32
+		pv := func() (r any) {
+			defer func() { r = recover() }()
+			par.Scope(func(g *par.Group) {
+				for k := range 20 {
+					g.Go(func(*par.Group) {
+						ran.Add(1)
+						if !inBody && k == 7 {
+							panic(boom)
+						}
+					})
+				}
+				if inBody {
+					panic(boom)
+				}
+			})
+			return nil
+		}()
+		p, ok := pv.(*runtime.Panic)
+		if !ok || !errors.Is(p, boom) {
+			t.Fatalf("inBody=%v: recovered %T %v, want a *runtime.Panic of boom", inBody, pv, pv)
+		}
+		if ran.Load() != 20 {
+			t.Fatalf("inBody=%v: %d of 20 tasks ran", inBody, ran.Load())
+		}
+	}
+}
+
+// TestGroupNestsInLoops: JoinAll and Scope inside a ForEach callback, with
+// a ForEach inside their tasks, on the default pool and (in a child process)
+// on a one-worker default pool, where any wait that ran nothing would hang.
+func TestGroupNestsInLoops(t *testing.T) {
+	n := 64
+	if race.Enabled {
+		n = 16
+	}
+	var total atomic.Uint64
+	par.Range(0, n).ForEach(func(i int) {
+		var a, b uint64
+		par.JoinAll(
+			func() { a = par.Sum(par.Map(par.Range(0, 1<<12), mixInt)) },
+			func() {
+				par.Scope(func(g *par.Group) {
+					g.Go(func(*par.Group) { b = par.Sum(par.Map(par.Range(0, 1<<12), mixInt)) })
+				})
+			},
+			func() {},
+		)
+		total.Add(a + b)
+	})
+	if want := uint64(2*n) * seqSum(0, 1<<12); total.Load() != want {
+		t.Fatalf("nested total %d, want %d", total.Load(), want)
+	}
+	if os.Getenv("GOPAR_TEST_CHILD") == "group" {
+		return
+	}
+	cmd := exec.Command(os.Args[0], "-test.run=^TestGroupNestsInLoops$", "-test.v")
+	cmd.Env = append(os.Environ(), "GOPAR_TEST_CHILD=group", "GOPAR_WORKERS=1")
+	if out, err := cmd.CombinedOutput(); err != nil || !strings.Contains(string(out), "PASS") {
+		t.Fatalf("child with GOPAR_WORKERS=1 failed: %v\n%s", err, out)
+	}
+}
