@@ -12,74 +12,87 @@ import (
 // callback.
 const progressEvery = 100 * time.Millisecond
 
-// runProgress is Run for a loop with a progress callback (cfg.Progress):
-// each Fold adds the number of indexes it covered to a
+// progress is the progress observer (Config.Progress), on any driver:
+// countItems adds the number of indexes each call of Fold covered to a
 // shared counter (one atomic add per block, nothing per item), and a
 // reporter goroutine, the only one that calls the callback during the loop,
 // reads it every progressEvery. total is the loop's number of items (-1 if
 // unknown). When the loop has ended, the reporter is stopped and the caller
-// makes the last call: (total, total), or (items, -1) if total is unknown.
-// A panic in the callback ends the calls and is re-raised in the caller as
-// a *runtime.Panic once the loop has ended.
-func runProgress[A any](cfg Config, lo, hi int, r Reducer[A], total int) A {
-	report := cfg.Progress
-	cfg.Progress = nil
-	var done atomic.Int64
-	fold := r.Fold
-	r.Fold = func(acc A, lo, hi int) A {
-		acc = fold(acc, lo, hi)
-		done.Add(int64(hi - lo))
-		return acc
-	}
-	count := func() int {
-		d := int(done.Load())
-		if total >= 0 {
-			d = min(d, total)
-		}
-		return d
-	}
+// makes the last call (finish): (total, total), or (items, -1) if total is
+// unknown. A panic in the callback ends the calls and is re-raised in the
+// caller as a *runtime.Panic once the loop has ended.
+type progress struct {
+	report func(done, total int)
+	total  int
+	done   atomic.Int64
 
-	var (
-		stop     = make(chan struct{})
-		wg       sync.WaitGroup
-		panicked any
-	)
-	wg.Add(1)
+	quit     chan struct{} // closed to stop the reporter; nil once stopped
+	wg       sync.WaitGroup
+	panicked any // a panic of the callback in the reporter
+}
+
+// startProgress starts the reporter of a loop of total items.
+func startProgress(report func(done, total int), total int) *progress {
+	p := &progress{report: report, total: total, quit: make(chan struct{})}
+	p.wg.Add(1)
 	go func() {
-		defer wg.Done()
-		defer func() { panicked = recover() }()
+		defer p.wg.Done()
+		defer func() { p.panicked = recover() }()
 		t := time.NewTicker(progressEvery)
 		defer t.Stop()
 		for {
 			select {
-			case <-stop:
+			case <-p.quit:
 				return
 			case <-t.C:
-				report(count(), total)
+				p.report(p.count(), p.total)
 			}
 		}
 	}()
-	finish := func() {
-		close(stop)
-		wg.Wait()
+	return p
+}
+
+// countItems returns r with a Fold that also counts its items into p.
+func countItems[A any](p *progress, r Reducer[A]) Reducer[A] {
+	fold := r.Fold
+	r.Fold = func(acc A, lo, hi int) A {
+		acc = fold(acc, lo, hi)
+		p.done.Add(int64(hi - lo))
+		return acc
 	}
-	defer func() {
-		if stop != nil {
-			finish() // the loop panicked: stop the reporter, then go on panicking
-		}
-	}()
-	acc := Run(cfg, lo, hi, r)
-	finish()
-	stop = nil
-	if panicked != nil {
-		panic(runtime.NewPanic(panicked))
+	return r
+}
+
+// count returns the items done so far.
+func (p *progress) count() int {
+	d := int(p.done.Load())
+	if p.total >= 0 {
+		d = min(d, p.total)
 	}
-	end := total
-	if total < 0 {
-		end = count()
+	return d
+}
+
+// stop stops the reporter and waits for it, if it still runs.
+func (p *progress) stop() {
+	if p.quit != nil {
+		close(p.quit)
+		p.wg.Wait()
+		p.quit = nil
 	}
-	lastReport(report, end, total)
-	return acc
+}
+
+// finish stops the reporter once the loop has ended, and makes the last
+// call.
+func (p *progress) finish() {
+	p.stop()
+	if p.panicked != nil {
+		panic(runtime.NewPanic(p.panicked))
+	}
+	end := p.total
+	if p.total < 0 {
+		end = p.count()
+	}
+	lastReport(p.report, end, p.total)
 }
 
 // lastReport makes the last call of a progress callback, on the caller's

@@ -81,6 +81,22 @@ const (
 // Config is how a loop runs: on which pool, and within which bounds on the
 // number of items run in one go. The zero Config runs on runtime.Default()
 // with no bounds, the schedule gopar is tuned for.
+//
+// Run reads a Config once and picks one driver for the loop; the other
+// settings either bound what that driver does (MinBlock, MaxBlock,
+// Context) or watch it. Each mode lives in one place:
+//
+//	driver    chosen when                   runs in
+//	pool      (the default)                 runPool, run.go
+//	blocking  Blocking != 0                 runBlocking, blocking.go
+//	sequence  the Spec is over an iter.Seq  runSeq, seq.go (each batch on
+//	                                        the pool or blocking driver)
+//
+//	observer  set by    plugs in through           lives in
+//	progress  Progress  the Reducer's Fold         progress.go
+//	timeline  Timeline  rec, read by each driver   timeline.go
+//
+// Observers work on any driver and never pick one: see runObserved.
 type Config struct {
 	Pool *runtime.Pool // nil: runtime.Default()
 	// MinBlock, if positive, is the fewest items handed out at a time (to
@@ -95,11 +111,11 @@ type Config struct {
 	Context context.Context
 	// Blocking, if positive, runs the loop for callbacks that block (I/O):
 	// one item at a time on at most Blocking goroutines of its own, not on
-	// the pool (see runBlocking).
+	// the pool (the blocking driver, runBlocking).
 	Blocking int
 
 	// Progress, if not nil, is told how far the loop has got: see
-	// runProgress.
+	// startProgress.
 	Progress func(done, total int)
 
 	// Timeline, if not nil, receives the schedule of the loop: see
@@ -107,8 +123,8 @@ type Config struct {
 	// block; left nil, it costs a nil test per block.
 	Timeline *Timeline
 
-	seq batchSource // a pipeline over an iter.Seq: see runSeq
-	rec *recording  // the timeline being recorded: see runTimeline
+	seq batchSource // a pipeline over an iter.Seq: the sequence driver, runSeq
+	rec *recording  // the timeline being recorded, for the drivers to add to
 }
 
 // done returns the channel that cancels the loop, nil if nothing can.
@@ -144,6 +160,68 @@ func (c Config) clamp(n int) int {
 // Run folds the items of [lo, hi) with r and returns the combined result.
 // Every lo <= hi is valid, up to [math.MinInt, math.MaxInt).
 //
+// Run is where a loop's Config is read: it starts the observers that cfg
+// asks for (runObserved), then hands the loop to one driver (drive). See
+// Config for the drivers and observers, and runPool for the default one.
+//
+// A panic in Fold stops the loop and is re-raised in the caller as a
+// *runtime.Panic, after every goroutine that ran the loop has left it. On a
+// closed pool, Run panics with runtime.ErrClosed before running any item.
+func Run[A any](cfg Config, lo, hi int, r Reducer[A]) A {
+	if p := cfg.Pool; p != nil && p.Closed() {
+		panic(runtime.ErrClosed) // before any item runs, whatever the size
+	}
+	if cfg.Timeline != nil || cfg.Progress != nil {
+		return runObserved(cfg, lo, hi, r)
+	}
+	return drive(cfg, lo, hi, r)
+}
+
+// runObserved runs the loop on its driver with the observers that cfg asks
+// for. An observer plugs into any driver and never picks one: the timeline
+// through cfg.rec, to which each driver adds the blocks it runs, and
+// progress by counting the items of each call of Fold. Over an iter.Seq,
+// both span every batch of the loop.
+func runObserved[A any](cfg Config, lo, hi int, r Reducer[A]) A {
+	if t := cfg.Timeline; t != nil {
+		rec := &recording{start: time.Now(), others: map[laneKey][]Block{}}
+		cfg.rec = rec
+		defer rec.finish(t) // after a panic too: what ran until then
+	}
+	report := cfg.Progress
+	if report == nil {
+		return drive(cfg, lo, hi, r)
+	}
+	total := span(lo, hi)
+	if cfg.seq != nil {
+		total = -1 // unknown until the seq ends
+	}
+	p := startProgress(report, total)
+	defer p.stop() // the loop panicked: stop the reporter, then go on panicking
+	acc := drive(cfg, lo, hi, countItems(p, r))
+	p.finish()
+	return acc
+}
+
+// drive runs the loop on the driver that cfg calls for: the one place where
+// a driver is picked. The observers, if any, are already in place. The
+// sequence driver comes back here for each of its batches, with cfg.seq
+// cleared.
+func drive[A any](cfg Config, lo, hi int, r Reducer[A]) A {
+	switch {
+	case cfg.seq != nil:
+		return runSeq(cfg, r)
+	case hi <= lo || isClosed(cfg.done()):
+		return r.Identity()
+	case cfg.Blocking != 0:
+		return runBlocking(cfg, lo, hi, r)
+	}
+	return runPool(cfg, lo, hi, r)
+}
+
+// runPool is the pool driver: the loop over [lo, hi), not empty, on the
+// caller and the pool's workers.
+//
 // The caller starts alone, in blocks that grow while they are quick (see
 // sizer). If the loop is not done after goParallelAfter, the rest of it
 // goes to the work-stealing partitioner, split into one partition per pool
@@ -159,34 +237,8 @@ func (c Config) clamp(n int) int {
 // from the callback that decided, which reports it when its block returns,
 // that is at most two blocks per participant: O(participants x block)
 // items, whatever the loop's length (par's TestWorkAfterTheDecision).
-//
-// A panic in Fold stops the loop and is re-raised in the caller as a
-// *runtime.Panic, after every participant has left the loop. On a closed
-// pool, Run panics with runtime.ErrClosed before running any item.
-func Run[A any](cfg Config, lo, hi int, r Reducer[A]) (result A) {
-	if p := cfg.Pool; p != nil && p.Closed() {
-		panic(runtime.ErrClosed) // before any item runs, whatever the size
-	}
-	if cfg.Timeline != nil {
-		return runTimeline(cfg, lo, hi, r)
-	}
-	if cfg.Progress != nil {
-		total := span(lo, hi)
-		if cfg.seq != nil {
-			total = -1
-		}
-		return runProgress(cfg, lo, hi, r, total)
-	}
-	if cfg.seq != nil {
-		return runSeq(cfg, r)
-	}
+func runPool[A any](cfg Config, lo, hi int, r Reducer[A]) A {
 	done := cfg.done()
-	if hi <= lo || isClosed(done) {
-		return r.Identity()
-	}
-	if cfg.Blocking != 0 {
-		return runBlocking(cfg, lo, hi, r)
-	}
 	defer func() {
 		if v := recover(); v != nil {
 			panic(runtime.NewPanic(v))

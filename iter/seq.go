@@ -11,7 +11,7 @@ import (
 // seq produces them. Its Spec addresses items by their position in the seq,
 // over [0, math.MaxInt), through a window onto the current batch, and its
 // Config carries the window as a batchSource. Run, given such a Config,
-// calls runSeq: the caller pulls a batch from the seq into the window, runs
+// picks the sequence driver, runSeq: the caller pulls a batch from the seq into the window, runs
 // an ordinary parallel loop over the batch's positions, combines the result
 // into what came before, and pulls the next batch, until the seq ends or the
 // Reducer says the result is decided. The seq is therefore only ever called
@@ -121,8 +121,10 @@ func (w *window[T]) batches(least int, body func(lo, hi int) bool) {
 	}
 }
 
-// runSeq is Run on a pipeline over a seq (cfg.seq != nil): one parallel
-// loop per batch, combined in order.
+// runSeq is the sequence driver, for a pipeline over a seq (cfg.seq !=
+// nil): one loop per batch, on the pool or blocking driver (drive),
+// combined in order. The observers were started once, by Run, for all the
+// batches.
 //
 // In blocking mode a batch holds at least blockingBatches times the limit,
 // so that the limit is reached: a batch sized by time alone would hold one
@@ -141,7 +143,7 @@ func runSeq[A any](cfg Config, r Reducer[A]) A {
 		least = blockingBatches * cfg.Blocking
 	}
 	src.batches(least, func(lo, hi int) bool {
-		part := Run(cfg, lo, hi, r)
+		part := drive(cfg, lo, hi, r)
 		if r.Combine != nil {
 			acc = r.Combine(acc, part)
 		}

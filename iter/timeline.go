@@ -98,18 +98,6 @@ type stealRec struct {
 	at            time.Duration
 }
 
-// runTimeline is Run for an operation that records its timeline
-// (cfg.Timeline): every Run below it (a FromSeq batch, the loop under a
-// progress callback) records into the same recording, through cfg.rec.
-func runTimeline[A any](cfg Config, lo, hi int, r Reducer[A]) A {
-	t := cfg.Timeline
-	cfg.Timeline = nil
-	rec := &recording{start: time.Now(), others: map[laneKey][]Block{}}
-	cfg.rec = rec
-	defer rec.finish(t) // after a panic too: what ran until then
-	return Run(cfg, lo, hi, r)
-}
-
 // since returns the time from the start of the operation.
 func (rec *recording) since() time.Duration { return time.Since(rec.start) }
 
