@@ -38,7 +38,9 @@
 //   - [Iter.WithTimeline]: record which goroutine ran which items when, and
 //     every steal, into a [Timeline] that draws itself as an SVG.
 //
-// Terminal operations: [Iter.ForEach], [Iter.Reduce], [Fold] (an
+// Terminal operations: [Iter.ForEach], [Iter.ForEachIndex] (with the
+// item's position, as slices.All), [ForEachPtr] (a pointer to each element
+// of a slice, to update it in place), [Iter.Reduce], [Fold] (an
 // accumulator per run of items: histograms, word counts), [Nums.Sum] and the
 // function [Sum] (float sums are reproducible), [Iter.Count], [Iter.Collect],
 // [Min], [Max], [MinFunc], [MaxFunc]. Reduce, Fold and Collect keep index

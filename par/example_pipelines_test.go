@@ -40,3 +40,23 @@ func ExampleScope() {
 	fmt.Println(total.Load())
 	// Output: 15
 }
+
+// Updating a slice in place: f gets the index and a pointer to the element.
+func ExampleForEachPtr() {
+	prices := []float64{10, 20, 30}
+	par.ForEachPtr(prices, func(i int, p *float64) { *p *= 1.5 })
+	fmt.Println(prices)
+	// Output: [15 30 45]
+}
+
+// Reading an element with its index, as ranging over slices.All does; the
+// index is the position in the source, also after a Filter.
+func ExampleIter_ForEachIndex() {
+	words := []string{"a", "bb", "ccc", "dd"}
+	lengths := make([]int, len(words))
+	par.Slice(words).Filter(func(w string) bool { return len(w) > 1 }).ForEachIndex(func(i int, w string) {
+		lengths[i] = len(w)
+	})
+	fmt.Println(lengths)
+	// Output: [0 2 3 2]
+}
