@@ -86,10 +86,14 @@ func Count[T any](c Collection[T]) Collection[int] {
 // is empty (Output.Value then reports false). A NaN follows Go's min on
 // gopar (it wins) and Beam's stats.Min on Beam (it loses every
 // comparison): keep NaNs out of the input if the two must agree.
-func Min[T Ordered](c Collection[T]) Collection[T] { return extreme(c, "Min", par.Min[T], stats.Min, minString) }
+func Min[T Ordered](c Collection[T]) Collection[T] {
+	return extreme(c, "Min", par.Min[T], stats.Min, minString)
+}
 
 // Max is Min for the largest element.
-func Max[T Ordered](c Collection[T]) Collection[T] { return extreme(c, "Max", par.Max[T], stats.Max, maxString) }
+func Max[T Ordered](c Collection[T]) Collection[T] {
+	return extreme(c, "Max", par.Max[T], stats.Max, maxString)
+}
 
 func extreme[T Ordered](c Collection[T], name string,
 	local func(par.Iterator[T]) (T, bool),
@@ -325,4 +329,3 @@ func foldByKey[T any, K comparable, V, A any](it par.Iter[T], key func(T) K, val
 	}
 	return out
 }
-

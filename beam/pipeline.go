@@ -74,7 +74,7 @@ func NewPipeline() *Pipeline { return &Pipeline{} }
 type node struct {
 	pipeline *Pipeline
 	name     string
-	inputs []*node
+	inputs   []*node
 	// local computes the node's elements on gopar from its inputs'
 	// elements (each a []T or a []KV[K, V]).
 	local func(ctx context.Context, in []any) any
