@@ -79,6 +79,9 @@
 // flight: every goroutine waiting on a pool also runs its work (see
 // runtime.Pool.Workers).
 //
+// Scans (prefix sums): [ScanSumInclusive], [ScanSumExclusive], and
+// [ScanInclusive], [ScanExclusive] for any associative operation.
+//
 // Sorting: [Sort], [SortFunc], [SortStableFunc], the slices sorts on every
 // core.
 //

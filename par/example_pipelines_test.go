@@ -2,6 +2,7 @@ package par_test
 
 import (
 	"fmt"
+	"math"
 	"sync/atomic"
 
 	"github.com/gopar-dev/gopar/par"
@@ -59,4 +60,30 @@ func ExampleIter_ForEachIndex() {
 	})
 	fmt.Println(lengths)
 	// Output: [0 2 3 2]
+}
+
+// Offsets of variable-sized parts laid end to end: an exclusive scan of
+// their sizes, in place.
+func ExampleScanSumExclusive() {
+	sizes := []int{3, 1, 4, 1, 5}
+	total := par.ScanSumExclusive(sizes, sizes)
+	fmt.Println(sizes, total)
+	// Output: [0 3 4 8 9] 14
+}
+
+// Any associative operation with its identity: here the running maximum,
+// and string concatenation, which is not commutative.
+func ExampleScanInclusive() {
+	temps := []int{3, 7, 2, 9, 4}
+	highs := make([]int, len(temps))
+	par.ScanInclusive(highs, temps, math.MinInt, func(a, b int) int { return max(a, b) })
+	fmt.Println(highs)
+
+	words := []string{"a", "b", "c"}
+	prefixes := make([]string, len(words))
+	par.ScanInclusive(prefixes, words, "", func(a, b string) string { return a + b })
+	fmt.Println(prefixes)
+	// Output:
+	// [3 7 7 9 9]
+	// [a ab abc]
 }
