@@ -76,6 +76,10 @@ const (
 	// firstPartitionBlocks: a loop that hands out low indexes first starts
 	// with partitions of this many blocks (see partition.NewGrowingLoop).
 	firstPartitionBlocks = 4
+	// fewPerWorker: a loop of at most this many items per pool worker
+	// skips the inline phase and goes parallel before item 0 (see
+	// fewItems).
+	fewPerWorker = 4
 )
 
 // Config is how a loop runs: on which pool, and within which bounds on the
@@ -245,7 +249,9 @@ func runPool[A any](cfg Config, lo, hi int, r Reducer[A]) A {
 		}
 	}()
 
-	// Inline phase: the caller alone, no shared state.
+	// A few items go parallel at once; any other loop starts with the
+	// inline phase: the caller alone, no shared state.
+	pool, few := fewItems(cfg, lo, hi)
 	acc := r.Identity()
 	start := time.Now()
 	sz := sizer{size: 1}
@@ -255,7 +261,7 @@ func runPool[A any](cfg Config, lo, hi int, r Reducer[A]) A {
 		recBase = start.Sub(rec.start)
 	}
 	i := lo
-	for last := time.Duration(0); i < hi; {
+	for last := time.Duration(0); i < hi && !few; {
 		n := min(cfg.clamp(sz.size), span(i, hi))
 		acc = r.Fold(acc, i, i+n)
 		i += n
@@ -282,25 +288,34 @@ func runPool[A any](cfg Config, lo, hi int, r Reducer[A]) A {
 	}
 
 	// Parallel phase over what is left.
-	pool := cfg.Pool
 	if pool == nil {
 		pool = runtime.Default()
 	}
 	var parts *partition.Loop
-	if r.Cut != nil {
+	switch {
+	case few:
+		// One item per partition: participants claim the items in index
+		// order, one at a time, as goroutines started in a loop would
+		// run them; where the costly items come first (longest first),
+		// that keeps the costly ones apart.
+		parts = partition.NewLoop(i, hi, span(i, hi))
+	case r.Cut != nil:
 		parts = partition.NewGrowingLoop(i, hi, pool.Workers(), firstPartitionBlocks*cfg.clamp(sz.size))
-	} else {
+	default:
 		parts = partition.NewLoop(i, hi, pool.Workers())
 	}
-	o := &loop[A]{r: r, cfg: cfg, stop: done, parts: parts, sizer: sz, rec: rec, workers: pool.Workers()}
-	if r.Combine != nil {
+	o := &loop[A]{r: r, cfg: cfg, stop: done, parts: parts, sizer: sz, rec: rec, workers: pool.Workers(), lo: lo, rest: i}
+	if r.Combine != nil && i > lo {
 		o.runs = append(o.runs, run[A]{lo: lo, hi: i, acc: acc})
 	}
+	// No more participants than partitions: a loop of two items on 16
+	// workers wakes one helper, not fifteen.
+	helpers := int(min(uint64(pool.Workers()), parts.Partitions())) - 1
 	pool.Do(func(w *runtime.Worker) {
 		o.caller = w // before the helpers are offered, which read it
 		if w != nil {
 			help := func(w *runtime.Worker) { o.participate(w) }
-			for range pool.Workers() - 1 {
+			for range helpers {
 				w.Offer(help)
 			}
 		}
@@ -316,6 +331,34 @@ func runPool[A any](cfg Config, lo, hi int, r Reducer[A]) A {
 		panic(p)
 	}
 	return o.combine()
+}
+
+// fewItems reports whether the loop over [lo, hi) has so few items that it
+// should go parallel before its first item, and returns the pool it then
+// runs on (nil otherwise: the parallel phase, if the loop gets there, looks
+// it up).
+//
+// The inline phase looks at the clock between blocks, and its first block is
+// item 0: if that item is costly (a file to process, one of seven analyses),
+// it runs alone for as long as it takes while the pool waits, and a loop of
+// two such items runs one after the other. With at most fewPerWorker items
+// per worker, item 0 is a large share of a participant's work (a quarter or
+// more), so the loop offers its items to the pool at once, at the cost of a
+// wake-up (a few microseconds, runtime/SLEEP.md) where the items turn out to
+// be cheap. A loop with more items per worker loses at most a small share to
+// its first item, and keeps the inline phase, which costs nothing when the
+// loop is short. One worker, or one item, has nothing to share.
+func fewItems(cfg Config, lo, hi int) (*runtime.Pool, bool) {
+	n := span(lo, hi)
+	if n < 2 || n > fewPerWorker*runtime.MaxWorkers {
+		return nil, false
+	}
+	pool := cfg.Pool
+	if pool == nil {
+		pool = runtime.Default()
+	}
+	w := pool.Workers()
+	return pool, w > 1 && n <= fewPerWorker*w
 }
 
 // span returns the number of items in [lo, hi) as an int, at most
@@ -459,6 +502,10 @@ type loop[A any] struct {
 	rec     *recording
 	caller  *runtime.Worker
 	workers int
+
+	// lo is the loop's first index, rest the first that the partitioner
+	// hands out (lo itself where the loop went parallel before item 0).
+	lo, rest int
 
 	mu   sync.Mutex
 	runs []run[A]
@@ -643,9 +690,9 @@ func (st *participant[A]) wholeWindow(p *partition.Participant, maxBlock int) in
 // checkRunsTile checks that the sorted runs of a loop that ran to the end
 // cover [lo, hi) exactly once (gopar_debug only).
 func (o *loop[A]) checkRunsTile() {
-	// runs[0] is the caller's inline prefix, which ends where the
-	// partitioned rest of the loop begins.
-	at, end := o.runs[0].lo, o.runs[0].hi+int(o.parts.Len())
+	// The caller's inline prefix, if any, ends where the partitioned
+	// rest of the loop begins.
+	at, end := o.lo, o.rest+int(o.parts.Len())
 	for _, r := range o.runs {
 		if r.lo != at || r.lo >= r.hi {
 			invariant.Failf("run [%d, %d) where the runs so far end at %d", r.lo, r.hi, at)

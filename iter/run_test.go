@@ -94,6 +94,8 @@ func TestRunCombinesInOrder(t *testing.T) {
 	combines := 0 // Combine runs only in the parallel phase, on the caller
 	for _, c := range []struct{ lo, n int }{
 		{0, 1}, {0, 10}, {0, 1000}, {0, 300_000},
+		// A few items: parallel before item 0 (see fewItems).
+		{0, 2}, {0, 8}, {math.MaxInt - 8, 8},
 		// Negative indexes (a run's end is no sentinel) and the ends of int.
 		{-150_000, 300_000}, {math.MinInt, 300_000}, {math.MaxInt - 300_000, 300_000},
 	} {
@@ -134,6 +136,41 @@ func TestRunCombinesInOrder(t *testing.T) {
 	}
 	if combines == 0 {
 		t.Fatal("no loop went parallel: the test checked nothing of the parallel phase")
+	}
+}
+
+// TestFewItemsGoParallelAtOnce: a loop of a few items offers them to the
+// pool before item 0 runs, so item 0 can wait for the last item to start.
+// Failed before fewItems: item 0 ran alone in the inline phase, and the last
+// item started only after it, 3 s later.
+func TestFewItemsGoParallelAtOnce(t *testing.T) {
+	for _, workers := range []int{2, 4} {
+		pool, err := runtime.New(workers)
+		if err != nil {
+			t.Fatal(err)
+		}
+		defer pool.Close()
+		for _, n := range []int{2, fewPerWorker * workers} {
+			started := make(chan struct{})
+			waited := true
+			RunBlocks(Config{Pool: pool}, 0, n, func(lo, hi int) {
+				for i := lo; i < hi; i++ {
+					switch i {
+					case 0:
+						select {
+						case <-started:
+						case <-time.After(3 * time.Second):
+							waited = false
+						}
+					case n - 1:
+						close(started)
+					}
+				}
+			})
+			if !waited {
+				t.Fatalf("%d workers, %d items: item %d did not start within 3 s while item 0 waited for it", workers, n, n-1)
+			}
+		}
 	}
 }
 
