@@ -233,7 +233,8 @@ func drive[A any](cfg Config, lo, hi int, r Reducer[A]) A {
 // that grow from the bottom), and Workers()-1 helper jobs are offered to the
 // pool: with the caller, that makes one participant per worker. The caller
 // keeps working as one of them and returns when every item is done. (On a
-// one-worker pool the caller therefore runs the whole loop itself.)
+// one-worker pool the caller therefore runs the whole loop itself.) A loop
+// of a few items per worker skips the inline phase: see fewItems.
 //
 // Once the loop is decided (Stop, a done context, a panic) or cut (Cut), the
 // partitioner hands out no more items that are not needed: what still runs
