@@ -252,7 +252,7 @@ func runPool[A any](cfg Config, lo, hi int, r Reducer[A]) A {
 
 	// A few items go parallel at once; any other loop starts with the
 	// inline phase: the caller alone, no shared state.
-	pool, few := fewItems(cfg, lo, hi)
+	few := fewItems(cfg, lo, hi)
 	acc := r.Identity()
 	start := time.Now()
 	sz := sizer{size: 1}
@@ -289,6 +289,7 @@ func runPool[A any](cfg Config, lo, hi int, r Reducer[A]) A {
 	}
 
 	// Parallel phase over what is left.
+	pool := cfg.Pool
 	if pool == nil {
 		pool = runtime.Default()
 	}
@@ -335,9 +336,7 @@ func runPool[A any](cfg Config, lo, hi int, r Reducer[A]) A {
 }
 
 // fewItems reports whether the loop over [lo, hi) has so few items that it
-// should go parallel before its first item, and returns the pool it then
-// runs on (nil otherwise: the parallel phase, if the loop gets there, looks
-// it up).
+// should go parallel before its first item.
 //
 // The inline phase looks at the clock between blocks, and its first block is
 // item 0: if that item is costly (a file to process, one of seven analyses),
@@ -349,17 +348,17 @@ func runPool[A any](cfg Config, lo, hi int, r Reducer[A]) A {
 // be cheap. A loop with more items per worker loses at most a small share to
 // its first item, and keeps the inline phase, which costs nothing when the
 // loop is short. One worker, or one item, has nothing to share.
-func fewItems(cfg Config, lo, hi int) (*runtime.Pool, bool) {
+func fewItems(cfg Config, lo, hi int) bool {
 	n := span(lo, hi)
 	if n < 2 || n > fewPerWorker*runtime.MaxWorkers {
-		return nil, false
+		return false
 	}
 	pool := cfg.Pool
 	if pool == nil {
 		pool = runtime.Default()
 	}
 	w := pool.Workers()
-	return pool, w > 1 && n <= fewPerWorker*w
+	return w > 1 && n <= fewPerWorker*w
 }
 
 // span returns the number of items in [lo, hi) as an int, at most
