@@ -114,7 +114,15 @@ func mismatch[R any](want, got R) string {
 	if reflect.DeepEqual(want, got) {
 		return ""
 	}
-	return fmt.Sprintf("want %v\n got %v", want, got)
+	w, g := fmt.Sprint(want), fmt.Sprint(got)
+	for i := range min(len(w), len(g)) {
+		if w[i] != g[i] {
+			// Show where they part, not pages of equal text.
+			from := max(0, i-100)
+			return fmt.Sprintf("they differ at byte %d:\nwant ...%.200s\n got ...%.200s", i, w[from:], g[from:])
+		}
+	}
+	return fmt.Sprintf("want %.300s\n got %.300s", w, g)
 }
 
 // asMap turns per-key results into a map, failing on a repeated key (each
@@ -288,6 +296,7 @@ func TestAggregates(t *testing.T) {
 func TestEmpty(t *testing.T) {
 	type result struct {
 		Sum, Count, HalvesSum int
+		HasSum, HasCount      bool
 		HasMin, HasMax        bool
 		Summary               summary
 		HasSummary            bool
@@ -303,8 +312,8 @@ func TestEmpty(t *testing.T) {
 		keys := CollectKV(CountPerElement(ws))
 		return func() result {
 			var r result
-			r.Sum, _ = sum.Value()
-			r.Count, _ = count.Value()
+			r.Sum, r.HasSum = sum.Value()
+			r.Count, r.HasCount = count.Value()
 			r.HalvesSum, _ = halves.Value()
 			_, r.HasMin = lo.Value()
 			_, r.HasMax = hi.Value()
@@ -313,7 +322,7 @@ func TestEmpty(t *testing.T) {
 			return r
 		}
 	})
-	want := result{HasSummary: true}
+	want := result{HasSum: true, HasCount: true, HasSummary: true}
 	if d := mismatch(want, gopar); d != "" {
 		t.Errorf("gopar:\n%s", d)
 	}

@@ -2,6 +2,8 @@ package beam
 
 import (
 	"context"
+	"fmt"
+	"math/rand/v2"
 	"reflect"
 
 	abeam "github.com/apache/beam/sdks/v2/go/pkg/beam"
@@ -328,4 +330,49 @@ func foldByKey[T any, K comparable, V, A any](it par.Iter[T], key func(T) K, val
 		out = append(out, KV[K, A]{k, a})
 	}
 	return out
+}
+
+// CheckMerge checks, in a test, that st gives one answer whatever the order
+// in which a Beam runner merges its accumulators. It splits xs into runs at
+// random points, folds each run from init(), and merges the accumulators in
+// shuffled order, rounds times; it returns an error naming the first order
+// whose result differs (by reflect.DeepEqual) from folding xs in order.
+// gopar merges in index order only, so a combine that passes gopar's tests
+// can still fail here: one that keeps the first element it saw, or that
+// concatenates.
+func (st *FoldStep[T, A]) CheckMerge(xs []T, rounds int, seed uint64) error {
+	want := st.init()
+	for _, x := range xs {
+		want = st.fold(want, x)
+	}
+	r := rand.New(rand.NewPCG(seed, 2))
+	for round := range rounds {
+		// Runs of random lengths, some empty, as bundles may be.
+		var accs []A
+		for lo := 0; lo <= len(xs); {
+			hi := min(len(xs), lo+r.IntN(len(xs)/4+2))
+			a := st.init()
+			for _, x := range xs[lo:hi] {
+				a = st.fold(a, x)
+			}
+			accs = append(accs, a)
+			if hi == len(xs) {
+				break
+			}
+			lo = hi
+		}
+		r.Shuffle(len(accs), func(i, j int) { accs[i], accs[j] = accs[j], accs[i] })
+		// Merge pairs picked at random until one is left, as a tree of
+		// workers might.
+		for len(accs) > 1 {
+			i := r.IntN(len(accs) - 1)
+			accs[i] = st.combine(accs[i], accs[i+1])
+			accs = append(accs[:i+1], accs[i+2:]...)
+		}
+		if got := accs[0]; !reflect.DeepEqual(got, want) {
+			return fmt.Errorf("beam: Fold %q: merging in shuffled order (round %d) gave %v, folding in order gave %v: "+
+				"combine must be commutative and associative, and init() neutral, to run on Beam", st.name, round, got, want)
+		}
+	}
+	return nil
 }

@@ -164,7 +164,10 @@ func (o *Output[T]) Value() (T, bool) {
 // outputSink is an Output seen from Run.
 type outputSink interface {
 	node() *node
-	setLocal(v any)
+	// inProcess reports whether the sink needs the Beam workers in this
+	// process.
+	inProcess() bool
+	setLocal(v any) error
 	beamSink(s abeam.Scope, col abeam.PCollection, id string)
 	setBeam(vs []any)
 }
@@ -174,8 +177,12 @@ type collectOutput[T any] struct {
 	n *node
 }
 
-func (c collectOutput[T]) node() *node    { return c.n }
-func (c collectOutput[T]) setLocal(v any) { c.values, c.done = v.([]T), true }
+func (c collectOutput[T]) node() *node     { return c.n }
+func (c collectOutput[T]) inProcess() bool { return true }
+func (c collectOutput[T]) setLocal(v any) error {
+	c.values, c.done = v.([]T), true
+	return nil
+}
 func (c collectOutput[T]) beamSink(s abeam.Scope, col abeam.PCollection, id string) {
 	abeam.ParDo0(s.Scope("Collect"), &collectFn{ID: id}, col)
 }
@@ -192,8 +199,12 @@ type collectKVOutput[K comparable, V any] struct {
 	n *node
 }
 
-func (c collectKVOutput[K, V]) node() *node    { return c.n }
-func (c collectKVOutput[K, V]) setLocal(v any) { c.values, c.done = v.([]KV[K, V]), true }
+func (c collectKVOutput[K, V]) node() *node     { return c.n }
+func (c collectKVOutput[K, V]) inProcess() bool { return true }
+func (c collectKVOutput[K, V]) setLocal(v any) error {
+	c.values, c.done = v.([]KV[K, V]), true
+	return nil
+}
 func (c collectKVOutput[K, V]) beamSink(s abeam.Scope, col abeam.PCollection, id string) {
 	abeam.ParDo0(s.Scope("Collect"), &collectKVFn{ID: id}, col)
 }
@@ -285,13 +296,19 @@ func (p *Pipeline) runLocal(ctx context.Context) error {
 		for i, x := range n.inputs {
 			in[i] = results[x]
 		}
-		results[n] = n.local(ctx, in)
+		r, err := runNode(ctx, n, in)
+		if err != nil {
+			return err
+		}
+		results[n] = r
 		if err := ctx.Err(); err != nil {
 			return err
 		}
 	}
 	for _, o := range p.outputs {
-		o.setLocal(results[o.node()])
+		if err := o.setLocal(results[o.node()]); err != nil {
+			return err
+		}
 	}
 	return nil
 }
@@ -335,7 +352,10 @@ func beamRunnerName() string {
 }
 
 func (p *Pipeline) runBeam(ctx context.Context) error {
-	if len(p.outputs) > 0 {
+	for _, o := range p.outputs {
+		if !o.inProcess() {
+			continue
+		}
 		if ok, why := inProcessWorkers(); !ok {
 			return fmt.Errorf("beam: Collect needs the job's workers in this process, and %s: write the collection with WriteText instead", why)
 		}
@@ -375,4 +395,19 @@ func (p *Pipeline) runBeam(ctx context.Context) error {
 		o.setBeam(collected[ids[i]])
 	}
 	return nil
+}
+
+// runNode runs one node on gopar, turning a source's read error into Run's
+// error; any other panic is the user's, and goes on up.
+func runNode(ctx context.Context, n *node, in []any) (r any, err error) {
+	defer func() {
+		if v := recover(); v != nil {
+			e, ok := v.(readError)
+			if !ok {
+				panic(v)
+			}
+			err = e.err
+		}
+	}()
+	return n.local(ctx, in), nil
 }

@@ -33,14 +33,14 @@ func declare(kind, name string, step any, fns ...any) {
 			panic(fmt.Sprintf("beam: %s %q: nil function", kind, name))
 		}
 	}
-	if abeam.Initialized() {
-		panic(fmt.Sprintf("beam: %s %q declared after beam.Init: a Beam worker would not have it. "+
-			"Declare steps as package-level variables (var %s = beam.%s(%q, ...)), which are set before main runs", kind, name, name, kind, name))
-	}
 	stepsMu.Lock()
 	defer stepsMu.Unlock()
 	if _, dup := steps[name]; dup {
 		panic(fmt.Sprintf("beam: %s %q: a step of that name exists already: give each step a name of its own", kind, name))
+	}
+	if abeam.Initialized() {
+		panic(fmt.Sprintf("beam: %s %q declared after beam.Init: a Beam worker would not have it. "+
+			"Declare steps as package-level variables (var x = beam.%s(%q, ...)), which are set before main runs", kind, name, kind, name))
 	}
 	steps[name] = step
 	lookups.Store(name, step)

@@ -36,7 +36,7 @@ func cannotCarry(t reflect.Type, key bool, seen map[reflect.Type]bool) string {
 	case reflect.Interface:
 		return fmt.Sprintf("an interface (%v) cannot be encoded by Beam without a registered coder for each dynamic type: use a concrete type", t)
 	case reflect.Complex64, reflect.Complex128:
-		return "Beam has no coder for complex numbers: carry the real and imaginary parts as two float fields"
+		return "Beam's row coder does not encode complex numbers (BEAM-9615): carry the real and imaginary parts as two float fields"
 	case reflect.Pointer:
 		if key {
 			return "a pointer in a key groups by address on gopar and by the pointed-to value on Beam: use the value"
