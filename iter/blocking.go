@@ -26,7 +26,8 @@ import (
 // decided (Stop, a done context, a panic) no item is handed out any more,
 // and after a Cut no item at or above it; calls already running finish. A
 // panic is re-raised in the caller as a *runtime.Panic once every goroutine
-// has returned.
+// has returned; a runtime.Goexit in a callback likewise ends the caller's
+// goroutine with runtime.Goexit, unless a callback panicked.
 func runBlocking[A any](cfg Config, lo, hi int, r Reducer[A]) A {
 	if cfg.Blocking < 0 {
 		panic(fmt.Sprintf("gopar: Blocking(%d): the limit of calls at once must be at least 1", cfg.Blocking))
@@ -41,9 +42,7 @@ func runBlocking[A any](cfg Config, lo, hi int, r Reducer[A]) A {
 			b.rec.add(laneKey{goroutineLane, k}, blocks)
 		}
 	}
-	if p := b.panicked.Load(); p != nil {
-		panic(p)
-	}
+	runtime.Raise(b.panicked.Load())
 	if r.Combine == nil {
 		return r.Identity()
 	}
@@ -123,6 +122,7 @@ func (b *blockingLoop[A]) work(k int) {
 	var cur run[A]
 	var blocks []Block // a timeline's, if b.rec != nil
 	inRun := false
+	returned := false
 	defer func() {
 		if b.rec != nil {
 			b.mu.Lock()
@@ -132,8 +132,10 @@ func (b *blockingLoop[A]) work(k int) {
 			b.lanes[k] = blocks
 			b.mu.Unlock()
 		}
-		if v := recover(); v != nil {
-			b.panicked.CompareAndSwap(nil, runtime.NewPanic(v))
+		if v := recover(); v != nil || !returned {
+			// A panic, or runtime.Goexit ending this goroutine (v nil):
+			// the caller raises it once every goroutine has returned.
+			runtime.Record(&b.panicked, runtime.Unwinding(v))
 			b.decided.Store(true)
 			inRun = false // the run's accumulator is lost with the panic
 		}
@@ -149,6 +151,7 @@ func (b *blockingLoop[A]) work(k int) {
 	for {
 		i, e, ok := b.nextBlock()
 		if !ok {
+			returned = true
 			return
 		}
 		// Hand the next item to a new goroutine while this one runs.

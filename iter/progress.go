@@ -20,7 +20,8 @@ const progressEvery = 100 * time.Millisecond
 // unknown). When the loop has ended, the reporter is stopped and the caller
 // makes the last call (finish): (total, total), or (items, -1) if total is
 // unknown. A panic in the callback ends the calls and is re-raised in the
-// caller as a *runtime.Panic once the loop has ended.
+// caller as a *runtime.Panic once the loop has ended; a runtime.Goexit in it
+// ends the caller's goroutine with runtime.Goexit then.
 type progress struct {
 	report func(done, total int)
 	total  int
@@ -28,7 +29,7 @@ type progress struct {
 
 	quit     chan struct{} // closed to stop the reporter; nil once stopped
 	wg       sync.WaitGroup
-	panicked any // a panic of the callback in the reporter
+	panicked *runtime.Panic // a panic of the callback in the reporter, or its Goexit
 }
 
 // startProgress starts the reporter of a loop of total items.
@@ -37,12 +38,18 @@ func startProgress(report func(done, total int), total int) *progress {
 	p.wg.Add(1)
 	go func() {
 		defer p.wg.Done()
-		defer func() { p.panicked = recover() }()
+		returned := false
+		defer func() {
+			if v := recover(); v != nil || !returned {
+				p.panicked = runtime.Unwinding(v) // a panic, or runtime.Goexit
+			}
+		}()
 		t := time.NewTicker(progressEvery)
 		defer t.Stop()
 		for {
 			select {
 			case <-p.quit:
+				returned = true
 				return
 			case <-t.C:
 				p.report(p.count(), p.total)
@@ -85,9 +92,7 @@ func (p *progress) stop() {
 // call.
 func (p *progress) finish() {
 	p.stop()
-	if p.panicked != nil {
-		panic(runtime.NewPanic(p.panicked))
-	}
+	runtime.Raise(p.panicked)
 	end := p.total
 	if p.total < 0 {
 		end = p.count()

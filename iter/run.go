@@ -315,6 +315,21 @@ func runPool[A any](cfg Config, lo, hi int, r Reducer[A]) A {
 	helpers := int(min(uint64(pool.Workers()), parts.Partitions())) - 1
 	pool.Do(func(w *runtime.Worker) {
 		o.caller = w // before the helpers are offered, which read it
+		// Reached only if runtime.Goexit ends the caller's goroutine (its
+		// participate has left the loop by then): wait for the others, as
+		// after a panic, then let the Goexit go on, unless one of them
+		// panicked (see runtime's goexit.go).
+		waited := false
+		defer func() {
+			if !waited {
+				if w != nil {
+					w.Wait(&o.done)
+				}
+				if p := o.panicked.Load(); p != nil && !p.IsGoexit() {
+					panic(p)
+				}
+			}
+		}()
 		if w != nil {
 			help := func(w *runtime.Worker) { o.participate(w) }
 			for range helpers {
@@ -325,13 +340,14 @@ func runPool[A any](cfg Config, lo, hi int, r Reducer[A]) A {
 		if w != nil {
 			w.Wait(&o.done)
 		}
+		waited = true
 	})
 	if rec != nil {
 		rec.merge(o.logs)
 	}
-	if p := o.panicked.Load(); p != nil {
-		panic(p)
-	}
+	// A panic, or a Goexit on another participant, which ends the
+	// caller's goroutine too.
+	runtime.Raise(o.panicked.Load())
 	return o.combine()
 }
 
@@ -530,11 +546,36 @@ func (o *loop[A]) participate(w *runtime.Worker) {
 		st.log = o.newLaneLog(w, &p)
 	}
 	st.take = o.cfg.clamp(st.sizer.size / takesPerClock)
+	// A runtime.Goexit in the user's code ends this goroutine: the
+	// deferred function records it, stops the loop and leaves it, as after
+	// a panic; the caller then ends its own goroutine the same way.
+	left := false
+	defer func() {
+		if !left {
+			runtime.Record(&o.panicked, runtime.Unwinding(nil))
+			o.parts.Cancel()
+			for {
+				if _, _, ok := p.Next(1); !ok {
+					break
+				}
+			}
+			if st.log != nil {
+				st.log.close()
+				o.mu.Lock()
+				o.logs = append(o.logs, st.log)
+				o.mu.Unlock()
+			}
+			if p.Leave() {
+				o.done.Set()
+			}
+		}
+	}()
 	// A panic stops runBlocks: cancel the loop, then let Next say it is
 	// over for us.
 	for !o.runBlocks(&p, &st) {
 		o.parts.Cancel()
 	}
+	left = true
 	if st.inRun && o.r.Combine != nil {
 		st.cur.hi = st.next
 		st.mine = append(st.mine, st.cur)
@@ -589,7 +630,7 @@ type participant[A any] struct {
 func (o *loop[A]) runBlocks(p *partition.Participant, st *participant[A]) (finished bool) {
 	defer func() {
 		if v := recover(); v != nil {
-			o.panicked.CompareAndSwap(nil, runtime.NewPanic(v))
+			runtime.Record(&o.panicked, runtime.NewPanic(v))
 			finished = false
 		}
 	}()

@@ -21,7 +21,10 @@ import "github.com/gopar-dev/gopar/runtime"
 //
 // If a or b panics, Join waits for the other and then re-panics with a
 // *Panic that holds the original value and stack (a's, if both
-// panicked). A nil a or b panics at once.
+// panicked). A runtime.Goexit in a or b (t.Fatal in a test) is handled as
+// a panic, except that Join then calls runtime.Goexit in the calling
+// goroutine instead of panicking, unless the other call panicked. A nil a
+// or b panics at once.
 func Join(a, b func()) {
 	if a == nil || b == nil {
 		panic("gopar: par.Join was given a nil function")
@@ -63,11 +66,16 @@ func JoinFunc[A, R any](f func(A) R, a, b A) (ra, rb R) {
 		if phase == finished {
 			return
 		}
-		pv := runtime.NewPanic(recover())
+		// A panic, or runtime.Goexit (recover gives nil): b still runs,
+		// then a panic goes on, a's if both panicked, and a Goexit goes on
+		// unless b panicked.
+		p := runtime.Unwinding(recover())
 		if phase == inA {
-			runtime.Catch(func() { f(b) }) // a's panic wins over b's
+			p = runtime.CallAfter(p, func() { f(b) })
 		}
-		panic(pv)
+		if !p.IsGoexit() {
+			panic(p)
+		}
 	}()
 	ra = f(a)
 	phase = inB

@@ -97,8 +97,13 @@ func sampleSort[E any](p *runtime.Pool, xs []E, ops sampleOps[E]) {
 		panic(runtime.ErrClosed) // as every operation does, before any work
 	}
 	var buf []E // once set, holds every element of xs
+	returned := false
 	defer func() {
-		if v := recover(); v != nil {
+		v := recover()
+		if v == nil && !returned && buf != nil {
+			copy(xs, buf) // runtime.Goexit in cmp: it goes on
+		}
+		if v != nil {
 			if buf != nil {
 				copy(xs, buf)
 			}
@@ -155,6 +160,7 @@ func sampleSort[E any](p *runtime.Pool, xs []E, ops sampleOps[E]) {
 		ops.sort(buf[lo:hi])
 		copy(xs[lo:hi], buf[lo:hi])
 	})
+	returned = true
 }
 
 // onBlocks runs f(0), ..., f(count-1) in parallel on pool p (nil: the

@@ -46,4 +46,13 @@
 // the goroutine that waits for the task, as a *[Panic] that holds the
 // original value and the stack of the goroutine where it happened. The pool
 // stays usable.
+//
+// # Goexit
+//
+// A task that calls runtime.Goexit (t.Fatal in a test) is handled as one
+// that panicked, except that the waiting goroutine then calls
+// runtime.Goexit instead of panicking, and a panic in the same operation
+// wins. A pool worker goroutine that a task ended is replaced. The
+// protocol, and how a new driver uses it (Unwinding, Record, Raise,
+// CallAfter), is described once, in goexit.go.
 package runtime

@@ -38,28 +38,76 @@ func (w *Worker) join(a, b func(*Worker), offered bool) {
 		w.pool.offered.Add(1)
 	}
 	w.push(jb)
+	// As in JoinFunc, one deferred function covers both calls, and does
+	// nothing unless one of them panics or calls runtime.Goexit: cheaper
+	// than a recover around each.
+	phase := inA
+	defer func() {
+		if phase != finished {
+			w.unwindJoin(jb, phase, recover())
+		}
+	}()
 	// Run a; hopefully b gets stolen in the meantime.
-	pa := w.call(a)
-	if !w.takeBack(jb) {
-		// b was stolen: help until its thief is done.
-		w.Wait(&jb.done)
+	a(w)
+	phase = inB
+	if w.takeBack(jb, &phase) {
+		b(w)
+		phase = finished
+		w.recycle(jb)
+		return
 	}
+	// b was stolen: help until its thief is done.
+	w.Wait(&jb.done)
+	phase = finished
 	pb := jb.panicked
 	w.recycle(jb)
-	if pa != nil {
-		panic(pa)
+	Raise(pb) // b's panic, or its Goexit on the thief
+}
+
+// The phases of a join, for its deferred function.
+const (
+	inA       = iota
+	inB       // a has returned: taking b back, or waiting for its thief
+	inBInline // b taken back, running on this goroutine
+	finished
+)
+
+// unwindJoin finishes a join that did not return: a call panicked with v,
+// or (v nil) runtime.Goexit is ending the goroutine, in the given phase.
+// After a's failure b still runs, or is waited for; then the failure goes
+// on: a's panic if both panicked, a panic rather than a Goexit. In phase
+// inB only a Goexit can reach here (execute and Wait recover panics), from
+// a job this goroutine ran while it took b back or waited for it.
+func (w *Worker) unwindJoin(jb *job, phase int, v any) {
+	p := Unwinding(v)
+	if phase != inBInline {
+		// A Goexit in b, run here, must not swallow a's panic.
+		CallAfter(p, func() { w.finishB(jb) })
+		p = Stronger(p, jb.panicked)
 	}
-	if pb != nil {
-		panic(pb)
+	// jb is not recycled: this path is rare, and the collector takes it.
+	if isPanic(p) {
+		panic(p)
 	}
 }
 
-// takeBack pops w's deque until it finds jb and runs it inline (true), or
-// finds the deque empty: jb was stolen (false). Jobs above jb were pushed
-// while a ran and not taken (offered work nobody stole): they are run on the
-// way down. Jobs below jb cannot be reached: a thief takes the oldest job
-// first, so if jb is gone, so is everything older.
-func (w *Worker) takeBack(jb *job) bool {
+// finishB returns once jb has run: w takes it back and runs it, or waits
+// for its thief.
+func (w *Worker) finishB(jb *job) {
+	if w.takeBack(jb, nil) {
+		jb.panicked = w.call(jb.fn)
+	} else {
+		w.Wait(&jb.done)
+	}
+}
+
+// takeBack pops w's deque until it finds jb, which it leaves to the caller
+// to run inline (true; *phase, if not nil, becomes inBInline), or finds the
+// deque empty: jb was stolen (false). Jobs above jb were pushed while a ran
+// and not taken (offered work nobody stole): they are run on the way down.
+// Jobs below jb cannot be reached: a thief takes the oldest job first, so if
+// jb is gone, so is everything older.
+func (w *Worker) takeBack(jb *job, phase *int) bool {
 	for {
 		j := w.deque.Pop()
 		switch j {
@@ -67,7 +115,9 @@ func (w *Worker) takeBack(jb *job) bool {
 			return false
 		case jb:
 			w.started(jb)
-			jb.panicked = w.call(jb.fn)
+			if phase != nil {
+				*phase = inBInline
+			}
 			return true
 		default:
 			w.execute(j)
@@ -76,12 +126,5 @@ func (w *Worker) takeBack(jb *job) bool {
 }
 
 func joinInline(a, b func(*Worker)) {
-	pa := Catch(func() { a(nil) })
-	pb := Catch(func() { b(nil) })
-	if pa != nil {
-		panic(pa)
-	}
-	if pb != nil {
-		panic(pb)
-	}
+	joinCalls(func() { a(nil) }, func() { b(nil) })
 }

@@ -50,48 +50,38 @@ func JoinFunc[A, R any](w *Worker, f func(*Worker, A) R, a, b A) (ra, rb R) {
 		w.share()
 	}
 	// One deferred function covers both calls: cheaper than a recover
-	// around each, and it does nothing unless one of them panics.
+	// around each, and it does nothing unless one of them panics or ends
+	// the goroutine with runtime.Goexit.
 	phase := inA
+	var j *forkJob[A, R]
 	defer func() {
 		if phase != finished {
-			s.unwind(w, i, phase, recover())
+			s.unwind(w, i, phase, j, recover())
 		}
 	}()
 	ra = f(w, a)
 	// Index again: the call above may have grown the slice. A shared
 	// frame's argument has moved into its job.
 	b = s.frames[i].arg
-	if j := s.pop(i); j != nil {
+	if j = s.pop(i); j != nil {
+		phase = inB
+		j.wait(w, &phase)
 		phase = finished
-		return ra, j.join(w)
+		Raise(j.panicked) // a panic, or a Goexit on the thief
+		return ra, j.result
 	}
-	phase = inB
+	phase = inBInline
 	rb = f(w, b)
 	phase = finished
 	return ra, rb
 }
 
-// The phases of a JoinFunc, for its deferred function.
-const (
-	inA = iota
-	inB
-	finished
-)
-
-// join returns the result of a shared frame's job once it is done: w runs
-// it itself if nobody stole it, and helps with other work until its thief
-// is done otherwise. It re-panics with the job's panic, if any.
-func (j *forkJob[A, R]) join(w *Worker) R {
-	j.wait(w)
-	if j.panicked != nil {
-		panic(j.panicked)
-	}
-	return j.result
-}
-
-// wait returns once j has run, on w or on its thief.
-func (j *forkJob[A, R]) wait(w *Worker) {
-	if !w.takeBack(&j.job) {
+// wait returns once j has run, on w or on its thief. If w takes j back to
+// run it, *phase (if phase is not nil) becomes inBInline first.
+func (j *forkJob[A, R]) wait(w *Worker, phase *int) {
+	if w.takeBack(&j.job, phase) {
+		j.panicked = w.call(j.fn)
+	} else {
 		w.Wait(&j.done)
 	}
 }
@@ -108,31 +98,49 @@ func (s *forkStack[A, R]) pop(i int) *forkJob[A, R] {
 	return j
 }
 
-// unwind finishes a JoinFunc whose call for a or b panicked with v: the
-// call for b still runs (or is waited for), then the panic goes on as a
-// *Panic, a's if both calls panicked.
-func (s *forkStack[A, R]) unwind(w *Worker, i int, phase int, v any) {
-	p := NewPanic(v)
-	if phase == inA {
+// unwind finishes a JoinFunc that did not return: its call for a or b
+// panicked with v, or (v nil) ended the goroutine with runtime.Goexit. The
+// call for b still runs, or is waited for; then the failure goes on as a
+// *Panic, a's if both calls panicked, and a panic wins over a Goexit. j is
+// the shared frame's job, if b was shared and taken back or waited for
+// (phase inB, where only a Goexit can reach here: wait recovers panics).
+func (s *forkStack[A, R]) unwind(w *Worker, i int, phase int, j *forkJob[A, R], v any) {
+	p := Unwinding(v)
+	switch phase {
+	case inA:
 		fr := s.frames[i]
 		if j := s.pop(i); j == nil {
-			callFunc(w, fr.f, fr.arg) // a's panic wins over b's
+			p = CallAfter(p, func() { fr.f(w, fr.arg) })
 		} else {
-			j.wait(w)
+			CallAfter(p, func() { j.wait(w, nil) })
+			p = Stronger(p, j.panicked)
 		}
+	case inB:
+		j.wait(w, nil)
+		p = Stronger(p, j.panicked)
 	}
-	panic(p)
+	if isPanic(p) {
+		panic(p)
+	}
 }
 
 func joinFuncInline[A, R any](f func(*Worker, A) R, a, b A) (ra, rb R) {
-	ra, pa := callFunc(nil, f, a)
-	rb, pb := callFunc(nil, f, b)
-	if pa != nil {
-		panic(pa)
-	}
-	if pb != nil {
-		panic(pb)
-	}
+	phase := inA
+	defer func() {
+		if phase != finished {
+			p := Unwinding(recover())
+			if phase == inA {
+				p = CallAfter(p, func() { f(nil, b) })
+			}
+			if isPanic(p) {
+				panic(p)
+			}
+		}
+	}()
+	ra = f(nil, a)
+	phase = inBInline
+	rb = f(nil, b)
+	phase = finished
 	return ra, rb
 }
 

@@ -15,7 +15,7 @@ import (
 )
 
 // ErrClosed is the panic value of Pool methods called after Close.
-var ErrClosed = errors.New("gopar: pool is closed; create a new one with runtime.New or use runtime.Default()")
+var ErrClosed = errors.New("gopar: pool is closed; create a new one (par.NewPool, or runtime.New below par) or use the default pool")
 
 // minGuests is the least number of guest slots a pool keeps for goroutines
 // that enter it with Do; 64 covers many concurrent callers (the benchmarks'
@@ -208,25 +208,25 @@ func (p *Pool) joinShared(a, b func()) {
 	w.join(func(*Worker) { a() }, func(*Worker) { b() }, true)
 }
 
-// joinCalls calls a, then b even if a panicked, then re-panics as Join
-// does. As in JoinFunc, one deferred function covers both calls and does
-// nothing unless one of them panics: a recover around each call cost about
-// 10 ns per join (par.Join alone on one worker: 63-65 ns before).
+// joinCalls calls a, then b even if a panicked or called runtime.Goexit,
+// then re-panics as Join does (a Goexit goes on, unless b panicked). As in
+// JoinFunc, one deferred function covers both calls and does nothing unless
+// one of them fails: a recover around each call cost about 10 ns per join
+// (par.Join alone on one worker: 63-65 ns before).
 func joinCalls(a, b func()) {
 	phase := inA
 	defer func() {
 		if phase == finished {
 			return
 		}
-		v := recover()
-		if v == nil {
-			return // runtime.Goexit, which goes on by itself
-		}
-		p := NewPanic(v)
+		p := Unwinding(recover())
 		if phase == inA {
-			Catch(b) // b still runs; a's panic is the one passed on
+			// b still runs; a's panic is the one passed on.
+			p = CallAfter(p, b)
 		}
-		panic(p)
+		if isPanic(p) {
+			panic(p)
+		}
 	}()
 	a()
 	phase = inB

@@ -29,22 +29,43 @@ type scopeState struct {
 // A panic in body or in a spawned task does not cancel the others: the rest
 // of the scope still runs to completion, then Scope re-panics in the calling
 // goroutine with a *Panic holding the first panic's value and stack. Later
-// panics are dropped.
+// panics are dropped. A runtime.Goexit in body or a task is treated as a
+// panic, except that Scope then calls runtime.Goexit instead of panicking;
+// a panic in the scope wins over it.
 //
 // On a nil Worker, spawned tasks run at once, on the calling goroutine.
 func (w *Worker) Scope(body func(s Scope)) {
 	st := &scopeState{}
 	st.pending.Store(1)
+	// Only runtime.Goexit, in body or in a task that w runs while it
+	// waits, reaches the deferred function: the scope's tasks still run,
+	// and are waited for, as after a panic (see goexit.go).
+	phase := inA // body running; inB: waiting
+	defer func() {
+		if phase == finished {
+			return
+		}
+		if phase == inA {
+			st.record(goexitRecord)
+			st.finish()
+		}
+		if w != nil {
+			w.Wait(&st.done)
+		}
+		if p := st.panicked.Load(); isPanic(p) {
+			panic(p)
+		}
+	}()
 	if p := Catch(func() { body(Scope{w, st}) }); p != nil {
-		st.panicked.CompareAndSwap(nil, p)
+		st.record(p)
 	}
+	phase = inB
 	st.finish()
 	if w != nil {
 		w.Wait(&st.done)
 	}
-	if p := st.panicked.Load(); p != nil {
-		panic(p)
-	}
+	phase = finished
+	Raise(st.panicked.Load())
 }
 
 // Scope is Do followed by Worker.Scope.
@@ -62,15 +83,24 @@ func (s Scope) Spawn(fn func(s Scope)) {
 	st := s.st
 	st.pending.Add(1)
 	s.w.Offer(func(w *Worker) {
-		if p := Catch(func() { fn(Scope{w, st}) }); p != nil {
-			st.panicked.CompareAndSwap(nil, p)
-		}
-		st.finish()
+		returned := false
+		defer func() {
+			if !returned {
+				// A panic, or runtime.Goexit ending this goroutine.
+				st.record(Unwinding(recover()))
+			}
+			st.finish()
+		}()
+		fn(Scope{w, st})
+		returned = true
 	})
 }
 
 // Worker returns the worker the scope value is bound to.
 func (s Scope) Worker() *Worker { return s.w }
+
+// record keeps the scope's first panic; a Goexit only until a panic comes.
+func (st *scopeState) record(p *Panic) { Record(&st.panicked, p) }
 
 func (st *scopeState) finish() {
 	if st.pending.Add(-1) == 0 {

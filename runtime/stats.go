@@ -14,6 +14,7 @@ type counters struct {
 	parks        atomic.Uint64
 	wakeups      atomic.Uint64
 	shared       atomic.Uint64
+	replaced     atomic.Uint64
 }
 
 // Stats are counters summed over a pool's workers and guest slots since the
@@ -29,6 +30,7 @@ type Stats struct {
 	Parks         uint64 // times a participant blocked waiting for work or a latch
 	Wakeups       uint64 // sleeping workers woken because work was published
 	Shared        uint64 // JoinFunc frames made stealable because a participant was idle
+	Replaced      uint64 // worker goroutines started in place of one that a task ended with runtime.Goexit
 }
 
 // Stats returns the pool's counters.
@@ -44,6 +46,7 @@ func (p *Pool) Stats() Stats {
 		s.Parks += c.parks.Load()
 		s.Wakeups += c.wakeups.Load()
 		s.Shared += c.shared.Load()
+		s.Replaced += c.replaced.Load()
 	}
 	return s
 }

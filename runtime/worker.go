@@ -94,9 +94,26 @@ func (w *Worker) Index() int {
 // Pool.idle before starting its goroutine): a Join made before the
 // goroutine first runs still offers b, which the worker finds in its first
 // search.
+//
+// A task that calls runtime.Goexit ends the goroutine instead (see
+// goexit.go): every frame above has kept its obligations by then, and a new
+// goroutine takes over w, counted idle as New counts the first, so the pool
+// keeps its size. It does not count as exited: Close waits for the new one.
 func (w *Worker) run() {
-	defer w.pool.exited.Done()
+	returned := false
+	defer func() {
+		if returned {
+			w.pool.exited.Done()
+			return
+		}
+		// Ended by Goexit (or crashing with a panic from a detached job,
+		// where the new goroutine does no harm).
+		w.stats.replaced.Add(1)
+		w.pool.idle.Add(1)
+		go w.run()
+	}()
 	w.loop(nil, true)
+	returned = true
 }
 
 // waitUntil is the one loop of every participant, as rayon's wait_until:
@@ -213,7 +230,17 @@ func (w *Worker) executeJob(j *job) {
 		w.recycle(j)
 		return
 	}
-	j.panicked = w.call(j.fn)
+	// The waiter must learn how j ended, even if it ended the goroutine
+	// with runtime.Goexit: then the deferred function records it.
+	returned := false
+	defer func() {
+		if !returned {
+			j.panicked = Unwinding(recover())
+			j.done.Set()
+		}
+	}()
+	j.fn(w)
+	returned = true
 	j.done.Set()
 }
 
@@ -226,6 +253,8 @@ func (w *Worker) started(j *job) {
 }
 
 // call runs f as this worker and returns what it panicked with, if anything.
+// A runtime.Goexit in f does not return here: the caller's frame keeps its
+// obligations in a deferred function of its own (see goexit.go).
 func (w *Worker) call(f func(*Worker)) (p *Panic) {
 	defer func() {
 		if r := recover(); r != nil {
