@@ -26,7 +26,7 @@ const (
 )
 
 // w8Loop is one caller's sum; 8 chunks of 512 for dynamic and the peers.
-var w8Loop = loop{n: 4096, item: mixInt, block: mixBlock, chunk: 512}
+var w8Loop = loop{n: 4096, item: mixInt, block: mixBlock, chunk: 512, pools: true}
 
 // manyCallers turns implementations of one small sum into implementations of W8.
 // The plain loops, seq and seq-fn, run all the sums on a single goroutine.

@@ -3,8 +3,10 @@ module github.com/gopar-dev/gopar/benchmarks
 go 1.26.0
 
 require (
+	github.com/alitto/pond/v2 v2.7.1
 	github.com/exascience/pargo v1.1.0
 	github.com/gopar-dev/gopar v0.0.0
+	github.com/panjf2000/ants/v2 v2.12.1
 	github.com/sourcegraph/conc v0.3.0
 	golang.org/x/sync v0.24.0
 	gonum.org/v1/plot v0.16.0

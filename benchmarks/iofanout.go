@@ -4,7 +4,9 @@ import (
 	"sync"
 	"time"
 
+	"github.com/alitto/pond/v2"
 	"github.com/gopar-dev/gopar/par"
+	"github.com/panjf2000/ants/v2"
 	"github.com/sourcegraph/conc/pool"
 	"golang.org/x/sync/errgroup"
 )
@@ -79,6 +81,31 @@ var W9 = &Workload{
 			p.Wait()
 			return sumOf(out)
 		}},
+		// The goroutine pools, sized to the limit, made once.
+		{"ants", func() uint64 {
+			p := ioAnts()
+			out := make([]uint64, ioN)
+			var wg sync.WaitGroup
+			wg.Add(ioN)
+			for i := range ioN {
+				if err := p.Submit(func() { defer wg.Done(); out[i] = ioItem(i) }); err != nil {
+					panic(err)
+				}
+			}
+			wg.Wait()
+			return sumOf(out)
+		}},
+		{"pond", func() uint64 {
+			out := make([]uint64, ioN)
+			g := ioPond().NewGroup()
+			for i := range ioN {
+				g.Submit(func() { out[i] = ioItem(i) })
+			}
+			if err := g.Wait(); err != nil {
+				panic(err)
+			}
+			return sumOf(out)
+		}},
 		{"gopar-blocking", func() uint64 {
 			return par.Sum(par.Map(par.Range(0, ioN).Blocking(ioLimit), ioItem))
 		}},
@@ -88,6 +115,12 @@ var W9 = &Workload{
 		{Impl: "gopar-blocking", Against: "semaphore", Limit: 1.05},
 	},
 }
+
+// ioAnts and ioPond are W9's pools: ioLimit goroutines each.
+var (
+	ioAnts = sync.OnceValue(func() *ants.Pool { return newAnts(ioLimit) })
+	ioPond = sync.OnceValue(func() pond.Pool { return pond.NewPool(ioLimit) })
+)
 
 func sumOf(xs []uint64) uint64 {
 	var s uint64

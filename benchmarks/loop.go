@@ -14,6 +14,8 @@ type loop struct {
 	chunk int
 	// perItem reports whether one goroutine per item is feasible at this n.
 	perItem bool
+	// pools adds the goroutine pools ants and pond as peers (pools.go).
+	pools bool
 }
 
 // baselines returns the implementations of l that do not use gopar, seq first.
@@ -36,6 +38,9 @@ func (l loop) baselines() []Impl {
 		Impl{"conc", func() uint64 { return withConc(l.n, l.chunk, l.block) }},
 		Impl{"pargo", func() uint64 { return withPargo(l.n, l.chunk, l.block) }},
 	)
+	if l.pools {
+		impls = append(impls, l.poolPeers()...)
+	}
 	return append(impls, l.perItemPeers()...)
 }
 

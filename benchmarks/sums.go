@@ -32,7 +32,7 @@ var W1 = &Workload{
 }
 
 // w1Loop: chunks of 2^14 items (about 20 us of work), 4096 of them.
-var w1Loop = loop{n: 1 << 26, item: mixInt, block: mixBlock, chunk: 1 << 14}
+var w1Loop = loop{n: 1 << 26, item: mixInt, block: mixBlock, chunk: 1 << 14, pools: true}
 
 // mixBlock is the sum of mix(i) over [lo, hi).
 func mixBlock(lo, hi int) uint64 {

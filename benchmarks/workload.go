@@ -32,7 +32,7 @@ const BestPeer = "best peer"
 
 // Peers are the libraries a Go user would pick instead of gopar. A Target against
 // BestPeer compares with the fastest of those present in the workload.
-var Peers = []string{"errgroup", "conc", "pargo"}
+var Peers = []string{"errgroup", "conc", "pargo", "ants", "pond"}
 
 // A Workload is one workload of README.md with all its implementations.
 type Workload struct {
@@ -77,8 +77,8 @@ func add(id string, impls ...Impl) {
 	panic("benchmarks: no workload " + id)
 }
 
-// All lists the workloads in order, W0 to W9.
-var All = []*Workload{W0, W1, W2, W3, W4, W5, W6, W7, W8, W9}
+// All lists the workloads in order, W0 to W11 (W10 at four counts).
+var All = []*Workload{W0, W1, W2, W3, W4, W5, W6, W7, W8, W9, W10x2, W10x4, W10xP, W10x2P, W11}
 
 // Lookup returns the workload with the given id ("W3", "T1"), or nil.
 func Lookup(id string) *Workload {

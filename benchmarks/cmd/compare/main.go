@@ -52,7 +52,7 @@ import (
 func trustSpeedup() float64 { return 0.85 * float64(runtime.GOMAXPROCS(0)) }
 
 func main() {
-	ids := flag.String("w", "", "comma-separated workloads to run, such as W1,W3 or T2; toolkit names T1..T7 (default: W0..W9)")
+	ids := flag.String("w", "", "comma-separated workloads to run, such as W1,W3 or T2; W10 names its four counts (W10-2, W10-4, W10-P, W10-2P); toolkit names T1..T7 (default: W0..W11)")
 	rounds := flag.Int("rounds", 5, "rounds of alternated runs; the median is reported")
 	out := flag.String("out", "", "also write the Markdown report to this file")
 	procList := flag.String("procs", "", "GOMAXPROCS value, or a comma-separated list such as 1,2,4 for a sweep (default: leave it)")
@@ -94,6 +94,11 @@ func main() {
 		for _, id := range strings.Split(*ids, ",") {
 			if strings.EqualFold(strings.TrimSpace(id), "toolkit") {
 				workloads = append(workloads, benchmarks.Toolkit...)
+				continue
+			}
+			if strings.EqualFold(strings.TrimSpace(id), "W10") {
+				// W10 is one workload at four counts of items.
+				workloads = append(workloads, benchmarks.W10x2, benchmarks.W10x4, benchmarks.W10xP, benchmarks.W10x2P)
 				continue
 			}
 			w := benchmarks.Lookup(strings.ToUpper(strings.TrimSpace(id)))
