@@ -7,7 +7,11 @@ import "github.com/gopar-dev/gopar/runtime"
 //
 // While every participant of the pool is busy, Join calls a and then b on the
 // calling goroutine: offering b for stealing would only cost time, as nobody
-// is free to take it. While some participant is idle, the calling goroutine
+// is free to take it. Join decides when it is called: a worker that frees up
+// while a runs does not take b (docs/design.md, "When a Join goes parallel").
+// A parked worker counts as idle, and so do the workers of a new pool before
+// they first run, so the first Join of a program goes parallel. While some
+// participant is idle, the calling goroutine
 // runs a itself and offers b to the pool; if nobody took b by the time a
 // returns, the caller runs b too. While it waits for a b that was taken, the
 // caller runs other pool work, so Join may be nested freely (inside a, inside
