@@ -130,4 +130,3 @@ func fewItems(id, what string, n func() int, item func(int) uint64) *Workload {
 	}
 	return w
 }
-
