@@ -5,17 +5,14 @@
 // A pipeline is built from steps declared at package level, so that a Beam
 // worker, which runs the same binary, finds them by name:
 //
-//	var (
-//		words  = beam.FlatMap("words", strings.Fields)
-//		counts = beam.CountPerElement[string]   // no user function: not a step
-//	)
+//	var words = beam.FlatMap("words", strings.Fields)
 //
 //	func main() {
 //		flag.Parse()
 //		beam.Init()
 //		p := beam.NewPipeline()
 //		lines := beam.Create(p, text)
-//		perWord := beam.Collect(beam.CountPerElement(words.Apply(lines)))
+//		perWord := beam.CollectKV(beam.CountPerElement(words.Apply(lines)))
 //		if err := p.Run(context.Background(), beam.RunnerFromFlags()); err != nil {
 //			log.Fatal(err)
 //		}
@@ -27,6 +24,10 @@
 // usual flags) it runs as a Beam job.
 //
 // # What maps
+//
+// Steps are the operations that take a user function; operations without
+// one (Sum, Count, Min, Max, CountPerElement, SumPerKey, CountPerKey) are
+// plain functions, since Beam's own transforms need no registration.
 //
 // Element-wise steps (Map, Filter, FilterMap, FlatMap, ToKV, FromKV) become
 // ParDos; Fold and Reduce become a CombineFn (CreateAccumulator is init,
@@ -43,11 +44,15 @@
 //   - Element and accumulator types that Beam would not carry intact: a
 //     struct with an unexported field (Beam's row coder drops it: it would
 //     arrive as zero after a shuffle), a func, a chan, an interface.
+//   - A pointer inside a key type: it groups by address on gopar and by
+//     value on Beam.
 //   - Collect on a runner whose workers are not in this process: write the
 //     collection with WriteText instead.
 //
 // These panic when the step is declared (or, for Collect, Run returns an
 // error before the job starts), with a message that says what to do.
+// FoldStep.CheckMerge checks in a test that a combine gives one answer in
+// any merge order, as Beam needs.
 //
 // # What does not map, and is absent
 //
