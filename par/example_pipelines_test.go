@@ -87,3 +87,10 @@ func ExampleScanInclusive() {
 	// [3 7 7 9 9]
 	// [a ab abc]
 }
+
+// Splitting items in one pass, both parts in source order.
+func ExampleIter_Partition() {
+	evens, odds := par.Range(0, 10).Partition(func(i int) bool { return i%2 == 0 })
+	fmt.Println(evens, odds)
+	// Output: [0 2 4 6 8] [1 3 5 7 9]
+}

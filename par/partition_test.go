@@ -1,0 +1,85 @@
+package par_test
+
+import (
+	"context"
+	"errors"
+	"slices"
+	"testing"
+
+	"github.com/gopar-dev/gopar/par"
+	"github.com/gopar-dev/gopar/runtime"
+)
+
+// loopPartition is the sequential partition the parallel one must match.
+func loopPartition[T any](xs []T, pred func(T) bool) (yes, no []T) {
+	yes, no = []T{}, []T{}
+	for _, x := range xs {
+		if pred(x) {
+			yes = append(yes, x)
+		} else {
+			no = append(no, x)
+		}
+	}
+	return yes, no
+}
+
+func TestPartition(t *testing.T) {
+	for _, n := range sizes {
+		xs := make([]uint64, n)
+		for i := range xs {
+			xs[i] = mixInt(i)
+		}
+		for name, pred := range map[string]func(uint64) bool{
+			"third": func(x uint64) bool { return x%3 == 0 },
+			"none":  func(uint64) bool { return false },
+			"all":   func(uint64) bool { return true },
+		} {
+			wantYes, wantNo := loopPartition(xs, pred)
+			for form, it := range map[string]par.Iter[uint64]{
+				"Slice":   par.Slice(xs),
+				"Map":     par.Map(par.Range(0, n), mixInt),
+				"Filter":  par.Slice(xs).Filter(func(uint64) bool { return true }),
+				"FromSeq": par.FromSeq(slices.Values(xs)),
+				"FlatMap": par.FlatMap(par.Slice(xs), func(x uint64) []uint64 { return []uint64{x} }),
+			} {
+				yes, no := it.Partition(pred)
+				if yes == nil || no == nil || !slices.Equal(yes, wantYes) || !slices.Equal(no, wantNo) {
+					t.Fatalf("n=%d %s %s: got %d and %d items (nil: %v %v), want %d and %d in source order",
+						n, name, form, len(yes), len(no), yes == nil, no == nil, len(wantYes), len(wantNo))
+				}
+			}
+		}
+	}
+}
+
+func TestPartitionBadInput(t *testing.T) {
+	mustPanicWith(t, "par.Partition was given a nil function", func() { par.Range(0, 3).Partition(nil) })
+	boom := errors.New("boom")
+	for _, n := range []int{10, 1 << 20} {
+		pv := func() (r any) {
+			defer func() { r = recover() }()
+			par.Range(0, n).Partition(func(i int) bool {
+				if i == n-2 {
+					panic(boom)
+				}
+				return i%2 == 0
+			})
+			return nil
+		}()
+		if p, ok := pv.(*runtime.Panic); !ok || !errors.Is(p, boom) {
+			t.Fatalf("n=%d: recovered %T %v, want a *runtime.Panic of boom", n, pv, pv)
+		}
+	}
+	ctx, cancel := context.WithCancel(context.Background())
+	cancel()
+	yes, no := par.Range(0, 1000).WithContext(ctx).Partition(func(int) bool { t.Error("ran after cancel"); return true })
+	if len(yes) != 0 || len(no) != 0 || yes == nil || no == nil {
+		t.Fatalf("a done context gave %v and %v, want two empty slices", yes, no)
+	}
+	p, err := runtime.New(2)
+	if err != nil {
+		t.Fatal(err)
+	}
+	p.Close()
+	mustPanicWith(t, "closed", func() { par.Range(0, 10).WithPool(p).Partition(func(int) bool { return true }) })
+}
