@@ -30,8 +30,7 @@ func Fold[T, A any](it Iterator[T], init func() A, fold func(A, T) A, combine fu
 	return iter.Run(s.Config, s.Lo, s.Hi, iter.Reducer[A]{
 		Identity: init,
 		Fold: func(acc A, lo, hi int) A {
-			s.Each(lo, hi, func(v T) { acc = fold(acc, v) })
-			return acc
+			return iter.FoldBlock(&s, acc, lo, hi, fold)
 		},
 		Combine: combine,
 	})

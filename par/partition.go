@@ -29,13 +29,7 @@ func (it Iter[T]) Partition(pred func(T) bool) (matched, rest []T) {
 		Identity: func() []*split[T] { return []*split[T]{{}} },
 		Fold: func(acc []*split[T], lo, hi int) []*split[T] {
 			sp := acc[0] // a run's list holds its own split only
-			s.Each(lo, hi, func(v T) {
-				if pred(v) {
-					sp.yes = append(sp.yes, v)
-				} else {
-					sp.no = append(sp.no, v)
-				}
-			})
+			sp.yes, sp.no = iter.SplitBlock(&s, lo, hi, pred, sp.yes, sp.no)
 			return acc
 		},
 		// The lists of adjacent runs, left first: nothing is copied until

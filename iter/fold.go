@@ -1,0 +1,78 @@
+package iter
+
+// FoldBlock folds the surviving items with index in [lo, hi) into acc with
+// fold, in index order, and returns acc. Like SearchBlock, it picks the
+// Spec's form once per block, so that an item costs the call of fold (and of
+// at for a mapped source) with acc kept in registers: through Each, a fold
+// costs a second call per item, and acc, captured by Each's closure, is
+// loaded and stored in memory at every item (docs/benchmarks.md, "Fold over
+// cheap items").
+func FoldBlock[T, A any](s *Spec[T], acc A, lo, hi int, fold func(A, T) A) A {
+	switch s.kind {
+	case formFlat, formGen:
+		s.Each(lo, hi, func(v T) { acc = fold(acc, v) })
+	case formAt:
+		at := s.at
+		for i := lo; i < hi; i++ {
+			acc = fold(acc, at(i))
+		}
+	case formSlice:
+		for _, v := range s.slice[lo:hi] {
+			acc = fold(acc, v)
+		}
+	default:
+		// T is int: convert fold once rather than every item.
+		foldInt := any(fold).(func(A, int) A)
+		for i := lo; i < hi; i++ {
+			acc = foldInt(acc, i)
+		}
+	}
+	return acc
+}
+
+// SplitBlock appends the surviving items with index in [lo, hi) for which
+// pred is true to yes and the others to no, in index order, and returns
+// both: Partition's loop, with one call per item (pred) on the unfiltered
+// forms.
+func SplitBlock[T any](s *Spec[T], lo, hi int, pred func(T) bool, yes, no []T) ([]T, []T) {
+	switch s.kind {
+	case formFlat, formGen:
+		s.Each(lo, hi, func(v T) {
+			if pred(v) {
+				yes = append(yes, v)
+			} else {
+				no = append(no, v)
+			}
+		})
+	case formAt:
+		at := s.at
+		for i := lo; i < hi; i++ {
+			if v := at(i); pred(v) {
+				yes = append(yes, v)
+			} else {
+				no = append(no, v)
+			}
+		}
+	case formSlice:
+		for _, v := range s.slice[lo:hi] {
+			if pred(v) {
+				yes = append(yes, v)
+			} else {
+				no = append(no, v)
+			}
+		}
+	default:
+		// T is int: convert once rather than every item.
+		predInt := any(pred).(func(int) bool)
+		yesInt, noInt := any(yes).([]int), any(no).([]int)
+		for i := lo; i < hi; i++ {
+			if predInt(i) {
+				yesInt = append(yesInt, i)
+			} else {
+				noInt = append(noInt, i)
+			}
+		}
+		yes, no = any(yesInt).([]T), any(noInt).([]T)
+	}
+	return yes, no
+}
