@@ -43,6 +43,7 @@
 // of a slice, to update it in place), [Iter.Reduce], [Fold] (an
 // accumulator per run of items: histograms, word counts), [Nums.Sum] and the
 // function [Sum] (float sums are reproducible), [Iter.Count], [Iter.Collect],
+// [Iter.Partition] (matched and rest in one pass),
 // [Min], [Max], [MinFunc], [MaxFunc]. Reduce, Fold and Collect keep index
 // order.
 //
