@@ -302,4 +302,3 @@ var P7 = &Workload{
 	},
 	Targets: []Target{{Impl: "gopar-fold", Against: "gopar-blocks", Limit: 1.10}},
 }
-
