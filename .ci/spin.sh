@@ -5,31 +5,42 @@
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
-# model | gcc flags | pan flags
+# model | gcc flags | pan flags | spin flags | expected: pass, or fail for a
+# variant with a seeded bug that the model must catch
 models=(
-  "steal/deque.pml|-DSAFETY -DMEMLIM=3000|-m100000"
-  "partition/range.pml|-DSAFETY|-m1000000"
-  "runtime/sleep.pml|-DSAFETY|-m1000000"
+  "steal/deque.pml|-DSAFETY -DMEMLIM=3000|-m100000||pass"
+  "partition/range.pml|-DSAFETY|-m1000000||pass"
+  "runtime/sleep.pml|-DSAFETY|-m1000000||pass"
+  "runtime/waiting.pml|-DSAFETY|-m100000||pass"
+  "runtime/waiting.pml|-DSAFETY|-m100000|-DBUG_OLD_RULE|fail"
 )
 
 status=0
 for entry in "${models[@]}"; do
-  IFS='|' read -r model cflags runflags <<< "$entry"
+  IFS='|' read -r model cflags runflags spinflags expect <<< "$entry"
   if [ ! -f "$model" ]; then
     echo "spin: $model is missing"; status=1; continue
   fi
   work=$(mktemp -d)
   cp "$model" "$work/"
   start=$(date +%s)
-  ( cd "$work" && spin -a "$(basename "$model")" > spin.out 2>&1 \
+  ( cd "$work" && spin $spinflags -a "$(basename "$model")" > spin.out 2>&1 \
       && gcc -O2 $cflags -o pan pan.c >> spin.out 2>&1 \
       && ./pan $runflags > pan.out 2>&1 ) || true
   errors=$(sed -n 's/.*errors: \([0-9][0-9]*\).*/\1/p' "$work/pan.out" 2>/dev/null | head -1)
   states=$(sed -n 's/^ *\([0-9.e+]*\) states, stored.*/\1/p' "$work/pan.out" 2>/dev/null | head -1)
-  if [ "${errors:-x}" = 0 ]; then
-    echo "spin: $model: 0 errors, $states states stored, $(( $(date +%s) - start )) s"
+  name="$model${spinflags:+ $spinflags}"
+  if [ "$expect" = fail ]; then
+    # The seeded bug must be found: errors reported, and pan ran to a count.
+    if [ -n "${errors:-}" ] && [ "$errors" != 0 ]; then
+      echo "spin: $name: the seeded bug is caught ($errors error), $states states stored, $(( $(date +%s) - start )) s"
+    else
+      echo "spin: $name: the seeded bug was NOT caught"; cat "$work/spin.out" "$work/pan.out" 2>/dev/null; status=1
+    fi
+  elif [ "${errors:-x}" = 0 ]; then
+    echo "spin: $name: 0 errors, $states states stored, $(( $(date +%s) - start )) s"
   else
-    echo "spin: $model FAILED"; cat "$work/spin.out" "$work/pan.out" 2>/dev/null; status=1
+    echo "spin: $name FAILED"; cat "$work/spin.out" "$work/pan.out" 2>/dev/null; status=1
   fi
   rm -rf "$work"
 done

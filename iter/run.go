@@ -330,15 +330,13 @@ func runPool[A any](cfg Config, lo, hi int, r Reducer[A]) A {
 				}
 			}
 		}()
-		if w != nil {
-			help := func(w *runtime.Worker) { o.participate(w) }
-			for range helpers {
-				w.Offer(help)
-			}
-		}
-		o.participate(w)
-		if w != nil {
-			w.Wait(&o.done)
+		if w == nil {
+			o.participate(nil)
+		} else {
+			// The helpers and the caller's wait live in the loop's frame:
+			// the wait runs only this loop's work, never a task that might
+			// block on a lock the caller holds (runtime/WAITING.md).
+			w.Spread(&o.frame, helpers, o.participate, o.participate, &o.done)
 		}
 		waited = true
 	})
@@ -509,6 +507,7 @@ type loop[A any] struct {
 	stop  <-chan struct{} // cfg.done(): cancels the loop
 	sizer sizer           // where the caller's inline phase left off: helpers start there
 	done  runtime.Latch
+	frame runtime.Frame // the loop's region of the fork tree
 
 	panicked atomic.Pointer[runtime.Panic]
 

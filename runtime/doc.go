@@ -25,9 +25,10 @@
 // [Pool.Do]: it leases a guest slot, a worker record with a deque of its own
 // that the pool's workers can steal from, and runs as a worker until its
 // function returns. It therefore participates: while it waits for work it
-// forked, it runs that work or steals other work. Nested parallelism never
-// deadlocks, even with a one-worker pool, and never leaves a worker blocked
-// idle.
+// forked, it runs that work and what it forks, and nothing else (see
+// WAITING.md beside this file). Nested parallelism never deadlocks, even with
+// a one-worker pool, and a lock held across a wait is never taken by work
+// the wait runs unless the sequential program would take it there too.
 //
 // # Waiting and sleeping
 //

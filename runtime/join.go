@@ -4,8 +4,8 @@ package runtime
 //
 // b is pushed onto w's deque, where an idle worker can steal it, while w runs
 // a itself. Then w takes b back and runs it, unless it was stolen; in that
-// case w runs other work (its own deque first, then stolen work) until b's
-// thief is done, so the goroutine is never blocked while there is work.
+// case w runs the work b forks (stealing it from b's thief and from whoever
+// stole from that thief) until b is done, and parks when there is none.
 // Both functions receive the worker that runs them, to fork further.
 //
 // # Panics
@@ -16,9 +16,10 @@ package runtime
 //
 // # Locks
 //
-// Do not hold a lock across Join that b, or anything else that may run on
-// this pool, also takes: while waiting for b, w may run another task that
-// blocks on that lock, and then neither can proceed.
+// A lock may be held across Join. While it waits, w runs only work forked by
+// b (and by what b forks), never another task of the pool, so the only way
+// to deadlock on a lock held across Join is one that a and b running one
+// after the other would deadlock on too (see WAITING.md).
 //
 // On a nil Worker, Join runs a then b on the calling goroutine.
 func (w *Worker) Join(a, b func(*Worker)) {
@@ -56,8 +57,8 @@ func (w *Worker) join(a, b func(*Worker), offered bool) {
 		w.recycle(jb)
 		return
 	}
-	// b was stolen: help until its thief is done.
-	w.Wait(&jb.done)
+	// b was stolen: run what b forks until its thief is done.
+	w.waitUntil(&jb.done, &jb.fr)
 	phase = finished
 	pb := jb.panicked
 	w.recycle(jb)
@@ -97,7 +98,7 @@ func (w *Worker) finishB(jb *job) {
 	if w.takeBack(jb, nil) {
 		jb.panicked = w.call(jb.fn)
 	} else {
-		w.Wait(&jb.done)
+		w.waitUntil(&jb.done, &jb.fr)
 	}
 }
 

@@ -45,7 +45,7 @@ func JoinFunc[A, R any](w *Worker, f func(*Worker, A) R, a, b A) (ra, rb R) {
 		s = forkStackFor[A, R](w)
 	}
 	i := len(s.frames)
-	s.frames = append(s.frames, forkFrame[A, R]{f: f, arg: b})
+	s.frames = append(s.frames, forkFrame[A, R]{f: f, arg: b, at: w.at})
 	if w.pool.idle.Load() != 0 {
 		w.share()
 	}
@@ -82,7 +82,7 @@ func (j *forkJob[A, R]) wait(w *Worker, phase *int) {
 	if w.takeBack(&j.job, phase) {
 		j.panicked = w.call(j.fn)
 	} else {
-		w.Wait(&j.done)
+		w.waitUntil(&j.done, &j.fr)
 	}
 }
 
@@ -160,6 +160,9 @@ type forkFrame[A, R any] struct {
 	f   func(*Worker, A) R
 	arg A
 	job *forkJob[A, R]
+	// at is the frame that was running when the JoinFunc was called: the
+	// parent of the job the call for b becomes if it is shared.
+	at *frame
 }
 
 // forkStack holds the frames of the JoinFuncs of one type that are running
@@ -192,11 +195,23 @@ func (s *forkStack[A, R]) shareOldest(w *Worker) bool {
 		return false
 	}
 	fr := &s.frames[k]
+	// Does the frame belong to an outer region of this worker (a JoinFunc
+	// that waits further down the stack, while w runs a job it stole)?
+	// Then it is not shared while w is inside: its job would sit on top of
+	// the inner region's jobs, where the inner waits, which may not run it,
+	// would find it first.
+	if fr.at != w.at {
+		return false
+	}
 	if invariant.Enabled && (fr.job != nil || (k > 0 && s.frames[k-1].job == nil)) {
 		invariant.Failf("sharing frame %d of %d: shared frames must be exactly the oldest %d", k, len(s.frames), k)
 	}
 	f, arg := fr.f, fr.arg
 	j := new(forkJob[A, R])
+	if fr.at != nil {
+		fr.at.forked = true
+	}
+	j.fr.setParent(fr.at)
 	j.fn = func(w *Worker) { j.result = f(w, arg) }
 	fr.job = j
 	fr.arg = *new(A) // the job holds it now

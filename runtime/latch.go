@@ -35,12 +35,15 @@ func (l *Latch) reset() {
 	l.waiter.Store(nil)
 }
 
-// Wait returns once l is set. Meanwhile w runs other work: its own deque
-// first, then the injector, then work stolen from others; when there is
-// none, it spins briefly and then parks until l is set or new work appears.
+// Wait returns once l is set. Meanwhile w runs work forked under the task
+// or region that calls Wait (the job it runs, the Scope's body, the Pool.Do
+// function, or a Spread region): its own deque first, then work at the top
+// of others' deques. It never runs other work of the pool, which might
+// block on a lock the caller holds (see Join's section on locks). When it
+// finds none, it spins briefly and then parks until l is set.
 func (w *Worker) Wait(l *Latch) {
 	if w == nil {
 		panic("gopar: Wait on a nil Worker would block forever; wait on the latch from inside Pool.Do")
 	}
-	w.waitUntil(l)
+	w.waitUntil(l, w.at)
 }

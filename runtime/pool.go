@@ -132,7 +132,7 @@ func (p *Pool) Close() error {
 // returns when f returns. f receives the worker record through which it
 // forks work (Join, Scope, Offer): work forked there is visible to the
 // pool's workers, and while f waits for it (Join, Scope, Wait), the calling
-// goroutine runs it or other work itself. Work offered with Offer that f
+// goroutine runs it, and what it forks, itself. Work offered with Offer that f
 // does not wait for may still be pending when Do returns; it stays in the
 // guest slot's deque, where the pool's workers find it.
 //
@@ -255,6 +255,8 @@ func (p *Pool) lease() *Worker {
 	for i, g := range guests {
 		// Is the slot free? Then try to claim it.
 		if !g.leased.Load() && g.leased.CompareAndSwap(false, true) {
+			// The lease is the root of what the guest forks.
+			g.at = &g.lease
 			// Raise the high-water mark so that thieves look at this slot.
 			for {
 				n := p.guestsInUse.Load()
@@ -271,6 +273,7 @@ func (p *Pool) lease() *Worker {
 // release gives a guest slot back. Work the guest offered and nobody ran
 // stays in its deque, where thieves and the next guest will find it.
 func (p *Pool) release(g *Worker) {
+	g.at = nil
 	g.leased.Store(false)
 	// The next guest may be another goroutine: make sure no wake-up token
 	// meant for this one makes the next one's first sleep return early.

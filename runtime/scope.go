@@ -13,6 +13,9 @@ type Scope struct {
 }
 
 type scopeState struct {
+	// fr is the scope's frame: the body runs in it, so the tasks it spawns,
+	// and theirs, descend from it, and the wait runs only those.
+	fr frame
 	// pending counts the body and the spawned tasks not yet finished; the
 	// one that brings it to zero sets done.
 	pending  atomic.Int64
@@ -22,7 +25,10 @@ type scopeState struct {
 
 // Scope runs body, in which tasks may be spawned with Scope.Spawn, and
 // returns when body and every task spawned in the scope (recursively) have
-// returned. While it waits, w runs work, the scope's or other.
+// returned. While it waits, w runs the scope's tasks (and what they fork),
+// never other work of the pool: a lock held across Scope is taken by a task
+// only where the sequential program, in which Spawn calls its task at once,
+// would take it too.
 //
 // # Panics
 //
@@ -37,6 +43,12 @@ type scopeState struct {
 func (w *Worker) Scope(body func(s Scope)) {
 	st := &scopeState{}
 	st.pending.Store(1)
+	// The body runs in the scope's frame, so what it spawns descends from
+	// it, and the wait runs only that.
+	var prev *frame
+	if w != nil {
+		prev = w.enter(&st.fr)
+	}
 	// Only runtime.Goexit, in body or in a task that w runs while it
 	// waits, reaches the deferred function: the scope's tasks still run,
 	// and are waited for, as after a panic (see goexit.go).
@@ -50,7 +62,8 @@ func (w *Worker) Scope(body func(s Scope)) {
 			st.finish()
 		}
 		if w != nil {
-			w.Wait(&st.done)
+			w.waitUntil(&st.done, &st.fr)
+			w.at = prev
 		}
 		if p := st.panicked.Load(); isPanic(p) {
 			panic(p)
@@ -62,7 +75,8 @@ func (w *Worker) Scope(body func(s Scope)) {
 	phase = inB
 	st.finish()
 	if w != nil {
-		w.Wait(&st.done)
+		w.waitUntil(&st.done, &st.fr)
+		w.at = prev
 	}
 	phase = finished
 	Raise(st.panicked.Load())

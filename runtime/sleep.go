@@ -86,6 +86,19 @@ func (w *Worker) park(l *Latch) {
 	}
 }
 
+// parkOn blocks a waiter until l is set. Unlike park, it announces nothing
+// to publishers: the waiter may run only work under its frame, so a wake-up
+// for new work belongs to a participant that may run any (see frame.go).
+// The latch half of the protocol is park's: register, look, block.
+func (w *Worker) parkOn(l *Latch) {
+	l.waiter.Store(w)
+	if !l.IsSet() {
+		w.stats.parks.Add(1)
+		<-w.wake
+	}
+	l.waiter.Store(nil)
+}
+
 // shouldStayAwake is park's last look: is there a reason not to block?
 func (w *Worker) shouldStayAwake(l *Latch) bool {
 	p := w.pool

@@ -18,6 +18,9 @@ import (
 // waiter touches the job again (to read panicked and to recycle it); the
 // runner touches nothing but done's atomic fields.
 type job struct {
+	// fr is the job's node in the fork tree; its parent is the frame that
+	// forked it (see frame.go).
+	fr       frame
 	fn       func(*Worker)
 	done     Latch
 	panicked *Panic
@@ -49,8 +52,15 @@ type Worker struct {
 	isPool bool
 
 	// Owner-only state.
-	rng  uint64
-	free []*job
+	// at is the frame running on this worker: the job it executes, or the
+	// Scope, Frame or lease whose code runs. Jobs forked now are its
+	// children. nil only in a pool worker's main loop.
+	at *frame
+	// lease is a guest's frame while it is leased: the root of the work
+	// forked under Pool.Do.
+	lease frame
+	rng   uint64
+	free  []*job
 	// forks is the JoinFunc stack used last, checked first; forkStacks
 	// holds one per type of JoinFunc used on this worker.
 	forks      any
@@ -112,6 +122,7 @@ func (w *Worker) run() {
 		w.pool.idle.Add(1)
 		go w.run()
 	}()
+	w.at = nil // the main loop is the root (a replaced goroutine's frame is gone)
 	w.loop(nil, true)
 	returned = true
 }
@@ -120,10 +131,19 @@ func (w *Worker) run() {
 // it runs work until l is set, or, for a nil l (a pool worker's main loop),
 // until the pool is closed and w finds no work left. When there is none, it
 // spins briefly, then parks until l is set or new work appears.
-func (w *Worker) waitUntil(l *Latch) { w.loop(l, false) }
+//
+// A wait (l != nil) runs only jobs under f, the frame whose work it waits
+// for: see frame.go. The main loop (f == nil) runs any job.
+func (w *Worker) waitUntil(l *Latch, f *frame) {
+	if f != nil {
+		w.waitUnder(l, f)
+		return
+	}
+	w.loop(l, false)
+}
 
-// loop is waitUntil; counted says whether w is already counted in
-// Pool.idle (a new pool worker is).
+// loop is waitUntil's main loop; counted says whether w is already counted
+// in Pool.idle (a new pool worker is).
 func (w *Worker) loop(l *Latch, counted bool) {
 	idle := spinner{idle: counted}
 	defer w.setIdle(&idle, false)
@@ -143,6 +163,67 @@ func (w *Worker) loop(l *Latch, counted bool) {
 		}
 		w.park(l)
 		idle.reset()
+	}
+}
+
+// waitUnder is waitUntil for a wait: it runs jobs under f, from its own
+// deque first, then from the top of the others' deques, until l is set.
+// When there are none, it spins, then parks until l is set. It does not
+// announce itself as sleepy: a publisher's wake-up goes to a participant
+// that may run any job.
+func (w *Worker) waitUnder(l *Latch, f *frame) {
+	mine := func(j *job) bool { return j.fr.under(f) }
+	var idle spinner
+	defer w.setIdle(&idle, false)
+	for !l.IsSet() {
+		j := w.deque.PopIf(mine)
+		if j == nil {
+			j = w.stealIf(mine)
+		}
+		if j != nil {
+			w.setIdle(&idle, false)
+			w.execute(j)
+			idle.reset()
+			continue
+		}
+		w.setIdle(&idle, true)
+		if idle.spin() {
+			continue
+		}
+		// A parked waiter takes no work: it is no longer idle.
+		w.setIdle(&idle, false)
+		w.parkOn(l)
+		idle.reset()
+	}
+}
+
+// stealIf scans the other participants' deques once from a random start, and
+// again while a scan lost a race, for a job at the top that mine accepts.
+func (w *Worker) stealIf(mine func(*job) bool) *job {
+	for {
+		victims := w.pool.victims()
+		n := len(victims)
+		start := int(w.random() % uint64(n))
+		retry := false
+		for i := 0; i < n; i++ {
+			v := victims[(start+i)%n]
+			if v == w {
+				continue
+			}
+			j, s := v.deque.StealIf(mine)
+			switch s {
+			case steal.Success:
+				w.stats.steals.Add(1)
+				return j
+			case steal.Retry:
+				w.stats.stealRetries.Add(1)
+				retry = true
+			}
+		}
+		if !retry {
+			w.stats.stealEmpties.Add(1)
+			return nil
+		}
 	}
 }
 
@@ -204,6 +285,12 @@ func (w *Worker) stealFromOthers() *job {
 func (w *Worker) execute(j *job) {
 	w.stats.executed.Add(1)
 	w.started(j)
+	// The job's code runs in the job's frame: what it forks descends from
+	// it. Deferred, so that a Goexit unwinding through the frames below
+	// finds their frame again.
+	prev := w.at
+	w.at = &j.fr
+	defer func() { w.at = prev }()
 	if trace.IsEnabled() {
 		w.executeTraced(j)
 		return
@@ -299,6 +386,10 @@ func (w *Worker) newJob(fn func(*Worker)) *job {
 		j = new(job)
 	}
 	j.fn = fn
+	if at := w.at; at != nil && !at.forked {
+		at.forked = true
+	}
+	j.fr.setParent(w.at)
 	return j
 }
 
@@ -309,7 +400,9 @@ const maxFree = 256
 // reachable by any other goroutine except as a stale pointer that a failed
 // steal discards.
 func (w *Worker) recycle(j *job) {
-	if len(w.free) >= maxFree {
+	// A job that jobs were forked under stays theirs: the garbage collector
+	// frees it once none of them needs it (see frame).
+	if len(w.free) >= maxFree || j.fr.forked {
 		return
 	}
 	// Field by field: a runner that has just set done may still be reading

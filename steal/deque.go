@@ -287,6 +287,55 @@ func (d *Deque[T]) Steal() (*T, Status) {
 	return x, Success
 }
 
+// StealIf is Steal for a thief that may only take some items: it takes the
+// item at the top only if ok accepts it, and otherwise returns Empty, as if
+// there were nothing to steal: the items under the top are out of a thief's
+// reach anyway. ok may be called on an item that another thief or the owner
+// takes at the same moment (the CAS then fails and StealIf returns Retry),
+// so it must read the item's fields atomically or only fields that do not
+// change while the item is in a deque.
+func (d *Deque[T]) StealIf(ok func(*T) bool) (*T, Status) {
+	t := d.top.Load()
+	b := d.bottom.Load()
+	if t >= b {
+		return nil, Empty
+	}
+	r := d.buf.Load()
+	x := r.at(t).Load()
+	// A nil slot was cleared after a steal: top has moved, and so would
+	// the CAS below have failed.
+	if x == nil {
+		return nil, Retry
+	}
+	// Ours to take? If not, leave it for thieves that may.
+	if !ok(x) {
+		return nil, Empty
+	}
+	if !d.top.CompareAndSwap(t, t+1) {
+		return nil, Retry
+	}
+	return x, Success
+}
+
+// PopIf is Pop for an owner that may only take some items: it pops the item
+// at the bottom if ok accepts it, and otherwise leaves the deque as it is and
+// returns nil. Only the owner may call it.
+func (d *Deque[T]) PopIf(ok func(*T) bool) *T {
+	b := d.bottom.Load()
+	t := d.top.Load()
+	if b <= t {
+		return nil
+	}
+	// Only we write slots and bottom, so slot b-1 holds the item Pop would
+	// take, or one a thief is taking right now (then Pop returns nil: a
+	// thief takes the oldest item first, so it took the last one).
+	x := d.buf.Load().at(b - 1).Load()
+	if x == nil || !ok(x) {
+		return nil
+	}
+	return d.Pop()
+}
+
 // Len returns the number of items in the deque. Called by anyone but the
 // owner, it is a racy snapshot, good for heuristics only. It is never negative.
 func (d *Deque[T]) Len() int {

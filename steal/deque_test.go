@@ -269,3 +269,36 @@ func TestDequeStress(t *testing.T) {
 		t.Errorf("performed %d ops, want at least %d", ops, stressOps)
 	}
 }
+
+// TestStealIfPopIf: the conditional forms take the end item only when it is
+// accepted, and leave the deque untouched otherwise.
+func TestStealIfPopIf(t *testing.T) {
+	var d Deque[int]
+	xs := []int{1, 2, 3}
+	for i := range xs {
+		d.Push(&xs[i])
+	}
+	none := func(*int) bool { return false }
+	all := func(*int) bool { return true }
+	if x, s := d.StealIf(none); x != nil || s != Empty || d.Len() != 3 {
+		t.Fatalf("StealIf(refuse) = %v, %v with %d left; want nil, Empty, 3", x, s, d.Len())
+	}
+	if x := d.PopIf(none); x != nil || d.Len() != 3 {
+		t.Fatalf("PopIf(refuse) = %v with %d left; want nil, 3", x, d.Len())
+	}
+	if x, s := d.StealIf(all); s != Success || *x != 1 {
+		t.Fatalf("StealIf(accept) = %v, %v; want 1, Success", x, s)
+	}
+	if x := d.PopIf(func(x *int) bool { return *x == 3 }); x == nil || *x != 3 {
+		t.Fatalf("PopIf(accept 3) = %v; want 3", x)
+	}
+	if x := d.PopIf(all); x == nil || *x != 2 {
+		t.Fatalf("PopIf(accept) = %v; want 2", x)
+	}
+	if x := d.PopIf(all); x != nil {
+		t.Fatalf("PopIf on an empty deque = %v; want nil", *x)
+	}
+	if x, s := d.StealIf(all); x != nil || s != Empty {
+		t.Fatalf("StealIf on an empty deque = %v, %v; want nil, Empty", x, s)
+	}
+}

@@ -1,0 +1,92 @@
+package runtime
+
+import "sync/atomic"
+
+// The waiting rule: a goroutine that waits runs only work that descends
+// from what it waits for. WAITING.md beside this file states the rule, why
+// it makes gopar deadlock-free wherever the sequential program is, and what
+// it costs; waiting.pml is its model.
+
+// frame is a node of the fork tree. Every job is one (the job's own frame),
+// and so are a Scope, a Frame (a parallel loop) and a guest's lease. A job's
+// parent is the frame that was running on the worker that forked it: the
+// job, loop, scope or lease whose code called Join, JoinFunc, Offer or Spawn.
+//
+// parent is written before the job is published and not again while the
+// job is in a deque. It is atomic because a thief reads it before it owns
+// the job (see Deque.StealIf): a job it read from a stale slot may be in
+// reuse by then.
+type frame struct {
+	parent atomic.Pointer[frame]
+	// forked records that a job was forked under the frame, by the one
+	// goroutine running in it. A job whose frame has children is not
+	// recycled (see Worker.recycle): a child, which may outlive it, would
+	// find a stranger's frame in its chain, and a chain could close into
+	// a cycle.
+	forked bool
+}
+
+// setParent sets f's parent to p, skipping the store when it already holds
+// p, as a recycled job forked again from the same frame does.
+func (f *frame) setParent(p *frame) {
+	if f.parent.Load() != p {
+		f.parent.Store(p)
+	}
+}
+
+// under reports whether anc is a strict ancestor of f. Every frame is under
+// the nil frame, the root where pool workers wait for any work.
+func (f *frame) under(anc *frame) bool {
+	if anc == nil {
+		return true
+	}
+	for p := f.parent.Load(); p != nil; p = p.parent.Load() {
+		if p == anc {
+			return true
+		}
+	}
+	return false
+}
+
+// Frame is a region of work that a participant opens with Spread, as a
+// parallel loop does: the jobs forked inside it, and everything they fork,
+// descend from it, and a wait at the Frame runs those and nothing else. The
+// zero value is ready to use; a Frame must not be copied or reused while
+// Spread runs.
+type Frame struct {
+	f frame
+}
+
+// enter makes f the frame running on w, under the current one, and returns
+// the frame to restore.
+func (w *Worker) enter(f *frame) (prev *frame) {
+	prev = w.at
+	f.setParent(prev)
+	w.at = f
+	return prev
+}
+
+// Spread runs a parallel region: it offers help to the pool n times, calls
+// self, and returns once done is set, all inside fr. While it waits it runs
+// only work that descends from fr (help's calls, and what they fork), never
+// other work of the pool: a lock held by the caller cannot be taken by
+// anything the wait runs unless the sequential program would take it there
+// too. help may thus run on another worker, on this one during the wait, or
+// never (if done is set first); whoever sets done decides when the region
+// ends.
+//
+// On a nil Worker, Spread calls self and returns; done must then be set by
+// self.
+func (w *Worker) Spread(fr *Frame, n int, help, self func(*Worker), done *Latch) {
+	if w == nil {
+		self(nil)
+		return
+	}
+	prev := w.enter(&fr.f)
+	defer func() { w.at = prev }()
+	for range n {
+		w.Offer(help)
+	}
+	self(w)
+	w.waitUntil(done, &fr.f)
+}
