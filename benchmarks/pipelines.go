@@ -47,9 +47,9 @@ func checksum64(xs []int64) uint64 {
 // the same slice however often it runs, so that every implementation works
 // on the same buffer with no copy in the timing.
 var P3 = &Workload{
-	ID:       "P3",
-	Name:     "foreachptr",
-	What:     "x = min(x, 500) in place over 2^24 int64s",
+	ID:   "P3",
+	Name: "foreachptr",
+	What: "x = min(x, 500) in place over 2^24 int64s",
 	// Not Balanced: memory-bound, so static gets 1.6x, not 1.7x, on a
 	// machine with both cores; the probe checks the run instead.
 	Impls: []Impl{
@@ -250,9 +250,9 @@ func addHist(a, b []int) []int {
 // P7 builds the histogram with Fold (a call per item), with ReduceBlocks
 // (the user's loop over a block), a static fan-out and a plain loop.
 var P7 = &Workload{
-	ID:       "P7",
-	Name:     "fold-histogram",
-	What:     "1,000-bucket histogram of 10^7 float64s",
+	ID:   "P7",
+	Name: "fold-histogram",
+	What: "1,000-bucket histogram of 10^7 float64s",
 	// Not Balanced: static got 1.48-1.74x in runs whose probe got
 	// 1.9x or more (gopar-blocks 1.84-1.94x); the probe checks the run.
 	Impls: []Impl{
