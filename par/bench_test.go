@@ -95,6 +95,20 @@ func BenchmarkW0(b *testing.B) {
 	})
 }
 
+// BenchmarkFewCheap: what a loop of a few cheap items costs. Up to four
+// items per worker, a loop goes parallel before item 0 (iter's fewItems):
+// it pays the pool's entry and a wake-up that a costly item 0 would
+// repay. 64 items (over four per worker on up to 16 workers) stay inline.
+func BenchmarkFewCheap(b *testing.B) {
+	for _, n := range []int{2, 8, 64} {
+		b.Run("n="+itoa(n), func(b *testing.B) {
+			for range b.N {
+				sink = par.Sum(par.Map(par.Range(0, n), mixInt))
+			}
+		})
+	}
+}
+
 // firstFrom is a plain loop's search: it calls pred through a func value,
 // as FindFirst must, so it is the honest floor for FindFirst's per-item
 // call.
