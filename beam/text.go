@@ -19,7 +19,8 @@ import (
 // "\n" (a "\r" before it stays, as textio.Read keeps it). On gopar glob is a local filepath.Glob
 // pattern, read when the pipeline runs; on Beam it is textio.Read's, which
 // also takes gs:// and other file systems' paths and splits large files
-// among the workers. Run fails if glob matches no file.
+// among the workers. A glob that matches no file gives an empty collection
+// on both, as textio.Read does (it allows empty matches).
 func ReadText(p *Pipeline, glob string) Collection[string] {
 	return Collection[string]{p.add(&node{
 		name: "ReadText",
@@ -43,9 +44,6 @@ func readLines(glob string) ([]string, error) {
 	files, err := filepath.Glob(glob)
 	if err != nil {
 		return nil, fmt.Errorf("beam: ReadText %q: %w", glob, err)
-	}
-	if len(files) == 0 {
-		return nil, fmt.Errorf("beam: ReadText %q: no file matches", glob)
 	}
 	var lines []string
 	for _, name := range files {
