@@ -240,8 +240,18 @@ func TestWholeIntRange(t *testing.T) {
 	if n, c := upTo.Len(), par.Map(upTo, func(int) int { panic("ran") }).Count(); n != math.MaxInt || c != math.MaxInt {
 		t.Errorf("Range(0, MaxInt): Len %d, Count %d, want MaxInt", n, c)
 	}
-	mustPanicWith(t, "makeslice: len out of range", func() { par.Map(upTo, func(int) int { panic("ran") }).Collect() })
-	mustPanicWith(t, "makeslice: len out of range", func() { par.TryMap(upTo, func(int) (int, error) { panic("ran") }) })
+	// Lengths an int holds but no slice can: the message names the
+	// operation, the range and its length, not only Go's makeslice.
+	for _, hi := range []int{1 << 60, math.MaxInt} {
+		r := par.Range(0, hi).WithPool(pool)
+		want := fmt.Sprintf("the range [0, %d) holds %d items, more than a slice of int can hold", hi, hi)
+		mustPanicWith(t, "gopar: Collect: "+want, func() { par.Map(r, func(int) int { panic("ran") }).Collect() })
+		mustPanicWith(t, "gopar: Collect: "+want, func() { r.Collect() })
+		mustPanicWith(t, "gopar: TryMap: "+want, func() { par.TryMap(r, func(int) (int, error) { panic("ran") }) })
+		mustPanicWith(t, "gopar: TryMapContext: "+want, func() {
+			par.TryMapContext(r, func(context.Context, int) (int, error) { panic("ran") })
+		})
+	}
 
 	// Well into the parallel phase, also under the race detector, where 3*10^6
 	// items per search took most of the 20 s limit on a loaded CI machine.

@@ -58,3 +58,14 @@ func TestClosedPool(t *testing.T) {
 		}
 	}
 }
+
+// TestClosedPoolMessage: the panic of a closed pool tells a par user what
+// to call: par.NewPool, not the runtime package's New.
+func TestClosedPoolMessage(t *testing.T) {
+	pool, err := par.NewPool(1)
+	if err != nil {
+		t.Fatal(err)
+	}
+	pool.Close()
+	mustPanicWith(t, "par.NewPool", func() { par.Range(0, 10).WithPool(pool).Sum() })
+}

@@ -5,6 +5,8 @@ import (
 	"fmt"
 	"math"
 	"reflect"
+	goruntime "runtime"
+	"strings"
 
 	"github.com/gopar-dev/gopar/iter"
 )
@@ -104,6 +106,24 @@ func length[T any](s iter.Spec[T], op string) int {
 		panic(fmt.Sprintf("gopar: %s: the range [%d, %d) holds %d items, more than an int can count", op, s.Lo, s.Hi, n))
 	}
 	return int(n)
+}
+
+// makeFor makes the slice of n results that op fills over the range of s,
+// or panics with a message that names op, the range and n if no slice of
+// R can have that length (Go's own panic, "makeslice: len out of range",
+// names none of them). A length that a slice may have but memory cannot
+// hold still ends the program, as make does.
+func makeFor[R, T any](s iter.Spec[T], n int, op string) []R {
+	defer func() {
+		if v := recover(); v != nil {
+			if e, ok := v.(goruntime.Error); ok && strings.Contains(e.Error(), "makeslice") {
+				panic(fmt.Sprintf("gopar: %s: the range [%d, %d) holds %d items, more than a slice of %T can hold (%v): "+
+					"collect a shorter range, or fold the items with Fold or Reduce instead", op, s.Lo, s.Hi, n, *new(R), e))
+			}
+			panic(v)
+		}
+	}()
+	return make([]R, n)
 }
 
 // WithPool returns it with its terminal operations running on pool rather

@@ -29,5 +29,7 @@ func NewPool(workers int) (*Pool, error) { return runtime.New(workers) }
 
 // DefaultPool returns the pool operations run on unless WithPool says
 // otherwise: GOMAXPROCS workers, or as many as the GOPAR_WORKERS
-// environment variable says.
+// environment variable says. Its workers, started on first use, live for
+// the rest of the program (see runtime.Default for what a goroutine-leak
+// checker should ignore).
 func DefaultPool() *Pool { return runtime.Default() }

@@ -107,6 +107,6 @@ func (it Iter[T]) FindFirst(pred func(T) bool) (T, bool) {
 // failed).
 func (it Iter[T]) TryForEach(f func(T) error) error {
 	mustFunc(f, "TryForEach")
-	_, err := tryMap(it.s, func(v T) (struct{}, error) { return struct{}{}, f(v) }, false)
+	_, err := tryMap(it.s, func(v T) (struct{}, error) { return struct{}{}, f(v) }, false, "TryForEach")
 	return err
 }

@@ -35,6 +35,21 @@ import (
 // the panic of the callback that stopped it, if one did, and otherwise one
 // that says what the seq did wrong.
 //
+// An item is used after yield returns: the batch holding it runs only
+// once it is full. A seq that reuses its buffer between items therefore
+// hands the callbacks values that change under them: bufio.Scanner.Bytes
+// returns a slice that the next Scan overwrites. Yield a copy, or a string
+// (Scanner.Text, string(b), bytes.Clone(b)):
+//
+//	lines := func(yield func(string) bool) {
+//		for sc.Scan() {
+//			if !yield(sc.Text()) { // not sc.Bytes(): its array is reused
+//				return
+//			}
+//		}
+//	}
+//	n := par.FromSeq(lines).Filter(matches).Count()
+//
 // Each terminal operation iterates seq once more, so the iterator can be
 // reused only if seq can. One iterator runs one terminal operation at a
 // time: starting a second while one runs (from another goroutine, or from

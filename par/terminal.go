@@ -45,13 +45,14 @@ func (it Iter[T]) Count() int {
 // Collect returns the items in a new slice, in source order. Without a
 // Filter in the pipeline it makes the slice first, before any item runs: a
 // range longer than math.MaxInt panics as Len does, and a length that no
-// slice can have panics as make does ("len out of range"), or exhausts
-// memory.
+// slice can have panics with a message that names Collect, the range and
+// its length; a length that memory cannot hold ends the program, as make
+// does.
 func (it Iter[T]) Collect() []T {
 	s := it.s
 	if !s.Filtered() {
 		// Every item has a known place: write it there directly.
-		out := make([]T, length(s, "Collect"))
+		out := makeFor[T](s, length(s, "Collect"), "Collect")
 		iter.RunBlocks(s.Config, s.Lo, s.Hi, func(lo, hi int) { s.Fill(out, lo, hi) })
 		return out
 	}

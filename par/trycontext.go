@@ -40,7 +40,7 @@ var ErrGoexit = errors.New("gopar: a call called runtime.Goexit")
 // errgroup.WithContext with SetLimit(n).
 func (it Iter[T]) TryForEachContext(f func(ctx context.Context, v T) error) error {
 	mustFunc(f, "TryForEachContext")
-	_, err := tryMapContext(it.s, func(ctx context.Context, v T) (struct{}, error) { return struct{}{}, f(ctx, v) }, false)
+	_, err := tryMapContext(it.s, func(ctx context.Context, v T) (struct{}, error) { return struct{}{}, f(ctx, v) }, false, "TryForEachContext")
 	return err
 }
 
@@ -52,13 +52,13 @@ func (it Iter[T]) TryForEachContext(f func(ctx context.Context, v T) error) erro
 // provoked. See TryForEachContext for the rules.
 func TryMapContext[T, U any](it Iterator[T], f func(ctx context.Context, v T) (U, error)) ([]U, error) {
 	mustFunc(f, "TryMapContext")
-	return tryMapContext(it.spec(), f, true)
+	return tryMapContext(it.spec(), f, true, "TryMapContext")
 }
 
 // tryMapContext runs tryMap with calls of f that get a context cancelled
 // at the first failure. The loop's own context is that context too, so a
 // failure also stops the handing out of items at once.
-func tryMapContext[T, U any](s iter.Spec[T], f func(context.Context, T) (U, error), collect bool) ([]U, error) {
+func tryMapContext[T, U any](s iter.Spec[T], f func(context.Context, T) (U, error), collect bool, op string) ([]U, error) {
 	parent := s.Context
 	if parent == nil {
 		parent = context.Background()
@@ -97,7 +97,7 @@ func tryMapContext[T, U any](s iter.Spec[T], f func(context.Context, T) (U, erro
 		return u, err
 	}
 	s.Context = ctx
-	out, err := tryMap(s, call, collect)
+	out, err := tryMap(s, call, collect, op)
 	if err != nil {
 		// The first failure, or the parent's cause if it came first.
 		return nil, context.Cause(ctx)

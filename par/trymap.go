@@ -16,12 +16,13 @@ import (
 // context.Cause(ctx) if that left items out and no call failed.
 func TryMap[T, U any](it Iterator[T], f func(T) (U, error)) ([]U, error) {
 	mustFunc(f, "TryMap")
-	return tryMap(it.spec(), f, true)
+	return tryMap(it.spec(), f, true, "TryMap")
 }
 
 // tryMap is TryMap, and TryForEach with collect false: then the results
-// are dropped, so any range length works.
-func tryMap[T, U any](s iter.Spec[T], f func(T) (U, error), collect bool) ([]U, error) {
+// are dropped, so any range length works. op names the operation in
+// panics.
+func tryMap[T, U any](s iter.Spec[T], f func(T) (U, error), collect bool, op string) ([]U, error) {
 	type part struct {
 		out     []U // filtered sources: this run's results
 		err     error
@@ -30,7 +31,7 @@ func tryMap[T, U any](s iter.Spec[T], f func(T) (U, error), collect bool) ([]U, 
 	var out []U
 	if collect && !s.Filtered() {
 		// Every result has a known place: write it there directly.
-		out = make([]U, length(s, "TryMap"))
+		out = makeFor[U](s, length(s, op), op)
 	}
 	r := iter.Run(s.Config, s.Lo, s.Hi, iter.Reducer[part]{
 		Identity: func() part { return part{} },

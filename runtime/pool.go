@@ -301,6 +301,15 @@ const WorkersEnv = "GOPAR_WORKERS"
 // that variable is unset (at most MaxWorkers). An invalid value (not an
 // integer from 1 to MaxWorkers) is reported once on standard error and the
 // GOMAXPROCS default is used.
+//
+// The default pool cannot be closed: its worker goroutines live for the
+// rest of the program, parked while idle. A goroutine-leak checker that
+// runs after code used it reports them; each has (*Worker).run at the
+// bottom of its stack, so with go.uber.org/goleak:
+//
+//	goleak.VerifyTestMain(m, goleak.IgnoreAnyFunction("github.com/gopar-dev/gopar/runtime.(*Worker).run"))
+//
+// (a parked worker has (*Worker).park at the top, for IgnoreTopFunction).
 func Default() *Pool {
 	defaultOnce.Do(func() {
 		n, err := workersFromEnv(os.Getenv(WorkersEnv))
