@@ -95,6 +95,9 @@ const (
 //	blocking  Blocking != 0                 runBlocking, blocking.go
 //	sequence  the Spec is over an iter.Seq  runSeq, seq.go (each batch on
 //	                                        the pool or blocking driver)
+//	stream    Stream ranges over the Spec   runStream, stream.go (each batch
+//	                                        on the pool or blocking driver,
+//	                                        over a seq or a range)
 //
 //	observer  set by    plugs in through           lives in
 //	progress  Progress  the Reducer's Fold         progress.go
@@ -127,8 +130,14 @@ type Config struct {
 	// block; left nil, it costs a nil test per block.
 	Timeline *Timeline
 
-	seq batchSource // a pipeline over an iter.Seq: the sequence driver, runSeq
-	rec *recording  // the timeline being recorded, for the drivers to add to
+	// Buffer, if positive, bounds the source items that Stream pulls or
+	// computes ahead of the loop that ranges over it (see stream.go);
+	// other operations ignore it.
+	Buffer int
+
+	seq    batchSource // a pipeline over an iter.Seq: the sequence driver, runSeq
+	stream *stream     // a loop whose results go to Stream: the stream driver, runStream
+	rec    *recording  // the timeline being recorded, for the drivers to add to
 }
 
 // done returns the channel that cancels the loop, nil if nothing can.
@@ -209,10 +218,12 @@ func runObserved[A any](cfg Config, lo, hi int, r Reducer[A]) A {
 
 // drive runs the loop on the driver that cfg calls for: the one place where
 // a driver is picked. The observers, if any, are already in place. The
-// sequence driver comes back here for each of its batches, with cfg.seq
-// cleared.
+// sequence and stream drivers come back here for each of their batches, with
+// cfg.seq and cfg.stream cleared.
 func drive[A any](cfg Config, lo, hi int, r Reducer[A]) A {
 	switch {
+	case cfg.stream != nil:
+		return runStream(cfg, lo, hi, r)
 	case cfg.seq != nil:
 		return runSeq(cfg, r)
 	case hi <= lo || isClosed(cfg.done()):

@@ -18,11 +18,10 @@ import (
 // from the caller's goroutine, one item at a time, and the adapters built on
 // the Spec (Map, Filter) and every terminal operation need no change.
 
-// batchSource drives a seq in batches of at least least items (but the
-// last): body runs the batch at positions [lo, hi) and says whether to go
-// on.
+// batchSource drives a seq in batches (see batching): body runs the batch
+// at positions [lo, hi) and says whether to go on.
 type batchSource interface {
-	batches(least int, body func(lo, hi int) bool)
+	batches(b *batching, body func(lo, hi int) bool)
 }
 
 // Batch sizes adapt to the item cost: a batch should take about
@@ -35,6 +34,59 @@ const (
 	// times the limit (see runSeq).
 	blockingBatches = 4
 )
+
+// batching sizes the batches of the sequence and stream drivers: a batch
+// holds at least least items (but the last) and at most most, and grows
+// while batches take under batchTarget/2, shrinks when they take over
+// twice it.
+type batching struct {
+	least, most int
+	size        int // items in the next batch
+	// reserve, if not nil, is called before a batch of up to size items is
+	// pulled or started: the stream driver waits there for room in its
+	// window. False stops the loop.
+	reserve func(size int) bool
+	start   time.Time // when the current batch started
+}
+
+// newBatching returns the batching of the sequence and stream drivers for
+// cfg: in blocking mode a batch holds at least blockingBatches times the
+// limit, so that the limit is reached (a batch sized by time alone would
+// hold one item that waits a millisecond, and run it alone). A positive
+// bound bounds every batch, least included; 0 lets batches grow to
+// maxBatch, or least if that is more.
+func newBatching(cfg Config, bound int) *batching {
+	least := 1
+	if cfg.Blocking > 0 {
+		least = blockingBatches * cfg.Blocking
+	}
+	most := max(maxBatch, least)
+	if bound > 0 {
+		least, most = min(least, bound), bound
+	}
+	return &batching{least: least, most: most, size: least}
+}
+
+// ready waits, if it must, until the next batch may start, and starts its
+// clock; false stops the loop.
+func (b *batching) ready() bool {
+	if b.reserve != nil && !b.reserve(b.size) {
+		return false
+	}
+	b.start = time.Now()
+	return true
+}
+
+// adapt sizes the next batch after one has ended.
+func (b *batching) adapt() {
+	took := time.Since(b.start)
+	switch {
+	case took < batchTarget/2 && b.size < b.most:
+		b.size = min(2*b.size, b.most)
+	case took > 2*batchTarget && b.size > b.least:
+		b.size = max(b.size/2, b.least)
+	}
+}
 
 // FromSeq is the Spec of the items of seq, in order. See the package par
 // for the guarantees.
@@ -61,7 +113,7 @@ type window[T any] struct {
 	items []T
 }
 
-func (w *window[T]) batches(least int, body func(lo, hi int) bool) {
+func (w *window[T]) batches(b *batching, body func(lo, hi int) bool) {
 	if !w.busy.CompareAndSwap(false, true) {
 		panic("gopar: an iterator from par.FromSeq runs one terminal operation at a time")
 	}
@@ -71,10 +123,8 @@ func (w *window[T]) batches(least int, body func(lo, hi int) bool) {
 	}
 	var (
 		buf     []T
-		size    = least
 		stopped bool
 		caught  any // a panic in body, re-raised once seq has returned
-		start   = time.Now()
 	)
 	flush := func() (more bool) {
 		defer func() {
@@ -84,19 +134,15 @@ func (w *window[T]) batches(least int, body func(lo, hi int) bool) {
 		}()
 		w.base, w.items = w.base+len(w.items), buf
 		more = body(w.base, w.base+len(buf))
-		// Grow while batches are quick, shrink when they are slow.
-		took := time.Since(start)
-		switch {
-		case took < batchTarget/2 && size < maxBatch:
-			size *= 2
-		case took > 2*batchTarget && size > least:
-			size = max(size/2, least)
-		}
+		b.adapt()
 		buf = buf[:0]
-		start = time.Now()
-		return more
+		// The next item is pulled once the next batch may start.
+		return more && b.ready()
 	}
 	w.base, w.items = 0, nil
+	if !b.ready() {
+		return
+	}
 	w.seq(func(v T) bool {
 		if stopped {
 			if caught != nil {
@@ -107,7 +153,7 @@ func (w *window[T]) batches(least int, body func(lo, hi int) bool) {
 			panic("gopar: par.FromSeq: the sequence called yield again after yield returned false")
 		}
 		buf = append(buf, v)
-		if len(buf) >= size && !flush() {
+		if len(buf) >= b.size && !flush() {
 			stopped = true
 		}
 		return !stopped
@@ -125,11 +171,6 @@ func (w *window[T]) batches(least int, body func(lo, hi int) bool) {
 // nil): one loop per batch, on the pool or blocking driver (drive),
 // combined in order. The observers were started once, by Run, for all the
 // batches.
-//
-// In blocking mode a batch holds at least blockingBatches times the limit,
-// so that the limit is reached: a batch sized by time alone would hold one
-// item that waits a millisecond, and run it alone. A batch still ends with
-// a tail where fewer calls run, while its last items finish.
 func runSeq[A any](cfg Config, r Reducer[A]) A {
 	src := cfg.seq
 	cfg.seq = nil
@@ -138,11 +179,7 @@ func runSeq[A any](cfg Config, r Reducer[A]) A {
 	if isClosed(done) {
 		return acc
 	}
-	least := 1
-	if cfg.Blocking > 0 {
-		least = blockingBatches * cfg.Blocking
-	}
-	src.batches(least, func(lo, hi int) bool {
+	src.batches(newBatching(cfg, 0), func(lo, hi int) bool {
 		part := drive(cfg, lo, hi, r)
 		if r.Combine != nil {
 			acc = r.Combine(acc, part)

@@ -56,8 +56,8 @@ func TestBlockingEveryTerminal(t *testing.T) {
 	if v, ok := blk.Find(func(i int) bool { return i == 777 }); !ok || v != 777 {
 		t.Errorf("Find = %d, %v", v, ok)
 	}
-	if !blk.Any(func(i int) bool { return i == n-1 }) || blk.All(func(i int) bool { return i < n-1 }) {
-		t.Error("Any/All wrong")
+	if !blk.Any(func(i int) bool { return i == n-1 }) || blk.Every(func(i int) bool { return i < n-1 }) {
+		t.Error("Any/Every wrong")
 	}
 	if v, ok := par.Max(blk); !ok || v != n-1 {
 		t.Errorf("Max = %d, %v", v, ok)

@@ -81,8 +81,8 @@ func TestTerminalsAtTheBounds(t *testing.T) {
 		if v, ok := it.FindFirst(func(i int) bool { return i >= last-5 }); !ok || v != last-5 {
 			t.Errorf("[%d, %d): FindFirst = %d, %v", lo, hi, v, ok)
 		}
-		if !it.Any(func(i int) bool { return i == lo }) || it.All(func(i int) bool { return i != last }) {
-			t.Errorf("[%d, %d): Any/All wrong at the ends", lo, hi)
+		if !it.Any(func(i int) bool { return i == lo }) || it.Every(func(i int) bool { return i != last }) {
+			t.Errorf("[%d, %d): Any/Every wrong at the ends", lo, hi)
 		}
 		if got := par.Fold(it, func() int { return 0 }, func(a, i int) int { return a + i }, func(a, b int) int { return a + b }); got != want {
 			t.Errorf("[%d, %d): Fold = %d, want %d", lo, hi, got, want)
@@ -276,8 +276,8 @@ func TestWholeIntRange(t *testing.T) {
 			if v, ok := it.Find(func(i int) bool { return i == at }); !ok || v != at {
 				t.Errorf("[%d, %d): Find = %d, %v", r[0], r[1], v, ok)
 			}
-			if !it.Any(func(i int) bool { return i == at }) || it.All(func(i int) bool { return i < at }) {
-				t.Errorf("[%d, %d): Any/All wrong", r[0], r[1])
+			if !it.Any(func(i int) bool { return i == at }) || it.Every(func(i int) bool { return i < at }) {
+				t.Errorf("[%d, %d): Any/Every wrong", r[0], r[1])
 			}
 			if err := it.TryForEach(failAt); err != errAt {
 				t.Errorf("[%d, %d): TryForEach = %v", r[0], r[1], err)
@@ -362,7 +362,7 @@ func TestEveryTerminalStopsOnLongRanges(t *testing.T) {
 		}},
 		{"FindFirst without a match", func(it par.Ints, tick func(int)) { it.FindFirst(func(int) bool { tick(1); return false }) }},
 		{"Any without a match", func(it par.Ints, tick func(int)) { it.Any(func(int) bool { tick(1); return false }) }},
-		{"All true", func(it par.Ints, tick func(int)) { it.All(func(int) bool { tick(1); return true }) }},
+		{"Every true", func(it par.Ints, tick func(int)) { it.Every(func(int) bool { tick(1); return true }) }},
 		{"TryForEach", func(it par.Ints, tick func(int)) { it.TryForEach(func(int) error { tick(1); return nil }) }},
 		{"TryMap with a Filter", func(it par.Ints, tick func(int)) {
 			par.TryMap(it.Filter(func(int) bool { return true }), func(i int) (int, error) { tick(1); return i, nil })
@@ -411,8 +411,8 @@ func TestEmptyAtTheBounds(t *testing.T) {
 		if _, ok := it.FindFirst(never); ok {
 			t.Errorf("[%d, %d): FindFirst found", r[0], r[1])
 		}
-		if _, ok := it.Find(never); ok || it.Any(never) || !it.All(never) {
-			t.Errorf("[%d, %d): Find/Any/All wrong", r[0], r[1])
+		if _, ok := it.Find(never); ok || it.Any(never) || !it.Every(never) {
+			t.Errorf("[%d, %d): Find/Any/Every wrong", r[0], r[1])
 		}
 		if _, ok := par.Min(it); ok {
 			t.Errorf("[%d, %d): Min found an item", r[0], r[1])

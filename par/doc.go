@@ -47,7 +47,7 @@
 // [Min], [Max], [MinFunc], [MaxFunc]. Reduce, Fold and Collect keep index
 // order.
 //
-// Searches, which stop early: [Iter.Any], [Iter.All], [Iter.Find],
+// Searches, which stop early: [Iter.Any], [Iter.Every], [Iter.Find],
 // [Iter.FindFirst] (the lowest match: the work above it is dropped, the work
 // below it still runs).
 //

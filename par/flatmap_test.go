@@ -71,7 +71,7 @@ func TestFlatMap(t *testing.T) {
 		if flat.Any(func(v int) bool { return v%10 == 3 }) {
 			t.Errorf("%d workers: Any found an item with k = 3", workers)
 		}
-		if !flat.All(func(v int) bool { return v%10 < 3 }) {
+		if !flat.Every(func(v int) bool { return v%10 < 3 }) {
 			t.Errorf("%d workers: All(k < 3) = false", workers)
 		}
 		sorted := flat.Filter(func(v int) bool { return v%10 == 1 }).Map(func(v int) int { return v / 10 }).Collect()

@@ -254,8 +254,8 @@ func TestEmptyAndReversedRanges(t *testing.T) {
 		if called || it.Sum() != 0 || it.Count() != 0 || len(it.Collect()) != 0 || it.Len() != 0 {
 			t.Fatalf("Range(%d, %d) is not empty", r[0], r[1])
 		}
-		if it.Any(func(int) bool { return true }) || !it.All(func(int) bool { return false }) {
-			t.Fatalf("Range(%d, %d): Any/All see items", r[0], r[1])
+		if it.Any(func(int) bool { return true }) || !it.Every(func(int) bool { return false }) {
+			t.Fatalf("Range(%d, %d): Any/Every see items", r[0], r[1])
 		}
 		if got := it.Reduce(func() int { return 7 }, func(a, b int) int { return a + b }); got != 7 {
 			t.Fatalf("Range(%d, %d).Reduce = %d, want the identity 7", r[0], r[1], got)

@@ -14,10 +14,12 @@ func (it Iter[T]) Any(pred func(T) bool) bool {
 	return found
 }
 
-// All reports whether pred is true for every item (true for none). It stops
-// at the first item for which pred is false.
-func (it Iter[T]) All(pred func(T) bool) bool {
-	mustFunc(pred, "All")
+// Every reports whether pred is true for every item (true for none). It
+// stops at the first item for which pred is false. (In Go, a method named
+// All returns an iterator over every item, as slices.All does: see
+// Iter.All.)
+func (it Iter[T]) Every(pred func(T) bool) bool {
+	mustFunc(pred, "Every")
 	_, found := it.Find(func(v T) bool { return !pred(v) })
 	return !found
 }

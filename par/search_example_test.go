@@ -17,11 +17,11 @@ func ExampleIter_Any() {
 	// false
 }
 
-func ExampleIter_All() {
+func ExampleIter_Every() {
 	isEven := func(i int) bool { return i%2 == 0 }
-	fmt.Println(par.Range(0, 1000).Map(func(i int) int { return 2 * i }).All(isEven))
-	fmt.Println(par.Range(0, 1000).All(isEven))
-	fmt.Println(par.Range(0, 0).All(isEven)) // true for no items
+	fmt.Println(par.Range(0, 1000).Map(func(i int) int { return 2 * i }).Every(isEven))
+	fmt.Println(par.Range(0, 1000).Every(isEven))
+	fmt.Println(par.Range(0, 0).Every(isEven)) // true for no items
 	// Output:
 	// true
 	// false

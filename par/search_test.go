@@ -40,11 +40,11 @@ func TestAnyAllStopEarly(t *testing.T) {
 	if c := calls.Load(); c >= n {
 		t.Fatalf("Any tested all %d items; it should stop early", c)
 	}
-	if par.Range(0, n).All(func(i int) bool { return i != 5 }) {
+	if par.Range(0, n).Every(func(i int) bool { return i != 5 }) {
 		t.Fatal("All missed a counter-example")
 	}
-	if !par.Range(0, 0).All(func(int) bool { return false }) || par.Range(0, 0).Any(func(int) bool { return true }) {
-		t.Fatal("Any/All on an empty range")
+	if !par.Range(0, 0).Every(func(int) bool { return false }) || par.Range(0, 0).Any(func(int) bool { return true }) {
+		t.Fatal("Any/Every on an empty range")
 	}
 }
 

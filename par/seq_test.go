@@ -100,8 +100,8 @@ func TestFromSeqEarlyExitStopsSeq(t *testing.T) {
 	n := seqN()
 	target := n / 3
 	for name, run := range map[string]func(par.Iter[int]) bool{
-		"Any": func(it par.Iter[int]) bool { return it.Any(func(i int) bool { return i == target }) },
-		"All": func(it par.Iter[int]) bool { return !it.All(func(i int) bool { return i != target }) },
+		"Any":   func(it par.Iter[int]) bool { return it.Any(func(i int) bool { return i == target }) },
+		"Every": func(it par.Iter[int]) bool { return !it.Every(func(i int) bool { return i != target }) },
 		"Find": func(it par.Iter[int]) bool {
 			v, ok := it.Find(func(i int) bool { return i == target })
 			return ok && v == target

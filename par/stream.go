@@ -1,0 +1,98 @@
+package par
+
+import (
+	"fmt"
+	goiter "iter"
+
+	"github.com/gopar-dev/gopar/iter"
+)
+
+// Values returns the items of it, in source order, as a standard iterator
+// for a range loop, computed in parallel ahead of the loop:
+//
+//	for rec := range par.Map(par.FromSeq(lines), parse).Values() {
+//		w.Write(rec) // in the order of lines, while later lines are parsed
+//	}
+//
+// It is the ordered pipeline written today with a producer, N workers, a
+// results channel and a reordering buffer. The items are computed in
+// batches on the pool (or, with Blocking, on goroutines of their own), each
+// batch once the loop has room for it: at most WithBuffer's n source items
+// (by default 65,536, and at most a few milliseconds of work) are pulled or
+// computed and not yet handed to the loop body. Memory stays bounded
+// however long the input: over FromSeq, the sequence is pulled only as fast
+// as the loop takes items.
+//
+// When the loop body breaks, returns or panics, the work stops: no batch
+// starts, the one in flight skips its blocks not yet started and its
+// results are dropped, FromSeq pulls no more items, and every goroutine of
+// the operation has returned before the loop statement ends. A loop body
+// that stops after k items has had at most k + n source items pulled. A
+// panic in the pipeline's functions is re-raised in the loop's goroutine as
+// a *Panic, after the items before the batch that panicked. WithContext's
+// context ends the iteration early (check ctx.Err()), and WithProgress and
+// WithTimeline observe it as any operation.
+//
+// Each range over the result runs the pipeline again (an iterator from
+// FromSeq pulls its sequence again, and runs one operation at a time). The
+// sequence of FromSeq is pulled by a goroutine of the operation's own, one
+// item at a time, never concurrently. The loop body itself runs on the
+// caller's goroutine and may call par, or stop early, freely.
+func (it Iter[T]) Values() goiter.Seq[T] {
+	s := it.s
+	return func(yield func(T) bool) {
+		for batch := range iter.Stream(s) {
+			for _, v := range batch {
+				if !yield(v) {
+					return
+				}
+			}
+		}
+	}
+}
+
+// All returns the items of it with their positions, in source order, as a
+// standard iterator for a range loop, as slices.All does for a slice:
+// position i is the item that Collect would put at index i (after a Filter,
+// the positions count the items that survive it). It works as Values does.
+//
+// (To test a predicate on every item, use Every.)
+func (it Iter[T]) All() goiter.Seq2[int, T] {
+	s := it.s
+	return func(yield func(int, T) bool) {
+		i := 0
+		for batch := range iter.Stream(s) {
+			for _, v := range batch {
+				if !yield(i, v) {
+					return
+				}
+				i++
+			}
+		}
+	}
+}
+
+// WithBuffer returns it with Values and All holding at most n source items
+// pulled or computed ahead of the loop body, rather than the default of
+// 65,536 (which, for items that take over a few microseconds, is never
+// reached: the batches in flight are sized to a few milliseconds of work).
+// Set it to bound the memory of large items; a buffer of fewer than the
+// pool's workers times a few items leaves workers idle. Other operations
+// ignore it. It panics if n < 1.
+func (it Iter[T]) WithBuffer(n int) Iter[T] {
+	if n < 1 {
+		panic(fmt.Sprintf("gopar: WithBuffer(%d): the buffer must hold at least 1 item", n))
+	}
+	it.s.Buffer = n
+	return it
+}
+
+// WithBuffer returns it with Values and All holding at most n items ahead
+// of the loop body; see Iter.WithBuffer.
+func (it Nums[T]) WithBuffer(n int) Nums[T] {
+	return Nums[T]{it.Iter.WithBuffer(n)}
+}
+
+// WithBuffer returns r with Values and All holding at most n items ahead of
+// the loop body; see Iter.WithBuffer.
+func (r Ints) WithBuffer(n int) Ints { return Ints{r.Nums.WithBuffer(n)} }

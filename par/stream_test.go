@@ -1,0 +1,396 @@
+package par_test
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	goruntime "runtime"
+	"slices"
+	"sync/atomic"
+	"testing"
+
+	"github.com/gopar-dev/gopar/internal/race"
+	"github.com/gopar-dev/gopar/par"
+	"github.com/gopar-dev/gopar/runtime"
+)
+
+// TestValuesOrder: Values and All give Collect's items, in order, with
+// Collect's indexes, on every kind of pipeline, worker count and buffer.
+func TestValuesOrder(t *testing.T) {
+	n := seqN()
+	square := func(i int) int { return i * i }
+	odd := func(i int) bool { return i%2 == 1 }
+	for _, workers := range []int{1, 2, 8} {
+		pool := newPool(t, workers)
+		pipelines := map[string]par.Iter[int]{
+			"range":         par.Map(par.Range(0, n), square),
+			"slice":         par.Slice(make([]int, n)).Map(func(int) int { return 7 }),
+			"filter":        par.Range(0, n).Filter(odd).Map(square).Iter,
+			"fromseq":       par.Map(par.FromSeq((&counted{n: n}).seq), square),
+			"fromseq-filt":  par.FromSeq((&counted{n: n}).seq).Filter(odd),
+			"flatmap":       par.FlatMap(par.Range(0, n/10), func(i int) []int { return []int{i, -i} }),
+			"empty":         par.Range(0, 0).Iter,
+			"reversed":      par.Range(5, -5).Iter,
+			"zero":          {},
+			"blocking":      par.Map(par.Range(0, 2000), square).Blocking(16),
+			"seq-blocking":  par.FromSeq((&counted{n: 2000}).seq).Blocking(16),
+			"buffer1":       par.Map(par.Range(0, 3000), square).WithBuffer(1),
+			"buffer7-seq":   par.FromSeq((&counted{n: 3000}).seq).WithBuffer(7),
+			"negative-ints": par.Range(-3000, 3000).Iter,
+		}
+		for name, it := range pipelines {
+			it = it.WithPool(pool)
+			want := it.Collect()
+			got := slices.Collect(it.Values())
+			if !slices.Equal(got, want) {
+				t.Fatalf("%d workers, %s: Values gives %d items, Collect %d, or they differ", workers, name, len(got), len(want))
+			}
+			k := 0
+			for i, v := range it.All() {
+				if i != k || v != want[i] {
+					t.Fatalf("%d workers, %s: All gives (%d, %d) at position %d, Collect %d", workers, name, i, v, k, want[k])
+				}
+				k++
+			}
+			if k != len(want) {
+				t.Fatalf("%d workers, %s: All gives %d items, Collect %d", workers, name, k, len(want))
+			}
+		}
+	}
+}
+
+// pullCounter is a generator of 0, 1, ... (up to n) that counts the items
+// pulled and records whether it has returned.
+type pullCounter struct {
+	n        int
+	pulled   atomic.Int64
+	returned atomic.Bool
+}
+
+func (c *pullCounter) seq(yield func(int) bool) {
+	defer c.returned.Store(true)
+	for i := range c.n {
+		c.pulled.Add(1)
+		if !yield(i) {
+			return
+		}
+	}
+}
+
+// TestValuesWindow: while the loop body holds item k, at most k + buffer
+// source items have been pulled (the window of stream.go), and a break
+// after 1,000 items leaves at most 1,000 + buffer pulled, with the
+// sequence returned by the time the loop statement ends. Without the
+// window (a producer that pulls freely) the first check fails.
+func TestValuesWindow(t *testing.T) {
+	const stopAt = 1000
+	for _, workers := range []int{1, 2, 4} {
+		pool := newPool(t, workers)
+		for _, buffer := range []int{1, 16, 256, 0} {
+			limit := buffer
+			c := &pullCounter{n: 1 << 20}
+			it := par.Map(par.FromSeq(c.seq), func(i int) int { return i + 1 }).WithPool(pool)
+			if buffer > 0 {
+				it = it.WithBuffer(buffer)
+			} else {
+				limit = 1 << 16 // the default, documented on Values
+			}
+			for k, v := range it.All() {
+				if v != k+1 {
+					t.Fatalf("item %d is %d", k, v)
+				}
+				if p := c.pulled.Load(); p > int64(k+limit) {
+					t.Fatalf("%d workers, buffer %d: %d items pulled while the loop body holds item %d", workers, buffer, p, k)
+				}
+				if k+1 == stopAt {
+					break
+				}
+			}
+			if !c.returned.Load() {
+				t.Fatalf("%d workers, buffer %d: the sequence still runs after the loop ended", workers, buffer)
+			}
+			if p := c.pulled.Load(); p > int64(stopAt+limit) {
+				t.Fatalf("%d workers, buffer %d: %d items pulled for a break after %d", workers, buffer, p, stopAt)
+			}
+		}
+	}
+}
+
+// TestValuesStopsTheWork: after a break in the loop body, the work in
+// flight stops: a range of 2^40 costly items returns at once, and no
+// callback runs after the loop statement has ended.
+func TestValuesStopsTheWork(t *testing.T) {
+	var running, after atomic.Int64
+	var ended atomic.Bool
+	it := par.Map(par.Range(0, 1<<40), func(i int) int {
+		running.Add(1)
+		if ended.Load() {
+			after.Add(1)
+		}
+		x := i
+		for range 1000 {
+			x = x*31 + 1
+		}
+		running.Add(-1)
+		return x
+	})
+	for i, v := range it.All() {
+		_ = v
+		if i == 5000 {
+			break
+		}
+	}
+	ended.Store(true)
+	if r := running.Load(); r != 0 {
+		t.Fatalf("%d callbacks still run after the loop ended", r)
+	}
+	// One more operation on the pool: had a callback of the stream been
+	// left running, it could count here.
+	par.Range(0, 100_000).ForEach(func(int) {})
+	if a := after.Load(); a != 0 {
+		t.Fatalf("%d callbacks ran after the loop ended", a)
+	}
+}
+
+// TestValuesLoopBodyPanics: a panic in the loop body propagates as it is,
+// stops the sequence, and leaves the iterator reusable.
+func TestValuesLoopBodyPanics(t *testing.T) {
+	c := &pullCounter{n: 1 << 20}
+	it := par.Map(par.FromSeq(c.seq), func(i int) int { return i })
+	func() {
+		defer func() {
+			if v := recover(); v != "body" {
+				t.Fatalf("recovered %v, want the loop body's panic", v)
+			}
+		}()
+		for v := range it.Values() {
+			if v == 100 {
+				panic("body")
+			}
+		}
+	}()
+	if !c.returned.Load() {
+		t.Fatal("the sequence still runs after the loop body panicked")
+	}
+	c.n = 10
+	if got := slices.Collect(it.Values()); len(got) != 10 {
+		t.Fatalf("a second range gives %d items, want 10", len(got))
+	}
+}
+
+// TestValuesCallbackPanics: a panic in the pipeline reaches the loop's
+// goroutine as a *par.Panic holding the value, after the items of the
+// batches before, and with the sequence stopped.
+func TestValuesCallbackPanics(t *testing.T) {
+	const bad = 50_000
+	for _, workers := range []int{1, 2, 4} {
+		pool := newPool(t, workers)
+		c := &pullCounter{n: 1 << 20}
+		errBad := errors.New("bad item")
+		it := par.Map(par.FromSeq(c.seq), func(i int) int {
+			if i == bad {
+				panic(errBad)
+			}
+			return i
+		}).WithPool(pool)
+		next := 0
+		func() {
+			defer func() {
+				v := recover()
+				var p *par.Panic
+				if e, ok := v.(error); !ok || !errors.As(e, &p) || !errors.Is(e, errBad) {
+					t.Fatalf("%d workers: recovered %v, want a *par.Panic of the callback's error", workers, v)
+				}
+			}()
+			for v := range it.Values() {
+				if v != next {
+					t.Fatalf("item %d is %d", next, v)
+				}
+				next++
+			}
+			t.Fatal("the loop ended without the panic")
+		}()
+		if next > bad {
+			t.Fatalf("%d workers: %d items given before the panic of item %d", workers, next, bad)
+		}
+		if !c.returned.Load() {
+			t.Fatalf("%d workers: the sequence still runs after the panic", workers)
+		}
+	}
+}
+
+// TestValuesSeqPanics: a panic in the sequence itself reaches the loop as
+// it is, as FromSeq documents for every operation.
+func TestValuesSeqPanics(t *testing.T) {
+	seq := func(yield func(int) bool) {
+		for i := range 5000 {
+			if i == 3000 {
+				panic("seq broke")
+			}
+			if !yield(i) {
+				return
+			}
+		}
+	}
+	defer func() {
+		if v := recover(); v != "seq broke" {
+			t.Fatalf("recovered %v", v)
+		}
+	}()
+	for range par.FromSeq(seq).Values() {
+	}
+	t.Fatal("no panic")
+}
+
+// goexitOf runs f on a goroutine of its own and reports whether it ended
+// by runtime.Goexit (rather than by returning).
+func goexitOf(f func()) (goexited bool) {
+	done := make(chan bool)
+	go func() {
+		returned := false
+		defer func() { done <- !returned }()
+		f()
+		returned = true
+	}()
+	return <-done
+}
+
+// TestValuesGoexit: runtime.Goexit (t.Fatal) in the loop body ends the
+// loop's goroutine and stops the sequence; in a callback run on the
+// goroutine that runs the stream's batches (the first item, which the
+// inline phase runs there), it ends the loop's goroutine too, after
+// stopping the work.
+func TestValuesGoexit(t *testing.T) {
+	c := &pullCounter{n: 1 << 20}
+	after := false
+	if !goexitOf(func() {
+		for v := range par.FromSeq(c.seq).Values() {
+			if v == 10 {
+				goruntime.Goexit()
+			}
+		}
+		after = true
+	}) || after {
+		t.Fatal("Goexit in the loop body did not end the goroutine")
+	}
+	if !c.returned.Load() {
+		t.Fatal("the sequence still runs after Goexit in the loop body")
+	}
+
+	c = &pullCounter{n: 1 << 20}
+	it := par.Map(par.FromSeq(c.seq), func(i int) int {
+		if i == 0 {
+			goruntime.Goexit()
+		}
+		return i
+	}).WithPool(newPool(t, 1)) // one worker: the producer runs every item
+	got := 0
+	if !goexitOf(func() {
+		for range it.Values() {
+			got++
+		}
+	}) {
+		t.Fatal("Goexit in a callback did not end the loop's goroutine")
+	}
+	if got != 0 {
+		t.Fatalf("%d items given after the callback of item 0 called Goexit", got)
+	}
+	if !c.returned.Load() {
+		t.Fatal("the sequence still runs after Goexit in a callback")
+	}
+}
+
+// TestValuesContext: a done context ends the iteration early, without a
+// panic; one done before the loop gives no item.
+func TestValuesContext(t *testing.T) {
+	ctx, cancel := context.WithCancel(context.Background())
+	defer cancel()
+	n := 0
+	for range par.Range(0, 1<<40).WithContext(ctx).Values() {
+		if n++; n == 1000 {
+			cancel()
+		}
+	}
+	if n < 1000 {
+		t.Fatalf("%d items", n)
+	}
+	for range par.Range(0, 10).WithContext(ctx).Values() {
+		t.Fatal("an item after the context was done")
+	}
+}
+
+// TestValuesNested: a stream consumed inside a callback of a one-worker
+// pool, whose only worker then waits for it, still completes: the
+// goroutine that runs the stream's batches runs them itself.
+func TestValuesNested(t *testing.T) {
+	pool := newPool(t, 1)
+	sums := par.Map(par.Range(0, 4).WithPool(pool), func(k int) int {
+		s := 0
+		for v := range par.Range(0, 20_000).WithPool(pool).Values() {
+			s += v
+		}
+		return s
+	}).Collect()
+	for _, s := range sums {
+		if s != 20_000*19_999/2 {
+			t.Fatalf("nested sum %d", s)
+		}
+	}
+}
+
+// TestValuesClosedPool: ranging over a stream on a closed pool panics with
+// ErrClosed, as every operation does.
+func TestValuesClosedPool(t *testing.T) {
+	pool, err := par.NewPool(2)
+	if err != nil {
+		t.Fatal(err)
+	}
+	pool.Close()
+	defer func() {
+		if v := recover(); v != runtime.ErrClosed {
+			t.Fatalf("recovered %v", v)
+		}
+	}()
+	for range par.Range(0, 10).WithPool(pool).Values() {
+		t.Fatal("an item on a closed pool")
+	}
+}
+
+// TestWithBufferBad: a buffer under 1 is refused where it is set.
+func TestWithBufferBad(t *testing.T) {
+	defer func() {
+		if v := fmt.Sprint(recover()); v == "<nil>" {
+			t.Fatal("WithBuffer(0) did not panic")
+		}
+	}()
+	par.Range(0, 10).WithBuffer(0)
+}
+
+// TestValuesObserved: progress and a timeline observe a stream as any
+// operation: the last report counts every item, and the timeline has
+// blocks covering them.
+func TestValuesObserved(t *testing.T) {
+	n := 100_000
+	if race.Enabled {
+		n = 10_000
+	}
+	var last [2]int
+	var tl par.Timeline
+	it := par.Range(0, n).WithProgress(func(done, total int) { last = [2]int{done, total} }).WithTimeline(&tl)
+	k := 0
+	for range it.Values() {
+		k++
+	}
+	if k != n || last != [2]int{n, n} {
+		t.Fatalf("%d items, last report %v", k, last)
+	}
+	covered := 0
+	for _, l := range tl.Lanes {
+		for _, b := range l.Blocks {
+			covered += b.Hi - b.Lo
+		}
+	}
+	if covered != n {
+		t.Fatalf("the timeline's blocks cover %d items of %d", covered, n)
+	}
+}
