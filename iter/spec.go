@@ -22,6 +22,15 @@ type Spec[T any] struct {
 	at    func(int) T                          // formAt
 	gen   func(int) (T, bool)                  // formGen
 	flat  func(i int, yield func(T) bool) bool // formFlat
+
+	// bind, if not nil, says that the pipeline has a stage with state of
+	// its own per goroutine (MapInitSpec). The item functions above then
+	// only give the pipeline's shape (kind): every block entry point (Each,
+	// EachUntil, Fill, SumBlock, SearchBlock, TryFill) runs its block on
+	// bind(), the pipeline with a state checked out for the block, and
+	// calls the release function bind returned once the block is done.
+	// The adapters compose into bind.
+	bind func() (Spec[T], func())
 }
 
 // form is the kind of a Spec: how item i is found.
@@ -61,6 +70,17 @@ func (s *Spec[T]) Flat() bool { return s.kind == formFlat }
 
 // Filter keeps the items for which pred returns true.
 func (s Spec[T]) Filter(pred func(T) bool) Spec[T] {
+	out := s.filter(pred)
+	if bind := s.bind; bind != nil {
+		out.bind = func() (Spec[T], func()) {
+			t, release := bind()
+			return t.filter(pred), release
+		}
+	}
+	return out
+}
+
+func (s Spec[T]) filter(pred func(T) bool) Spec[T] {
 	switch s.kind {
 	case formFlat:
 		flat := s.flat
@@ -104,6 +124,17 @@ func (s Spec[T]) Map(f func(T) T) Spec[T] {
 
 // MapSpec is Map with a change of item type.
 func MapSpec[T, U any](s Spec[T], f func(T) U) Spec[U] {
+	out := mapSpec(s, f)
+	if bind := s.bind; bind != nil {
+		out.bind = func() (Spec[U], func()) {
+			t, release := bind()
+			return mapSpec(t, f), release
+		}
+	}
+	return out
+}
+
+func mapSpec[T, U any](s Spec[T], f func(T) U) Spec[U] {
 	out := Spec[U]{Lo: s.Lo, Hi: s.Hi, Config: s.Config, kind: s.kind}
 	switch s.kind {
 	case formFlat:
@@ -138,6 +169,17 @@ func MapSpec[T, U any](s Spec[T], f func(T) U) Spec[U] {
 // FilterMapSpec keeps f(x) for the items x for which f reports true: a map
 // and a filter in one step.
 func FilterMapSpec[T, U any](s Spec[T], f func(T) (U, bool)) Spec[U] {
+	out := filterMapSpec(s, f)
+	if bind := s.bind; bind != nil {
+		out.bind = func() (Spec[U], func()) {
+			t, release := bind()
+			return filterMapSpec(t, f), release
+		}
+	}
+	return out
+}
+
+func filterMapSpec[T, U any](s Spec[T], f func(T) (U, bool)) Spec[U] {
 	if s.kind == formFlat {
 		flat := s.flat
 		return Spec[U]{Lo: s.Lo, Hi: s.Hi, Config: s.Config, kind: formFlat, flat: func(i int, yield func(U) bool) bool {
@@ -159,6 +201,17 @@ func FilterMapSpec[T, U any](s Spec[T], f func(T) (U, bool)) Spec[U] {
 
 // FlatMapSpec replaces every item x by the items of f(x), in order.
 func FlatMapSpec[T, U any](s Spec[T], f func(T) []U) Spec[U] {
+	out := flatMapSpec(s, f)
+	if bind := s.bind; bind != nil {
+		out.bind = func() (Spec[U], func()) {
+			t, release := bind()
+			return flatMapSpec(t, f), release
+		}
+	}
+	return out
+}
+
+func flatMapSpec[T, U any](s Spec[T], f func(T) []U) Spec[U] {
 	expand := func(v T, yield func(U) bool) bool {
 		for _, u := range f(v) {
 			if !yield(u) {
@@ -203,6 +256,12 @@ func (s *Spec[T]) Item(i int) (T, bool) {
 // Each calls yield for every surviving item with index in [lo, hi), in
 // index order.
 func (s *Spec[T]) Each(lo, hi int, yield func(T)) {
+	if s.bind != nil {
+		t, release := s.bind()
+		t.Each(lo, hi, yield)
+		release() // not after a panic: a state a panic left behind is not reused
+		return
+	}
 	switch s.kind {
 	case formFlat:
 		more := func(v T) bool { yield(v); return true }
@@ -236,6 +295,13 @@ func (s *Spec[T]) Each(lo, hi int, yield func(T)) {
 // Fill stores the items with index in [lo, hi) at dst[i-s.Lo]. It must
 // only be used on an unfiltered Spec.
 func (s *Spec[T]) Fill(dst []T, lo, hi int) {
+	if s.bind != nil {
+		t, release := s.bind()
+		t.Lo = s.Lo
+		t.Fill(dst, lo, hi)
+		release()
+		return
+	}
 	out := dst[lo-s.Lo : hi-s.Lo]
 	switch s.kind {
 	case formAt:
@@ -255,6 +321,12 @@ func (s *Spec[T]) Fill(dst []T, lo, hi int) {
 // EachUntil is Each that stops as soon as yield returns false; it reports
 // whether it went through the whole block.
 func (s *Spec[T]) EachUntil(lo, hi int, yield func(T) bool) bool {
+	if s.bind != nil {
+		t, release := s.bind()
+		all := t.EachUntil(lo, hi, yield)
+		release()
+		return all
+	}
 	if s.kind == formFlat {
 		for i := lo; i < hi; i++ {
 			if !s.flat(i, yield) {
@@ -279,6 +351,9 @@ type Number interface {
 
 // SumBlock adds up the surviving items with index in [lo, hi).
 func SumBlock[T Number](s *Spec[T], lo, hi int) T {
+	if s.bind != nil {
+		return sumBound(s, lo, hi)
+	}
 	var acc T
 	switch s.kind {
 	case formGen, formFlat:
@@ -304,6 +379,14 @@ func SumBlock[T Number](s *Spec[T], lo, hi int) T {
 		}
 		acc = any(sum).(T)
 	}
+	return acc
+}
+
+// sumBound is SumBlock on a pipeline with a stage of per-goroutine state.
+func sumBound[T Number](s *Spec[T], lo, hi int) T {
+	t, release := s.bind()
+	acc := SumBlock(&t, lo, hi)
+	release()
 	return acc
 }
 
@@ -343,6 +426,12 @@ func sumAt[T Number](at func(int) T, lo, hi int) T {
 // where Item would add a second. After a FlatMap, v is the first match
 // among the items of index i.
 func (s *Spec[T]) SearchBlock(lo, hi int, pred func(T) bool) (i int, v T, found bool) {
+	if s.bind != nil {
+		t, release := s.bind()
+		i, v, found = t.SearchBlock(lo, hi, pred)
+		release()
+		return i, v, found
+	}
 	switch s.kind {
 	case formFlat:
 		match := func(x T) bool {
@@ -394,6 +483,12 @@ func (s *Spec[T]) SearchBlock(lo, hi int, pred func(T) bool) (i int, v T, found 
 // the Spec's form once per block, so an item costs the call of f (and of at
 // for a mapped source) and nothing more.
 func TryFill[T, U any](s *Spec[T], dst []U, lo, hi int, f func(T) (U, error)) error {
+	if s.bind != nil {
+		t, release := s.bind()
+		err := TryFill(&t, dst, lo, hi, f)
+		release()
+		return err
+	}
 	var err error
 	out := dst[:hi-lo]
 	switch s.kind {
