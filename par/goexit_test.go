@@ -209,8 +209,26 @@ func goexitOps() []struct {
 		{"Any", func(p *par.Pool, n int, f func(int)) {
 			par.Range(0, n).WithPool(p).Any(func(i int) bool { f(i); return false })
 		}},
+		{"Every", func(p *par.Pool, n int, f func(int)) {
+			par.Range(0, n).WithPool(p).Every(func(i int) bool { f(i); return true })
+		}},
+		{"Values", func(p *par.Pool, n int, f func(int)) {
+			for range par.Range(0, n).WithPool(p).Map(id(f)).Values() {
+			}
+		}},
 		{"All", func(p *par.Pool, n int, f func(int)) {
-			par.Range(0, n).WithPool(p).All(func(i int) bool { f(i); return true })
+			for range par.Range(0, n).WithPool(p).Map(id(f)).WithBuffer(64).All() {
+			}
+		}},
+		{"FromSeq Values", func(p *par.Pool, n int, f func(int)) {
+			for range par.FromSeq(seq(n)).WithPool(p).Map(id(f)).Values() {
+			}
+		}},
+		{"MapInit", func(p *par.Pool, n int, f func(int)) {
+			par.MapInit(par.Range(0, n).WithPool(p), zero, func(_, i int) int { f(i); return i }).Collect()
+		}},
+		{"ForEachInit", func(p *par.Pool, n int, f func(int)) {
+			par.ForEachInit(par.Range(0, n).WithPool(p), zero, func(_, i int) { f(i) })
 		}},
 		{"Find", func(p *par.Pool, n int, f func(int)) {
 			par.Range(0, n).WithPool(p).Find(func(i int) bool { f(i); return false })
