@@ -8,6 +8,12 @@ package iter
 // loaded and stored in memory at every item (docs/benchmarks.md, "Fold over
 // cheap items").
 func FoldBlock[T, A any](s *Spec[T], acc A, lo, hi int, fold func(A, T) A) A {
+	if s.bind != nil {
+		t, release := s.bind()
+		acc = FoldBlock(&t, acc, lo, hi, fold)
+		release() // not after a panic: see Spec.bind
+		return acc
+	}
 	switch s.kind {
 	case formFlat, formGen:
 		s.Each(lo, hi, func(v T) { acc = fold(acc, v) })
@@ -35,6 +41,12 @@ func FoldBlock[T, A any](s *Spec[T], acc A, lo, hi int, fold func(A, T) A) A {
 // both: Partition's loop, with one call per item (pred) on the unfiltered
 // forms.
 func SplitBlock[T any](s *Spec[T], lo, hi int, pred func(T) bool, yes, no []T) ([]T, []T) {
+	if s.bind != nil {
+		t, release := s.bind()
+		yes, no = SplitBlock(&t, lo, hi, pred, yes, no)
+		release()
+		return yes, no
+	}
 	switch s.kind {
 	case formFlat, formGen:
 		s.Each(lo, hi, func(v T) {

@@ -5,6 +5,12 @@ package iter
 // i-s.Lo (the caller shifts it). After a FlatMap, the items of one source
 // index share it. Like Each, it picks the Spec's form once per block.
 func (s *Spec[T]) EachIndex(lo, hi int, yield func(i int, v T)) {
+	if s.bind != nil {
+		t, release := s.bind()
+		t.EachIndex(lo, hi, yield)
+		release()
+		return
+	}
 	switch s.kind {
 	case formFlat:
 		for i := lo; i < hi; i++ {

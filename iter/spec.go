@@ -26,7 +26,8 @@ type Spec[T any] struct {
 	// bind, if not nil, says that the pipeline has a stage with state of
 	// its own per goroutine (MapInitSpec). The item functions above then
 	// only give the pipeline's shape (kind): every block entry point (Each,
-	// EachUntil, Fill, SumBlock, SearchBlock, TryFill) runs its block on
+	// EachUntil, Fill, SumBlock, SearchBlock, TryFill, FoldBlock,
+	// SplitBlock, EachIndex; a new one must do the same) runs its block on
 	// bind(), the pipeline with a state checked out for the block, and
 	// calls the release function bind returned once the block is done.
 	// The adapters compose into bind.

@@ -117,6 +117,15 @@ func TestMapInitEveryOperation(t *testing.T) {
 			return fmt.Sprint(par.Sum(par.FlatMap(it, func(x int) []int { return []int{x, 1} })))
 		},
 		"values": func(it par.Iter[int]) string { return fmt.Sprint(slices.Collect(it.Values())[n-1]) },
+		"partition": func(it par.Iter[int]) string {
+			yes, no := it.Partition(odd)
+			return fmt.Sprint(len(yes), len(no), yes[:3], no[:3])
+		},
+		"foreachindex": func(it par.Iter[int]) string {
+			var sum atomic.Int64
+			it.ForEachIndex(func(i, x int) { sum.Add(int64(i ^ x)) })
+			return fmt.Sprint(sum.Load())
+		},
 		"nested": func(it par.Iter[int]) string {
 			c2 := &initCounter{}
 			return fmt.Sprint(par.Sum(par.MapInit(it, c2.init, use)))
