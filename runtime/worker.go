@@ -198,7 +198,9 @@ func (w *Worker) waitUnder(l *Latch, f *frame) {
 }
 
 // stealIf scans the other participants' deques once from a random start, and
-// again while a scan lost a race, for a job at the top that mine accepts.
+// again while a scan lost a race, for a job at the top that mine accepts (any
+// job, for a nil mine: a worker's main loop). An empty scan means there was
+// nothing to steal, a lost race means there may be.
 func (w *Worker) stealIf(mine func(*job) bool) *job {
 	for {
 		victims := w.pool.victims()
@@ -210,7 +212,13 @@ func (w *Worker) stealIf(mine func(*job) bool) *job {
 			if v == w {
 				continue
 			}
-			j, s := v.deque.StealIf(mine)
+			var j *job
+			var s steal.Status
+			if mine == nil {
+				j, s = v.deque.Steal()
+			} else {
+				j, s = v.deque.StealIf(mine)
+			}
 			switch s {
 			case steal.Success:
 				w.stats.steals.Add(1)
@@ -246,38 +254,7 @@ func (w *Worker) findWork() *job {
 			break
 		}
 	}
-	return w.stealFromOthers()
-}
-
-// stealFromOthers scans every victim once from a random start, and again
-// while a scan lost a race: an empty scan means there was nothing to steal,
-// a lost race means there may be.
-func (w *Worker) stealFromOthers() *job {
-	for {
-		victims := w.pool.victims()
-		n := len(victims)
-		start := int(w.random() % uint64(n))
-		retry := false
-		for i := 0; i < n; i++ {
-			v := victims[(start+i)%n]
-			if v == w {
-				continue
-			}
-			j, s := v.deque.Steal()
-			switch s {
-			case steal.Success:
-				w.stats.steals.Add(1)
-				return j
-			case steal.Retry:
-				w.stats.stealRetries.Add(1)
-				retry = true
-			}
-		}
-		if !retry {
-			w.stats.stealEmpties.Add(1)
-			return nil
-		}
-	}
+	return w.stealIf(nil)
 }
 
 // execute runs a job found in a deque or the injector and signals its
