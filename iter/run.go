@@ -569,12 +569,7 @@ func (o *loop[A]) participate(w *runtime.Worker) {
 					break
 				}
 			}
-			if st.log != nil {
-				st.log.close()
-				o.mu.Lock()
-				o.logs = append(o.logs, st.log)
-				o.mu.Unlock()
-			}
+			o.publishLog(&st)
 			if p.Leave() {
 				o.done.Set()
 			}
@@ -593,12 +588,7 @@ func (o *loop[A]) participate(w *runtime.Worker) {
 		o.runs = append(o.runs, st.mine...)
 		o.mu.Unlock()
 	}
-	if st.log != nil {
-		st.log.close()
-		o.mu.Lock()
-		o.logs = append(o.logs, st.log)
-		o.mu.Unlock()
-	}
+	o.publishLog(&st)
 	// Leave publishes the runs and the timeline recorded above to whoever
 	// sees the loop done.
 	if p.Leave() {
@@ -630,6 +620,18 @@ type participant[A any] struct {
 	perItem       float64 // the last window's time per item, in ns
 
 	log *laneLog // nil unless a timeline is recorded
+}
+
+// publishLog hands the timeline lane st recorded, if any, to the loop, on
+// every way out of participate (before Leave, which publishes it).
+func (o *loop[A]) publishLog(st *participant[A]) {
+	if st.log == nil {
+		return
+	}
+	st.log.close()
+	o.mu.Lock()
+	o.logs = append(o.logs, st.log)
+	o.mu.Unlock()
 }
 
 // runBlocks folds the blocks the partitioner hands out into st until it has
