@@ -159,6 +159,20 @@ func TestReadmeFiguresMatch(t *testing.T) {
 	t.Logf("%d figures quoted in the README, checked against %d headline rows", quoted, len(rows))
 }
 
+// TestGuideQuotesNoFigures checks that the guide and the other user docs
+// (all but docs/benchmarks*.md, which hold the figures) quote a measured
+// figure only with a link to its headline row.
+func TestGuideQuotesNoFigures(t *testing.T) {
+	root := repoRoot(t)
+	rows := headlineRows(t, root)
+	for _, rel := range []string{"docs/guide.md", "docs/design.md", "docs/beyond-one-machine.md"} {
+		errs, _ := checkQuotes(rel, proseLines(t, filepath.Join(root, rel)), rows)
+		for _, e := range errs {
+			t.Error(e)
+		}
+	}
+}
+
 // TestFigureCheckCatchesDrift runs the check on a README line whose figure
 // differs from its row's, and on a figure with no link, so that a check
 // that matches nothing fails here.
