@@ -58,12 +58,47 @@ type Frame struct {
 }
 
 // enter makes f the frame running on w, under the current one, and returns
-// the frame to restore.
-func (w *Worker) enter(f *frame) (prev *frame) {
-	prev = w.at
-	f.setParent(prev)
+// what leave needs to restore the current one.
+func (w *Worker) enter(f *frame) region {
+	r := region{w.at, w.seal()}
+	f.setParent(r.prev)
 	w.at = f
-	return prev
+	return r
+}
+
+// region is what leave restores: the frame that ran before, and the floors
+// of w's JoinFunc stacks.
+type region struct {
+	prev *frame
+	mark int
+}
+
+func (w *Worker) leave(r region) {
+	w.at = r.prev
+	w.unseal(r.mark)
+}
+
+// seal is called as w enters a new frame: the JoinFunc calls pending on w
+// so far belong to the frame it leaves, and must not be shared while it
+// runs inside the new one (see forkStack.floor). It saves each stack's
+// floor on w.floors and returns the mark to hand to unseal. A worker that
+// never called JoinFunc has no stacks, and pays a length check.
+func (w *Worker) seal() (mark int) {
+	mark = len(w.floors)
+	for _, s := range w.forkStacks {
+		w.floors = append(w.floors, s.seal())
+	}
+	return mark
+}
+
+// unseal restores the floors that seal saved at mark. A stack created since
+// (first used inside the region) has no frame left by now: its floor stays.
+func (w *Worker) unseal(mark int) {
+	saved := w.floors[mark:]
+	for i, f := range saved {
+		w.forkStacks[i].unseal(f)
+	}
+	w.floors = w.floors[:mark]
 }
 
 // Spread runs a parallel region: it offers help to the pool n times, calls
@@ -82,8 +117,8 @@ func (w *Worker) Spread(fr *Frame, n int, help, self func(*Worker), done *Latch)
 		self(nil)
 		return
 	}
-	prev := w.enter(&fr.f)
-	defer func() { w.at = prev }()
+	r := w.enter(&fr.f)
+	defer w.leave(r)
 	for range n {
 		w.Offer(help)
 	}

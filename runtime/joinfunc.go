@@ -45,7 +45,7 @@ func JoinFunc[A, R any](w *Worker, f func(*Worker, A) R, a, b A) (ra, rb R) {
 		s = forkStackFor[A, R](w)
 	}
 	i := len(s.frames)
-	s.frames = append(s.frames, forkFrame[A, R]{f: f, arg: b, at: w.at})
+	s.frames = append(s.frames, forkFrame[A, R]{f: f, arg: b})
 	if w.pool.idle.Load() != 0 {
 		w.share()
 	}
@@ -53,27 +53,45 @@ func JoinFunc[A, R any](w *Worker, f func(*Worker, A) R, a, b A) (ra, rb R) {
 	// around each, and it does nothing unless one of them panics or ends
 	// the goroutine with runtime.Goexit.
 	phase := inA
-	var j *forkJob[A, R]
 	defer func() {
 		if phase != finished {
-			s.unwind(w, i, phase, j, recover())
+			s.unwind(w, i, phase, recover())
 		}
 	}()
 	ra = f(w, a)
 	// Index again: the call above may have grown the slice. A shared
 	// frame's argument has moved into its job.
 	b = s.frames[i].arg
-	if j = s.pop(i); j != nil {
-		phase = inB
-		j.wait(w, &phase)
+	if j := s.pop(i); j != nil {
+		// The shared path keeps its own deferred function, out of line:
+		// the inline path's stays as small as it was before frames.
 		phase = finished
-		Raise(j.panicked) // a panic, or a Goexit on the thief
-		return ra, j.result
+		return ra, j.join(w)
 	}
 	phase = inBInline
 	rb = f(w, b)
 	phase = finished
 	return ra, rb
+}
+
+// join returns the result of a shared frame's job once it has run, on w or
+// on its thief, and re-raises its panic or Goexit. A Goexit from a job w
+// runs while it waits still waits for j before it goes on.
+func (j *forkJob[A, R]) join(w *Worker) R {
+	phase := inB
+	defer func() {
+		if phase == inB {
+			p := Unwinding(recover())
+			j.wait(w, nil)
+			if p = Stronger(p, j.panicked); isPanic(p) {
+				panic(p)
+			}
+		}
+	}()
+	j.wait(w, &phase)
+	phase = finished
+	Raise(j.panicked) // a panic, or a Goexit on the thief
+	return j.result
 }
 
 // wait returns once j has run, on w or on its thief. If w takes j back to
@@ -101,13 +119,11 @@ func (s *forkStack[A, R]) pop(i int) *forkJob[A, R] {
 // unwind finishes a JoinFunc that did not return: its call for a or b
 // panicked with v, or (v nil) ended the goroutine with runtime.Goexit. The
 // call for b still runs, or is waited for; then the failure goes on as a
-// *Panic, a's if both calls panicked, and a panic wins over a Goexit. j is
-// the shared frame's job, if b was shared and taken back or waited for
-// (phase inB, where only a Goexit can reach here: wait recovers panics).
-func (s *forkStack[A, R]) unwind(w *Worker, i int, phase int, j *forkJob[A, R], v any) {
+// *Panic, a's if both calls panicked, and a panic wins over a Goexit. (A
+// shared b taken back or waited for is forkJob.join's to finish.)
+func (s *forkStack[A, R]) unwind(w *Worker, i int, phase int, v any) {
 	p := Unwinding(v)
-	switch phase {
-	case inA:
+	if phase == inA {
 		fr := s.frames[i]
 		if j := s.pop(i); j == nil {
 			p = CallAfter(p, func() { fr.f(w, fr.arg) })
@@ -115,9 +131,6 @@ func (s *forkStack[A, R]) unwind(w *Worker, i int, phase int, j *forkJob[A, R], 
 			CallAfter(p, func() { j.wait(w, nil) })
 			p = Stronger(p, j.panicked)
 		}
-	case inB:
-		j.wait(w, nil)
-		p = Stronger(p, j.panicked)
 	}
 	if isPanic(p) {
 		panic(p)
@@ -160,9 +173,6 @@ type forkFrame[A, R any] struct {
 	f   func(*Worker, A) R
 	arg A
 	job *forkJob[A, R]
-	// at is the frame that was running when the JoinFunc was called: the
-	// parent of the job the call for b becomes if it is shared.
-	at *frame
 }
 
 // forkStack holds the frames of the JoinFuncs of one type that are running
@@ -173,6 +183,13 @@ type forkFrame[A, R any] struct {
 type forkStack[A, R any] struct {
 	frames []forkFrame[A, R]
 	shared int
+	// floor seals the frames of outer regions: frames[:floor] were pushed
+	// before the worker entered the region it runs in now (a job it took
+	// while waiting, a Scope, a loop), and are not shared until it leaves
+	// (see Worker.seal). So every frame at or above floor was pushed in the
+	// frame running now, w.at, which becomes its job's parent: no call
+	// records its frame.
+	floor int
 }
 
 // forkJob is a shared frame: a job whose result the owner reads once done
@@ -187,31 +204,46 @@ type sharer interface {
 	// shareOldest turns the oldest private frame into a job on w's deque,
 	// and reports false if there is none.
 	shareOldest(w *Worker) bool
+	// seal raises the floor to the frames pushed so far and returns the
+	// old floor, for unseal.
+	seal() int
+	unseal(floor int)
 }
+
+func (s *forkStack[A, R]) seal() int {
+	f := s.floor
+	s.floor = len(s.frames)
+	return f
+}
+
+func (s *forkStack[A, R]) unseal(floor int) { s.floor = floor }
 
 func (s *forkStack[A, R]) shareOldest(w *Worker) bool {
 	k := s.shared
 	if k == len(s.frames) {
 		return false
 	}
-	fr := &s.frames[k]
 	// Does the frame belong to an outer region of this worker (a JoinFunc
-	// that waits further down the stack, while w runs a job it stole)?
-	// Then it is not shared while w is inside: its job would sit on top of
-	// the inner region's jobs, where the inner waits, which may not run it,
+	// that waits further down the stack, while w runs a job it took)? Then
+	// it is not shared while w is inside: its job would sit on top of the
+	// inner region's jobs, where the inner waits, which may not run it,
 	// would find it first.
-	if fr.at != w.at {
+	if k < s.floor {
 		return false
 	}
+	fr := &s.frames[k]
 	if invariant.Enabled && (fr.job != nil || (k > 0 && s.frames[k-1].job == nil)) {
 		invariant.Failf("sharing frame %d of %d: shared frames must be exactly the oldest %d", k, len(s.frames), k)
 	}
 	f, arg := fr.f, fr.arg
 	j := new(forkJob[A, R])
-	if fr.at != nil {
-		fr.at.forked = true
+	// The frame was pushed in the region w runs in now (it is above the
+	// floor): the job descends from it.
+	at := w.at
+	if at != nil {
+		at.forked = true
 	}
-	j.fr.setParent(fr.at)
+	j.fr.setParent(at)
 	j.fn = func(w *Worker) { j.result = f(w, arg) }
 	fr.job = j
 	fr.arg = *new(A) // the job holds it now

@@ -45,9 +45,9 @@ func (w *Worker) Scope(body func(s Scope)) {
 	st.pending.Store(1)
 	// The body runs in the scope's frame, so what it spawns descends from
 	// it, and the wait runs only that.
-	var prev *frame
+	var r region
 	if w != nil {
-		prev = w.enter(&st.fr)
+		r = w.enter(&st.fr)
 	}
 	// Only runtime.Goexit, in body or in a task that w runs while it
 	// waits, reaches the deferred function: the scope's tasks still run,
@@ -63,7 +63,7 @@ func (w *Worker) Scope(body func(s Scope)) {
 		}
 		if w != nil {
 			w.waitUntil(&st.done, &st.fr)
-			w.at = prev
+			w.leave(r)
 		}
 		if p := st.panicked.Load(); isPanic(p) {
 			panic(p)
@@ -76,7 +76,7 @@ func (w *Worker) Scope(body func(s Scope)) {
 	st.finish()
 	if w != nil {
 		w.waitUntil(&st.done, &st.fr)
-		w.at = prev
+		w.leave(r)
 	}
 	phase = finished
 	Raise(st.panicked.Load())

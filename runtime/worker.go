@@ -65,6 +65,9 @@ type Worker struct {
 	// holds one per type of JoinFunc used on this worker.
 	forks      any
 	forkStacks []sharer
+	// floors holds the JoinFunc stacks' floors saved by seal, one group
+	// per region w has entered and not left.
+	floors []int
 
 	stats counters
 }
@@ -263,11 +266,12 @@ func (w *Worker) execute(j *job) {
 	w.stats.executed.Add(1)
 	w.started(j)
 	// The job's code runs in the job's frame: what it forks descends from
-	// it. Deferred, so that a Goexit unwinding through the frames below
-	// finds their frame again.
-	prev := w.at
+	// it, and the JoinFunc calls pending below are sealed (see seal).
+	// Deferred, so that a Goexit unwinding through the frames below finds
+	// their frame again.
+	r := region{w.at, w.seal()}
 	w.at = &j.fr
-	defer func() { w.at = prev }()
+	defer w.leave(r)
 	if trace.IsEnabled() {
 		w.executeTraced(j)
 		return
