@@ -53,14 +53,12 @@
 //
 // Errors: [Iter.TryForEach] and [TryMap] (results in source order) stop
 // handing out items at the first error and return the lowest-index one
-// among the calls that ran, as an errgroup would.
+// among the calls that ran (errgroup returns the first in time: the
+// context forms [Iter.TryForEachContext] and [TryMapContext] do that).
 //
-// Context: [Iter.WithContext] reaches every terminal operation and the
-// block forms. A done context skips the blocks not yet started; TryForEach
-// returns its cause, the others return what the items that ran produced.
-// Join, JoinFunc and the sorts take no context. The guide's section on
-// errors ("Errors: TryForEach and TryMap instead of errgroup") lists exactly where
-// a done context is observed.
+// Context: [Iter.WithContext] stops a pipeline between blocks. The guide's
+// section "Where a done context is observed" lists where, and what each
+// operation then returns.
 //
 // Blocks, for a tight inner loop with no call per item: [Ints.Blocks] and
 // [ReduceBlocksIn] hand body whole sub-ranges [lo, hi), with every setting
@@ -70,15 +68,16 @@
 //
 // Fork-join: [Join](a, b) runs two functions possibly in parallel;
 // [JoinFunc](f, a, b) returns f(a) and f(b) without closures, for recursive
-// divide and conquer. Both run inline, at the cost of plain calls, while
-// every worker is busy. [JoinAll](fns...) runs any number of different
-// tasks; [Scope] runs tasks that start more tasks through a [Group].
+// divide and conquer. Both run inline while every worker is busy: JoinFunc
+// then costs about the two calls, and Join also allocates its two closures
+// (docs/benchmarks.md, "Headline figures"). [JoinAll](fns...) runs any
+// number of different tasks; [Scope] runs tasks that start more tasks
+// through a [Group].
 //
 // Pools: [DefaultPool] (sized by the GOPAR_WORKERS environment variable,
 // else GOMAXPROCS), [NewPool], [Pool], and [ErrClosed], the panic of an
 // operation on a closed pool. A pool's size is not a cap on the callbacks in
-// flight: every goroutine waiting on a pool also runs its work (see
-// runtime.Pool.Workers).
+// flight (see runtime.Pool.Workers).
 //
 // Scans (prefix sums): [ScanSumInclusive], [ScanSumExclusive], and
 // [ScanInclusive], [ScanExclusive] for any associative operation.
@@ -88,25 +87,12 @@
 //
 // # What you get for free
 //
-// Compared with a hand-written fan-out of goroutines:
-//
-//   - Load balancing. The index range is split statically across the
-//     workers, and a worker that runs out steals the top quarter of what
-//     another has left, so uneven items still keep every core busy.
-//   - No tuning. Items are taken in blocks whose size adapts to their
-//     measured cost: cheap items run in long sequential blocks, costly ones
-//     one at a time.
-//   - Small inputs stay cheap. An operation starts on the calling goroutine
-//     and wakes the pool only once it has run long enough to be worth it.
-//   - Early exit. Once an operation is decided (a match, an error, a done
-//     context), the items not yet handed out are dropped, not walked.
-//   - Nesting. A function given to ForEach may itself call par or Join; the
-//     waiting goroutine runs work while it waits, so this never deadlocks.
-//   - Panics come back. A panic in any callback stops the operation and is
-//     re-raised in the caller as a *[Panic] that keeps the original value
-//     and the stack where it happened.
-//   - Order. Reduce and Fold combine partial results in index order,
-//     Collect and TryMap keep source order.
+// Compared with a hand-written fan-out of goroutines: load balancing of
+// uneven items, block sizes that need no tuning, small inputs that stay on
+// the caller, an early exit that drops the work not yet handed out, nesting
+// without deadlock, panics re-raised in the caller, and index order. The
+// README's list says what each one means; docs/guide.md shows each beside
+// the fan-out it replaces.
 //
 // Functions handed to par run concurrently on several goroutines and must be
 // safe for that. Passing a nil function panics at once with a message that

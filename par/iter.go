@@ -142,6 +142,8 @@ func (it Iter[T]) WithPool(pool *Pool) Iter[T] {
 // return what the items that ran produced (a partial Sum, a shorter Collect,
 // a ForEach that skipped items, Find's false), so check ctx.Err() before
 // using their result. A context that is already done runs no item at all.
+// docs/guide.md, "Where a done context is observed", lists the forms that
+// take no context.
 func (it Iter[T]) WithContext(ctx context.Context) Iter[T] {
 	if ctx == nil {
 		panic("gopar: WithContext was given a nil context; use context.Background() for none")
@@ -233,10 +235,9 @@ func (it Nums[T]) WithPool(pool *Pool) Nums[T] {
 //
 // Integer sums wrap around on overflow as the + operator does. Float (and
 // complex) sums are reproducible: the same items give the same bits on any
-// number of workers and in every run, since fixed blocks of items are added
-// in order and their sums combined in a fixed pairwise tree (which costs
-// one stored sum per 4,096 items). They may differ from a sequential loop's in
-// the last bits, usually by less, since pairwise summation rounds less.
+// number of workers and in every run, which may differ from a sequential
+// loop's in the last bits (docs/guide.md, "Float sums are reproducible",
+// says how, and what it costs).
 func (it Nums[T]) Sum() T { return Sum[T](it) }
 
 // Map returns an iterator over f(x) for every item x of it; f may change the

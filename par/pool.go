@@ -6,10 +6,8 @@ import "github.com/gopar-dev/gopar/runtime"
 // default (DefaultPool). Give an operation a pool of its own with WithPool,
 // for example to keep one part of a program from taking every core.
 //
-// A pool's size is not a cap on the callbacks in flight: every goroutine
-// that runs an operation takes part in it, so two callers on a pool of 8
-// workers may run up to 10 callbacks at once. To cap calls that block, use
-// Blocking(limit).
+// A pool's size is not a cap on the callbacks in flight, since callers
+// help (see runtime.Pool.Workers); Blocking(limit) is one.
 type Pool = runtime.Pool
 
 // Panic is what a panic in a callback comes back as: it holds the original

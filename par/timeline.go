@@ -19,10 +19,10 @@ type Timeline = iter.Timeline
 // FromSeq, positions in the sequence. Count without a Filter runs nothing
 // and records nothing.
 //
-// Recording costs two clock reads and an append per block, which made a
-// sum of 2^24 one-nanosecond items about 1.25x slower (its blocks are
-// shortest), and 32 bytes per block, 8 MB there; without it, a terminal
-// operation pays one nil test per block. A nil t turns recording off.
+// Recording costs two clock reads and an append of 32 bytes per block,
+// which shows only on the shortest blocks, those of items of a nanosecond
+// (docs/benchmarks.md has the figure); without it, a terminal operation
+// pays one nil test per block. A nil t turns recording off.
 func (it Iter[T]) WithTimeline(t *Timeline) Iter[T] {
 	it.s.Timeline = t
 	return it

@@ -95,12 +95,9 @@ func New(workers int) (*Pool, error) {
 
 // Workers returns the number of worker goroutines of the pool.
 //
-// It is not a cap on the callbacks running at once: every goroutine that
-// waits on the pool (the caller of a parallel loop, of Join, of Do) runs
-// pool work meanwhile, beside the workers. Two goroutines each running a
-// loop on an 8-worker pool may thus have up to 10 callbacks in flight, and
-// k callers up to 8+k. To bound the callbacks, use the Blocking mode of
-// the par iterators (par.Iter.Blocking(limit)), or a semaphore in the callback.
+// It is not a cap on the callbacks running at once, since every goroutine
+// that waits on the pool runs pool work meanwhile: docs/guide.md, "Size is
+// not a cap", says how many may run and how to bound them.
 func (p *Pool) Workers() int { return p.nWorkers }
 
 // Closed reports whether Close has been called on the pool.

@@ -3,6 +3,10 @@ package doccheck
 import (
 	"bufio"
 	"fmt"
+	"go/ast"
+	"go/parser"
+	"go/token"
+	"io/fs"
 	"os"
 	"path/filepath"
 	"regexp"
@@ -200,5 +204,72 @@ func TestFigureCheckCatchesDrift(t *testing.T) {
 	}
 	if want := []string{"2", "4", "6", "6"}; !slices.Equal(at, want) {
 		t.Errorf("errors on lines %v, want %v:\n%s", at, want, strings.Join(errs, "\n"))
+	}
+}
+
+// TestGodocQuotesNoFigures checks the doc comments of the user-facing
+// packages (par, runtime) and of their exported names: they link to
+// docs/benchmarks.md instead of quoting a measured figure. Comments inside
+// functions, and on unexported names, may keep the figure that explains
+// a choice in the code.
+func TestGodocQuotesNoFigures(t *testing.T) {
+	root := repoRoot(t)
+	checked := 0
+	for _, pkg := range []string{"par", "runtime"} {
+		dir := filepath.Join(root, pkg)
+		fset := token.NewFileSet()
+		pkgs, err := parser.ParseDir(fset, dir, func(fi fs.FileInfo) bool {
+			return !strings.HasSuffix(fi.Name(), "_test.go")
+		}, parser.ParseComments)
+		if err != nil {
+			t.Fatal(err)
+		}
+		for _, p := range pkgs {
+			for name, f := range p.Files {
+				rel, _ := filepath.Rel(root, name)
+				var docs []*ast.CommentGroup
+				docs = append(docs, f.Doc)
+				for _, d := range f.Decls {
+					switch d := d.(type) {
+					case *ast.FuncDecl:
+						if d.Name.IsExported() {
+							docs = append(docs, d.Doc)
+						}
+					case *ast.GenDecl:
+						for _, s := range d.Specs {
+							switch s := s.(type) {
+							case *ast.TypeSpec:
+								if s.Name.IsExported() {
+									docs = append(docs, d.Doc, s.Doc)
+								}
+							case *ast.ValueSpec:
+								for _, n := range s.Names {
+									if n.IsExported() {
+										docs = append(docs, d.Doc, s.Doc)
+										break
+									}
+								}
+							}
+						}
+					}
+				}
+				for _, cg := range docs {
+					if cg == nil {
+						continue
+					}
+					checked++
+					for _, c := range cg.List {
+						for _, fig := range figures(c.Text) {
+							if needsHome(fig) {
+								t.Errorf("%s:%d: the doc comment quotes the figure %q: link to docs/benchmarks.md instead", rel, fset.Position(c.Pos()).Line, fig)
+							}
+						}
+					}
+				}
+			}
+		}
+	}
+	if checked == 0 {
+		t.Fatal("found no doc comments to check")
 	}
 }
