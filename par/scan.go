@@ -2,42 +2,60 @@ package par
 
 import (
 	"fmt"
+	goruntime "runtime"
+	"sync/atomic"
 	"unsafe"
 
 	"github.com/gopar-dev/gopar/runtime"
 )
 
-// The scans follow ParlayLib's blocked two-pass scan (primitives.h,
-// sequence_ops.h): the input is cut into blocks of scanBlock elements
-// (the last one shorter), a first parallel pass reduces every block but the
-// last, a sequential loop
-// turns the block sums into the offset of each block, and a second parallel
-// pass scans every block from its offset into dst. The blocks depend on the
-// length alone, never on the schedule, so a float scan gives the same bits
-// on any number of workers and in every run; and since offsets and blocks
-// are combined in index order, an operation that is associative but not
+// The scans are chained scans, one pass over the input: it is cut into
+// blocks of scanBlock elements (the last one shorter), the participants
+// claim the blocks in index order from a counter, and block k's prefix,
+// the reduction of every block before it, is handed from block k-1 to
+// block k through one atomic counter. A participant that claims block k
+// while its prefix p is not known yet scans the block locally (from its
+// first element, as if it were the whole input) into dst, waits for p,
+// publishes p op (the block's reduction) for block k+1, and only then
+// rewrites the block with dst[i] = p op dst[i], from the cache where the
+// local scan left it. One that finds p already published writes p op
+// local[i] at once. Either way each element of dst is p op (the local scan
+// of its block at i), so the bits do not depend on which way ran.
+//
+// The blocks depend on the length alone, never on the schedule, and the
+// prefixes are chained in block order, so a float scan gives the same bits
+// on any number of workers and in every run; and since everything is
+// combined in index order, an operation that is associative but not
 // commutative (string concatenation, a matrix product) gives the
 // sequential answer.
 //
-// The cost is a second read of the input: a plain loop reads and writes
-// every element once, the blocked scan reads it twice. On a machine where
-// each core's memory bandwidth bounds the loop, P workers would gain at
-// most about P*2/3 over it if both reads came from memory; the rounds below
-// serve the second from the cache. docs/benchmarks.md has the measured
-// ceiling.
-const (
-	scanBlock   = 1 << 13
-	superBlocks = 32
-)
-
-// The passes run in rounds of superBlocks blocks (2 MiB of int64s), and in
-// each round the blocks are cut into one contiguous part per worker, the
-// same parts in both passes (see spread): the second pass then reads its
-// part from the cache where the first pass left it, instead of from memory.
-// On the development VMs that took 2^24 int64s from 19.6-20.8 ms to 18.7 ms
-// (a plain loop: 23 ms), and to 14.5 ms in place (loop: 18.8 ms); rounds of
-// 8 to 128 blocks were measured, and the driver's adaptive blocks
-// (iter.RunBlocks) ran the two passes on different cores.
+// The algorithm in a few words:
+//
+//	for each block k claimed, in order:
+//		if k == 0: scan it as the loop does; publish its reduction
+//		else if the prefix p of block k is published: dst = p op local scan; publish p op reduction
+//		else: dst = local scan; wait for p; publish p op reduction; dst = p op dst
+//
+// Why it cannot deadlock: a participant waits only for the block claimed
+// just before its own, claims happen in index order, and the claimer of
+// block 0 never waits; so the claimer of the lowest unpublished block is
+// always running its block (or a nested parallel call of op's, which waits
+// only for its own work). A panic or runtime.Goexit in op sets stop, which
+// ends every wait.
+//
+// Why one pass: a plain loop reads every element once and writes it once;
+// a two-pass scan (reduce every block, then scan it from its offset) reads
+// the input twice, and memory bandwidth, not arithmetic, bounds both. Here
+// the second touch of a block (the rewrite) finds it in the cache, so the
+// scan moves the loop's bytes to and from memory, and two cores can
+// approach a parallel copy. docs/benchmarks.md has the figures.
+//
+// scanBlock is 8192 elements: 64 KiB of int64s in and 64 KiB out, so a
+// block is still in the core's cache when it is rewritten, and the 2048
+// blocks of 2^24 elements cost one counter claim and one handover each, too
+// few to measure. Blocks of 2048, 4096 and 16384 elements ran within 5% of
+// it (docs/benchmarks.md).
+const scanBlock = 1 << 13
 
 // ScanInclusive writes the inclusive scan of src under op into dst:
 // dst[i] = src[0] op src[1] op ... op src[i], in parallel on the default
@@ -91,7 +109,7 @@ func ScanExclusive[T any](dst, src []T, identity T, op func(T, T) T) T {
 // speed of memory. Integer sums wrap around as + does; float sums give the
 // same bits on every run and worker count.
 func ScanSumInclusive[T Number](dst, src []T) T {
-	return scanWith(dst, src, 0, addNumbers[T], true, "ScanSumInclusive", reduceSum[T], scanSumFrom[T])
+	return scanWith(runtime.Default(), dst, src, 0, addNumbers[T], "ScanSumInclusive", sumKernels[T](true))
 }
 
 // ScanSumExclusive is ScanExclusive under +, for numbers: dst[0] = 0,
@@ -99,23 +117,196 @@ func ScanSumInclusive[T Number](dst, src []T) T {
 // offsets of parts laid end to end, given their sizes. See
 // ScanSumInclusive.
 func ScanSumExclusive[T Number](dst, src []T) T {
-	return scanWith(dst, src, 0, addNumbers[T], false, "ScanSumExclusive", reduceSum[T], scanSumFrom[T])
+	return scanWith(runtime.Default(), dst, src, 0, addNumbers[T], "ScanSumExclusive", sumKernels[T](false))
 }
 
 func addNumbers[T Number](a, b T) T { return a + b }
 
 func scan[T any](dst, src []T, identity T, op func(T, T) T, inclusive bool, name string) T {
 	mustFunc(op, name)
-	return scanWith(dst, src, identity, op, inclusive, name,
-		func(xs []T) T { return reduceBlock(xs, op) },
-		func(dst, src []T, acc T, inclusive bool) T { return scanFrom(dst, src, acc, op, inclusive) })
+	return scanWith(runtime.Default(), dst, src, identity, op, name, opKernels(identity, op, inclusive))
 }
 
-// scanWith is the blocked scan (see scanBlock), with the loops over a block
-// given as functions so that the scans under + inline their additions: op
-// itself only combines block sums.
-func scanWith[T any](dst, src []T, identity T, op func(T, T) T, inclusive bool, name string,
-	reduce func(xs []T) T, scanFrom func(dst, src []T, acc T, inclusive bool) T) T {
+// scanKernels are the loops over one block of a scan (see scanBlock); each
+// returns the reduction of the block's src (the first one: of identity and
+// the block's src). Scans under + inline their additions in them: op itself
+// then only chains the blocks' prefixes.
+type scanKernels[T any] struct {
+	// first scans block 0 as the sequential loop does.
+	first func(dst, src []T) T
+	// local scans a block as if it began the input: inclusive, dst[i] =
+	// src[0] op ... op src[i]; exclusive, dst[i] = src[0] op ... op
+	// src[i-1] for i > 0, and dst[0] is left for fix.
+	local func(dst, src []T) T
+	// fix turns local's output into the scan from prefix p: dst[i] = p op
+	// dst[i] (exclusive: dst[0] = p).
+	fix func(dst []T, p T)
+	// fused is local and fix in one pass, when p is known before the block
+	// starts. It must write the same bits as they do.
+	fused func(dst, src []T, p T) T
+}
+
+// opKernels are the kernels calling op.
+func opKernels[T any](identity T, op func(T, T) T, inclusive bool) scanKernels[T] {
+	if inclusive {
+		return scanKernels[T]{
+			first: func(dst, src []T) T {
+				// From src[0] itself, as the loop's op(identity, src[0])
+				// would give for a neutral identity: the exact src[0] where
+				// identity is neutral only up to rounding (0.0 + -0.0 is 0.0).
+				acc := src[0]
+				dst[0] = acc
+				for i := 1; i < len(src); i++ {
+					acc = op(acc, src[i])
+					dst[i] = acc
+				}
+				return acc
+			},
+			local: func(dst, src []T) T {
+				acc := src[0]
+				dst[0] = acc
+				for i := 1; i < len(src); i++ {
+					acc = op(acc, src[i])
+					dst[i] = acc
+				}
+				return acc
+			},
+			fix: func(dst []T, p T) {
+				for i, x := range dst {
+					dst[i] = op(p, x)
+				}
+			},
+			fused: func(dst, src []T, p T) T {
+				acc := src[0]
+				dst[0] = op(p, acc)
+				for i := 1; i < len(src); i++ {
+					acc = op(acc, src[i])
+					dst[i] = op(p, acc)
+				}
+				return acc
+			},
+		}
+	}
+	return scanKernels[T]{
+		first: func(dst, src []T) T {
+			acc := identity
+			for i := range src {
+				x := src[i] // before writing dst[i]: dst may be src
+				dst[i] = acc
+				acc = op(acc, x)
+			}
+			return acc
+		},
+		local: func(dst, src []T) T {
+			acc := src[0]
+			for i := 1; i < len(src); i++ {
+				x := src[i]
+				dst[i] = acc
+				acc = op(acc, x)
+			}
+			return acc
+		},
+		fix: func(dst []T, p T) {
+			dst[0] = p
+			for i := 1; i < len(dst); i++ {
+				dst[i] = op(p, dst[i])
+			}
+		},
+		fused: func(dst, src []T, p T) T {
+			acc := src[0]
+			dst[0] = p
+			for i := 1; i < len(src); i++ {
+				x := src[i]
+				dst[i] = op(p, acc)
+				acc = op(acc, x)
+			}
+			return acc
+		},
+	}
+}
+
+// sumKernels are opKernels for +, with the additions inlined.
+func sumKernels[T Number](inclusive bool) scanKernels[T] {
+	if inclusive {
+		return scanKernels[T]{first: localSumInclusive[T], local: localSumInclusive[T], fix: fixSumInclusive[T], fused: fusedSumInclusive[T]}
+	}
+	return scanKernels[T]{first: firstSumExclusive[T], local: localSumExclusive[T], fix: fixSumExclusive[T], fused: fusedSumExclusive[T]}
+}
+
+// The + kernels start from src[0] itself, not from 0 + src[0], as the op
+// kernels do: for floats, 0 + -0.0 is 0.0.
+
+func localSumInclusive[T Number](dst, src []T) T {
+	dst = dst[:len(src)]
+	acc := src[0]
+	dst[0] = acc
+	for i := 1; i < len(src); i++ {
+		acc += src[i]
+		dst[i] = acc
+	}
+	return acc
+}
+
+func fixSumInclusive[T Number](dst []T, p T) {
+	for i := range dst {
+		dst[i] = p + dst[i]
+	}
+}
+
+func fusedSumInclusive[T Number](dst, src []T, p T) T {
+	dst = dst[:len(src)]
+	acc := src[0]
+	dst[0] = p + acc
+	for i := 1; i < len(src); i++ {
+		acc += src[i]
+		dst[i] = p + acc
+	}
+	return acc
+}
+
+func firstSumExclusive[T Number](dst, src []T) T {
+	dst = dst[:len(src)]
+	var acc T
+	for i, x := range src {
+		dst[i] = acc
+		acc += x
+	}
+	return acc
+}
+
+func localSumExclusive[T Number](dst, src []T) T {
+	dst = dst[:len(src)]
+	acc := src[0]
+	for i := 1; i < len(src); i++ {
+		x := src[i]
+		dst[i] = acc
+		acc += x
+	}
+	return acc
+}
+
+func fixSumExclusive[T Number](dst []T, p T) {
+	dst[0] = p
+	for i := 1; i < len(dst); i++ {
+		dst[i] = p + dst[i]
+	}
+}
+
+func fusedSumExclusive[T Number](dst, src []T, p T) T {
+	dst = dst[:len(src)]
+	acc := src[0]
+	dst[0] = p
+	for i := 1; i < len(src); i++ {
+		x := src[i]
+		dst[i] = p + acc
+		acc += x
+	}
+	return acc
+}
+
+// scanWith is the chained scan (see scanBlock) on pool with the given
+// kernels.
+func scanWith[T any](pool *runtime.Pool, dst, src []T, identity T, op func(T, T) T, name string, k scanKernels[T]) T {
 	n := len(src)
 	if len(dst) < n {
 		panic(fmt.Sprintf("gopar: par.%s: dst has %d elements, fewer than src's %d", name, len(dst), n))
@@ -127,7 +318,6 @@ func scanWith[T any](dst, src []T, identity T, op func(T, T) T, inclusive bool, 
 	if n == 0 {
 		return identity
 	}
-	pool := runtime.Default()
 	// A panic in op comes back as a *Panic whichever goroutine ran it
 	// (Join wraps those of other goroutines, this those of the caller's).
 	defer func() {
@@ -135,133 +325,100 @@ func scanWith[T any](dst, src []T, identity T, op func(T, T) T, inclusive bool, 
 			panic(runtime.NewPanic(v))
 		}
 	}()
-	// The rounds: superBlocks blocks at a time, so that the second pass
-	// reads what the first left in the cache.
-	offsets := make([]T, min((n-1)/scanBlock+1, superBlocks))
-	var carry T // the reduction of every round before this one
-	for round := 0; round < n; round += scanBlock * superBlocks {
-		end := min(round+scanBlock*superBlocks, n)
-		blocks := (end-round-1)/scanBlock + 1
-		// Block k covers [at(k), at(k+1)).
-		at := func(k int) int { return min(round+k*scanBlock, end) }
-		// offsets[k] is the reduction of everything before block k
-		// (offsets[0] of the first round is unused).
-		offsets[0] = carry
-		if blocks > 1 {
-			// Pass 1: the sum of every block but the last, in offsets[k+1].
-			spread(pool, blocks-1, func(lo, hi int) {
-				for k := lo; k < hi; k++ {
-					offsets[k+1] = reduce(src[at(k):at(k+1)])
-				}
-			})
-			start := 1
-			if round == 0 {
-				start = 2 // offsets[1] is block 0's sum itself
-			}
-			for k := start; k < blocks; k++ {
-				offsets[k] = op(offsets[k-1], offsets[k])
-			}
-		}
-		// Pass 2: scan each block from its offset. The last block's end is
-		// the carry; one goroutine runs it, and RunBlocks's return
-		// publishes what it stored.
-		first := round == 0
-		spread(pool, blocks, func(lo, hi int) {
-			for k := lo; k < hi; k++ {
-				from, to := at(k), at(k+1)
-				var acc T
-				switch {
-				case k > 0 || !first:
-					acc = scanFrom(dst[from:to], src[from:to], offsets[k], inclusive)
-				case inclusive:
-					// From src[0] itself, as the loop's op(identity,
-					// src[0]) would give for a neutral identity: the
-					// exact src[0] where identity is neutral only up to
-					// rounding (0.0 + -0.0 is 0.0).
-					dst[0] = src[0]
-					acc = scanFrom(dst[1:to], src[1:to], src[0], true)
-				default:
-					acc = scanFrom(dst[:to], src[:to], identity, false)
-				}
-				if k == blocks-1 {
-					carry = acc
-				}
-			}
-		})
+	if n <= scanBlock {
+		return k.first(dst, src) // one block: no one to share it with
 	}
-	return carry
-}
-
-// spread calls body on [0, n) cut into one contiguous part per worker of
-// pool, joined with JoinLazy: the caller runs the first part, and the same
-// parts go to the same participants from one call to the next, so that the
-// second pass of a round finds its blocks in the cache the first pass
-// filled.
-func spread(pool *runtime.Pool, n int, body func(lo, hi int)) {
-	parts := min(pool.Workers(), n)
-	var split func(w *runtime.Worker, p0, p1 int)
-	split = func(w *runtime.Worker, p0, p1 int) {
-		if p1-p0 == 1 {
-			body(p0*n/parts, p1*n/parts)
+	c := &chain[T]{blocks: (n-1)/scanBlock + 1}
+	parts := min(pool.Workers(), c.blocks)
+	var split func(w *runtime.Worker, parts int)
+	split = func(w *runtime.Worker, parts int) {
+		if parts == 1 {
+			c.run(dst, src, op, k)
 			return
 		}
-		mid := (p0 + p1) / 2
-		w.Join(func(w *runtime.Worker) { split(w, p0, mid) }, func(w *runtime.Worker) { split(w, mid, p1) })
+		w.Join(func(w *runtime.Worker) { split(w, parts/2) }, func(w *runtime.Worker) { split(w, parts-parts/2) })
 	}
-	pool.Do(func(w *runtime.Worker) { split(w, 0, parts) })
+	pool.Do(func(w *runtime.Worker) { split(w, parts) })
+	// Every participant has returned (Do and Join publish what they
+	// stored), and the last block's handover left the whole reduction in
+	// carry.
+	return c.carry
 }
 
-// reduceSum returns the sum of a non-empty xs.
-func reduceSum[T Number](xs []T) T {
-	var acc T
-	for _, x := range xs {
-		acc += x
-	}
-	return acc
+// chain is the state a chained scan's participants share.
+type chain[T any] struct {
+	blocks int
+	// next is the next block to claim.
+	next atomic.Int64
+	_    [56]byte // next and done on lines of their own: every claim writes next
+	// done is the number of blocks whose prefixes have been chained: block
+	// k may read carry once done == k, and only block k's claimer then
+	// writes carry and done.
+	done atomic.Int64
+	// stop is set when a participant leaves by a panic or runtime.Goexit:
+	// the block it held will never be handed over.
+	stop atomic.Bool
+	// carry is the reduction of blocks [0, done).
+	carry T
 }
 
-// scanSumFrom is scanFrom under +.
-func scanSumFrom[T Number](dst, src []T, acc T, inclusive bool) T {
-	dst = dst[:len(src)]
-	if inclusive {
-		for i, x := range src {
-			acc += x
-			dst[i] = acc
+// run is one participant: it claims blocks in order until none is left.
+func (c *chain[T]) run(dst, src []T, op func(T, T) T, k scanKernels[T]) {
+	finished := false
+	defer func() {
+		if !finished {
+			c.stop.Store(true) // a panic or Goexit in op: release the waiters
 		}
-		return acc
-	}
-	for i, x := range src {
-		dst[i] = acc
-		acc += x
-	}
-	return acc
-}
-
-// reduceBlock returns xs[0] op xs[1] op ... for a non-empty xs.
-func reduceBlock[T any](xs []T, op func(T, T) T) T {
-	acc := xs[0]
-	for _, x := range xs[1:] {
-		acc = op(acc, x)
-	}
-	return acc
-}
-
-// scanFrom scans src into dst (of the same length, possibly the same
-// slice) starting from acc, and returns the reduction of acc and all of src.
-func scanFrom[T any](dst, src []T, acc T, op func(T, T) T, inclusive bool) T {
-	dst = dst[:len(src)]
-	if inclusive {
-		for i, x := range src {
-			acc = op(acc, x)
-			dst[i] = acc
+	}()
+	n := len(src)
+	for !c.stop.Load() {
+		b := int(c.next.Add(1) - 1)
+		if b >= c.blocks {
+			break
 		}
-		return acc
+		lo, hi := b*scanBlock, min(b*scanBlock+scanBlock, n)
+		d, s := dst[lo:hi], src[lo:hi]
+		switch {
+		case b == 0:
+			c.carry = k.first(d, s)
+			c.done.Store(1)
+		case c.done.Load() == int64(b):
+			// The prefix is here: one pass.
+			p := c.carry
+			c.carry = op(p, k.fused(d, s, p))
+			c.done.Store(int64(b + 1))
+		default:
+			// Scan locally while the blocks before finish, then hand the
+			// prefix over before rewriting, so the next block waits for
+			// the handover only, not for the rewrite.
+			r := k.local(d, s)
+			if !c.wait(b) {
+				finished = true
+				return
+			}
+			p := c.carry
+			c.carry = op(p, r)
+			c.done.Store(int64(b + 1))
+			k.fix(d, p)
+		}
 	}
-	for i, x := range src {
-		dst[i] = acc // after reading x: dst may be src
-		acc = op(acc, x)
+	finished = true
+}
+
+// wait returns once block b's prefix is in carry (true) or a participant
+// has stopped (false). The wait is the rest of block b-1's pass, a few
+// microseconds; yielding after a short spin lets a claimer that shares this
+// core run.
+func (c *chain[T]) wait(b int) bool {
+	for spin := 0; c.done.Load() != int64(b); spin++ {
+		if c.stop.Load() {
+			return false
+		}
+		if spin >= 64 {
+			goruntime.Gosched()
+		}
 	}
-	return acc
+	return true
 }
 
 // overlapPartly reports whether a and b share memory without starting at

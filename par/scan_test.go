@@ -9,6 +9,7 @@ import (
 	"os/exec"
 	"slices"
 	"strings"
+	"sync"
 	"testing"
 
 	"github.com/gopar-dev/gopar/internal/race"
@@ -16,8 +17,9 @@ import (
 	"github.com/gopar-dev/gopar/runtime"
 )
 
-// scanSizes cross the scan's block (8192) and round (32 blocks) boundaries.
-var scanSizes = []int{0, 1, 2, 8191, 8192, 8193, 3*8192 + 5, 32*8192 - 1, 32 * 8192, 32*8192 + 1, 100*8192 + 17}
+// scanSizes cross the scan's block boundary (8192 elements) and give one
+// to a hundred blocks.
+var scanSizes = []int{0, 1, 2, 8191, 8192, 8193, 3*8192 + 5, 32*8192 - 1, 100*8192 + 17}
 
 // loopScan is the sequential scan the parallel ones must match.
 func loopScan[T any](src []T, identity T, op func(T, T) T, inclusive bool) ([]T, T) {
@@ -226,6 +228,120 @@ func TestScanBadInput(t *testing.T) {
 		}()
 		if p, ok := pv.(*runtime.Panic); !ok || !errors.Is(p, boom) {
 			t.Fatalf("n=%d: recovered %T %v, want a *runtime.Panic of boom", n, pv, pv)
+		}
+	}
+}
+
+// scanPools are pools of 1, 2, 3 and 8 workers for the scans' tests and
+// fuzz targets, made once: the chained scan's blocks wait for each other,
+// and more workers than cores makes a block's claimer lose its core
+// while the next one waits.
+var scanPools = sync.OnceValue(func() []*runtime.Pool {
+	var ps []*runtime.Pool
+	for _, w := range []int{1, 2, 3, 8} {
+		p, err := runtime.New(w)
+		if err != nil {
+			panic(err)
+		}
+		ps = append(ps, p)
+	}
+	return ps
+})
+
+// TestScanWorkerCounts: on 1, 2, 3 and 8 workers in one process, a float
+// scan gives the same bits and a span scan (which poisons any combination
+// out of order) the loop's answer, many times over, so that the blocks
+// take both ways (one pass, or a local scan fixed up) in varied mixes.
+func TestScanWorkerCounts(t *testing.T) {
+	n := 40*par.ScanBlock + 123
+	src := make([]float64, n)
+	spans := make([]span, n)
+	for i := range src {
+		src[i] = float64(mixInt(i)%1_000_000)/7 - 60_000
+		spans[i] = span{i, i + 1}
+	}
+	add := func(a, b float64) float64 { return a + b }
+	for _, inclusive := range []bool{true, false} {
+		var want []float64
+		var wantTotal float64
+		wantS, totalS := loopScan(spans, span{0, 0}, joinSpans, inclusive)
+		for round := range 20 / race.Scale {
+			for _, p := range scanPools() {
+				dst := make([]float64, n)
+				total := par.ScanSumOn(p, dst, src, inclusive)
+				if round%2 == 1 {
+					total = par.ScanOn(p, dst, src, 0, add, inclusive)
+				}
+				if want == nil {
+					want, wantTotal = dst, total
+				} else if !slices.EqualFunc(dst, want, func(a, b float64) bool { return math.Float64bits(a) == math.Float64bits(b) }) ||
+					math.Float64bits(total) != math.Float64bits(wantTotal) {
+					t.Fatalf("inclusive=%v round %d, %d workers: the float scan's bits differ", inclusive, round, p.Workers())
+				}
+				gotS := make([]span, n)
+				if total := par.ScanOn(p, gotS, spans, span{0, 0}, joinSpans, inclusive); total != totalS || !slices.Equal(gotS, wantS) {
+					t.Fatalf("inclusive=%v round %d, %d workers: spans combined out of order", inclusive, round, p.Workers())
+				}
+			}
+		}
+	}
+}
+
+// TestScanNested: scans inside a parallel loop (their participants'
+// workers are busy, so the callers claim most blocks), and a scan whose op
+// runs a parallel loop itself, give the loop's answer.
+func TestScanNested(t *testing.T) {
+	n := 5*par.ScanBlock + 9
+	src := make([]int64, n)
+	for i := range src {
+		src[i] = int64(mixInt(i) % 1000)
+	}
+	add := func(a, b int64) int64 { return a + b }
+	want, wantTotal := loopScan(src, 0, add, true)
+	par.Range(0, 8).ForEach(func(int) {
+		dst := make([]int64, n)
+		if total := par.ScanSumInclusive(dst, src); total != wantTotal || !slices.Equal(dst, want) {
+			t.Errorf("a scan inside ForEach differs from the loop's")
+		}
+	})
+	small := src[:3*par.ScanBlock]
+	want, wantTotal = loopScan(small, 0, add, false)
+	dst := make([]int64, len(small))
+	total := par.ScanExclusive(dst, small, 0, func(a, b int64) int64 {
+		if b%97 == 0 { // now and then, a nested parallel sum of nothing
+			return a + b + int64(par.Range(0, 2).Map(func(int) int { return 0 }).Sum())
+		}
+		return a + b
+	})
+	if total != wantTotal || !slices.Equal(dst, want) {
+		t.Fatalf("a scan whose op runs a parallel loop differs from the loop's")
+	}
+}
+
+// TestScanPanicReleasesWaiters: a panic in op while scanning block 0, a
+// middle block or the last ends the scan on every worker count: the
+// participants waiting for the blocks after the panicking one stop
+// waiting (without stop they would wait forever).
+func TestScanPanicReleasesWaiters(t *testing.T) {
+	boom := errors.New("boom")
+	n := 16*par.ScanBlock + 1
+	for _, at := range []int{5, 7*par.ScanBlock + 3, n - 1} {
+		for _, p := range scanPools() {
+			src := make([]int, n)
+			src[at] = 1
+			pv := func() (r any) {
+				defer func() { r = recover() }()
+				par.ScanOn(p, src, src, 0, func(a, b int) int {
+					if b == 1 {
+						panic(boom)
+					}
+					return a + b
+				}, false)
+				return nil
+			}()
+			if pe, ok := pv.(*runtime.Panic); !ok || !errors.Is(pe, boom) {
+				t.Fatalf("panic at %d on %d workers: recovered %T %v, want a *runtime.Panic of boom", at, p.Workers(), pv, pv)
+			}
 		}
 	}
 }
