@@ -238,7 +238,7 @@ func (it Nums[T]) WithPool(pool *Pool) Nums[T] {
 // number of workers and in every run, which may differ from a sequential
 // loop's in the last bits (docs/guide.md, "Float sums are reproducible",
 // says how, and what it costs).
-func (it Nums[T]) Sum() T { return Sum[T](it) }
+func (it Nums[T]) Sum() T { return iter.Sum(it.s) } // not Sum(it): an Iterator holding it would be allocated
 
 // Map returns an iterator over f(x) for every item x of it; f may change the
 // item type. It works on every iterator of this package:
