@@ -1,10 +1,6 @@
 package par
 
-import (
-	"sync/atomic"
-
-	"github.com/gopar-dev/gopar/runtime"
-)
+import "github.com/gopar-dev/gopar/runtime"
 
 // JoinAll runs every function of fns, possibly in parallel, on the default
 // pool, and returns when all of them have returned: Join for any number of
@@ -83,37 +79,34 @@ func Scope(body func(g *Group)) {
 }
 
 // Group starts tasks inside a Scope. A *Group is handed to the scope's
-// body and to every task, and is bound to the goroutine running that
-// function: start tasks with the *Group your own function was given, never
-// with one captured from an enclosing function (which runs on another
-// goroutine). Go on a *Group whose function has returned panics.
+// body and to every task.
+//
+// Go may be called from any goroutine while the scope is open, as Rayon's
+// scope.spawn may: on the *Group your own function was given, or on one
+// captured from an enclosing function (the body's *Group from a task, from
+// a ForEach callback in the body, or from a goroutine the body waits for),
+// even after that function has returned. The scope waits for every task so
+// started. The Group your own function was given is the fast one: it starts
+// the task on the worker running your function, where a *Group of another
+// function's worker hands it over through the pool. Go panics once the
+// scope has ended, that is, once Scope has returned or is returning
+// because the body and every task have finished.
 type Group struct {
 	s runtime.Scope
-	// live is cleared when the function the group was handed to returns,
-	// so that a Group kept past it is caught rather than pushing work onto
-	// a deque it does not own.
-	live atomic.Bool
 }
 
-// runGroup calls fn with a Group bound to the worker of s, and retires the
-// Group when fn returns (or panics).
+// runGroup calls fn with a Group bound to the worker of s.
 func runGroup(s runtime.Scope, fn func(g *Group)) {
-	g := &Group{s: s}
-	g.live.Store(true)
-	defer g.live.Store(false)
-	fn(g)
+	fn(&Group{s: s})
 }
 
 // Go starts task as part of the scope: it runs, possibly in parallel with
 // the caller, before Scope returns, and receives a *Group of its own
 // through which it may start more tasks. Go returns at once. A nil task
-// panics.
+// panics; so does a Go after the scope has ended (see Group).
 func (g *Group) Go(task func(g *Group)) {
 	if task == nil {
 		panic("gopar: Group.Go was given a nil function")
-	}
-	if !g.live.Load() {
-		panic("gopar: Group.Go on a *Group whose function has returned; start tasks with the *Group your own function was given")
 	}
 	g.s.Spawn(func(s runtime.Scope) { runGroup(s, task) })
 }

@@ -103,7 +103,7 @@ func TestJoinAllAndScopeBadInput(t *testing.T) {
 	})
 	var kept *par.Group
 	par.Scope(func(g *par.Group) { kept = g })
-	mustPanicWith(t, "whose function has returned", func() {
+	mustPanicWith(t, "in a scope that has ended", func() {
 		kept.Go(func(*par.Group) {})
 	})
 	par.Scope(func(g *par.Group) {}) // no tasks
@@ -205,5 +205,65 @@ func TestGroupNestsInLoops(t *testing.T) {
 	cmd.Env = append(os.Environ(), "GOPAR_TEST_CHILD=group", "GOPAR_WORKERS=1")
 	if out, err := cmd.CombinedOutput(); err != nil || !strings.Contains(string(out), "PASS") {
 		t.Fatalf("child with GOPAR_WORKERS=1 failed: %v\n%s", err, out)
+	}
+}
+
+// TestGroupGoFromAnyGoroutine: Go on a *Group captured from an enclosing
+// function, called from other goroutines while the scope is open (from the
+// tasks the Group started, from a ForEach in the body, from plain
+// goroutines the body waits for, and from tasks that run after the body
+// returned), starts every task exactly once. Run in child processes at
+// GOPAR_WORKERS=4 and 8 too, and under -race.
+func TestGroupGoFromAnyGoroutine(t *testing.T) {
+	const (
+		tasks      = 16
+		leaves     = 8
+		items      = 64
+		goroutines = 4
+		total      = tasks + tasks*leaves + items + goroutines
+	)
+	rounds := 40 / race.Scale
+	for round := range rounds {
+		var ran [total]atomic.Int32
+		work := func() { par.Sum(par.Map(par.Range(0, 256), mixInt)) }
+		par.Scope(func(outer *par.Group) {
+			for k := range tasks {
+				outer.Go(func(*par.Group) {
+					ran[k].Add(1)
+					for l := range leaves {
+						// The enclosing function's Group, from a task.
+						outer.Go(func(*par.Group) { work(); ran[tasks+k*leaves+l].Add(1) })
+					}
+				})
+			}
+			par.Range(0, items).ForEach(func(i int) {
+				work()
+				outer.Go(func(*par.Group) { ran[tasks+tasks*leaves+i].Add(1) })
+			})
+			var wg sync.WaitGroup
+			for k := range goroutines {
+				wg.Add(1)
+				go func() {
+					defer wg.Done()
+					outer.Go(func(*par.Group) { ran[total-goroutines+k].Add(1) })
+				}()
+			}
+			wg.Wait()
+		})
+		for id := range ran {
+			if c := ran[id].Load(); c != 1 {
+				t.Fatalf("round %d: task %d of %d ran %d times before Scope returned", round, id, total, c)
+			}
+		}
+	}
+	if os.Getenv("GOPAR_TEST_CHILD") == "anygoroutine" {
+		return
+	}
+	for _, workers := range []string{"4", "8"} {
+		cmd := exec.Command(os.Args[0], "-test.run=^TestGroupGoFromAnyGoroutine$", "-test.v")
+		cmd.Env = append(os.Environ(), "GOPAR_TEST_CHILD=anygoroutine", "GOPAR_WORKERS="+workers)
+		if out, err := cmd.CombinedOutput(); err != nil || !strings.Contains(string(out), "PASS") {
+			t.Fatalf("child with GOPAR_WORKERS=%s failed: %v\n%s", workers, err, out)
+		}
 	}
 }

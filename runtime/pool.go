@@ -254,6 +254,7 @@ func (p *Pool) lease() *Worker {
 		if !g.leased.Load() && g.leased.CompareAndSwap(false, true) {
 			// The lease is the root of what the guest forks.
 			g.at = &g.lease
+			g.owner.Store(curG())
 			// Raise the high-water mark so that thieves look at this slot.
 			for {
 				n := p.guestsInUse.Load()
@@ -271,6 +272,7 @@ func (p *Pool) lease() *Worker {
 // stays in its deque, where thieves and the next guest will find it.
 func (p *Pool) release(g *Worker) {
 	g.at = nil
+	g.owner.Store(0)
 	g.leased.Store(false)
 	// The next guest may be another goroutine: make sure no wake-up token
 	// meant for this one makes the next one's first sleep return early.

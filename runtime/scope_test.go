@@ -3,8 +3,11 @@ package runtime
 import (
 	"errors"
 	goruntime "runtime"
+	"sync"
 	"sync/atomic"
 	"testing"
+
+	"github.com/gopar-dev/gopar/internal/race"
 )
 
 // TestScopeRunsEverySpawnOnce spawns a tree of tasks in which tasks spawn
@@ -77,5 +80,57 @@ func TestGoRunsOnAWorker(t *testing.T) {
 	p.Go(func(w *Worker) { onPool <- w.isPool })
 	if !<-onPool {
 		t.Fatal("Pool.Go ran its function off the pool's workers")
+	}
+}
+
+// TestScopeSpawnFromAnyGoroutine: Spawn on a Scope captured from an
+// enclosing function, called from other goroutines while the scope is open
+// (from the tasks it spawned, from the b of a Join in the body, which
+// another worker may steal, and from plain goroutines the body waits for),
+// runs every task exactly once, on pools of 1 to 8 workers.
+func TestScopeSpawnFromAnyGoroutine(t *testing.T) {
+	defer goruntime.GOMAXPROCS(goruntime.GOMAXPROCS(8))
+	const (
+		tasks      = 16
+		leaves     = 8
+		joins      = 16
+		goroutines = 4
+		total      = tasks + tasks*leaves + 2*joins + goroutines
+	)
+	rounds := 100 / race.Scale
+	for _, workers := range []int{1, 2, 4, 8} {
+		p := newPool(t, workers)
+		for round := range rounds {
+			counts := make([]atomic.Int32, total)
+			p.Scope(func(outer Scope) {
+				for k := range tasks {
+					outer.Spawn(func(Scope) {
+						counts[k].Add(1)
+						for l := range leaves {
+							// The enclosing function's Scope, from a task.
+							outer.Spawn(func(Scope) { counts[tasks+k*leaves+l].Add(1) })
+						}
+					})
+				}
+				for k := range joins {
+					outer.Worker().Join(
+						func(*Worker) { outer.Spawn(func(Scope) { counts[tasks+tasks*leaves+2*k].Add(1) }) },
+						func(*Worker) { outer.Spawn(func(Scope) { counts[tasks+tasks*leaves+2*k+1].Add(1) }) },
+					)
+				}
+				var wg sync.WaitGroup
+				for k := range goroutines {
+					wg.Add(1)
+					go func() {
+						defer wg.Done()
+						outer.Spawn(func(Scope) { counts[total-goroutines+k].Add(1) })
+					}()
+				}
+				wg.Wait()
+			})
+			if diff := onceDiff(counts); diff != "" {
+				t.Fatalf("workers=%d round %d: tasks not run exactly once (-want +got, runs by index):\n%s", workers, round, diff)
+			}
+		}
 	}
 }

@@ -49,6 +49,13 @@ type Worker struct {
 	sleepy atomic.Bool
 	// leased marks a guest slot in use (guest workers only).
 	leased atomic.Bool
+	// owner is the goroutine acting as this worker (its curG), 0 while
+	// none is: a pool worker's goroutine sets it when it starts and clears
+	// it before it ends, lease sets it and release clears it. Scope.Spawn
+	// reads it to learn whether its caller owns the deque. Cleared before
+	// the goroutine ends, so that a new goroutine given the same g cannot
+	// pass for the owner.
+	owner  atomic.Uintptr
 	isPool bool
 
 	// Owner-only state.
@@ -113,8 +120,10 @@ func (w *Worker) Index() int {
 // goroutine takes over w, counted idle as New counts the first, so the pool
 // keeps its size. It does not count as exited: Close waits for the new one.
 func (w *Worker) run() {
+	w.owner.Store(curG())
 	returned := false
 	defer func() {
+		w.owner.Store(0)
 		if returned {
 			w.pool.exited.Done()
 			return

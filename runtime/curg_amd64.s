@@ -1,0 +1,9 @@
+//go:build gc
+
+#include "textflag.h"
+
+// func curG() uintptr
+TEXT ·curG(SB), NOSPLIT, $0-8
+	MOVQ (TLS), AX
+	MOVQ AX, ret+0(FP)
+	RET
