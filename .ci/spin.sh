@@ -13,6 +13,9 @@ models=(
   "runtime/sleep.pml|-DSAFETY|-m1000000||pass"
   "runtime/waiting.pml|-DSAFETY|-m100000||pass"
   "runtime/waiting.pml|-DSAFETY|-m100000|-DBUG_OLD_RULE|fail"
+  "runtime/spare.pml|-DSAFETY|-m100000||pass"
+  "runtime/spare.pml|-DSAFETY|-m100000|-DBUG_DRAIN_AFTER_RELEASE|fail"
+  "runtime/spare.pml|-DSAFETY|-m100000|-DBUG_NO_HANDOFF|fail"
 )
 
 status=0

@@ -26,9 +26,12 @@
 // that the pool's workers can steal from, and runs as a worker until its
 // function returns. It therefore participates: while it waits for work it
 // forked, it runs that work and what it forks, and nothing else (see
-// WAITING.md beside this file). Nested parallelism never deadlocks, even with
-// a one-worker pool, and a lock held across a wait is never taken by work
-// the wait runs unless the sequential program would take it there too.
+// WAITING.md beside this file). A pool worker that finds none of it parks
+// and lends its slot to a spare goroutine until its wait ends, so the pool
+// keeps its parallelism (WAITING.md, "Spares"). Nested parallelism never
+// deadlocks, even with a one-worker pool, and a lock held across a wait is
+// never taken by work the wait runs unless the sequential program would
+// take it there too.
 //
 // # Waiting and sleeping
 //

@@ -51,6 +51,9 @@ type Pool struct {
 	// yet. Hungry weighs it against idle, so that one idle participant
 	// draws one share, not one from every fork made before it finds it.
 	offered atomic.Int32
+	// spares counts the spare goroutines running in parked waiters' slots
+	// (spare.go); at most nWorkers.
+	spares atomic.Int32
 	// nextWake spreads wake-ups over the workers.
 	nextWake atomic.Uint32
 	_        cpu.CacheLinePad
@@ -117,8 +120,9 @@ func (p *Pool) Close() error {
 		return nil
 	}
 	// Every worker gets a token, so one that is parked or about to park sees
-	// closed on its next look.
-	for _, w := range p.members[:p.nWorkers] {
+	// closed on its next look; so does every guest slot in use, where a
+	// spare may be parked (a guest of Do takes the token as a spare one).
+	for _, w := range p.victims() {
 		w.wakeup()
 	}
 	p.exited.Wait()
@@ -272,14 +276,19 @@ func (p *Pool) lease() *Worker {
 // stays in its deque, where thieves and the next guest will find it.
 func (p *Pool) release(g *Worker) {
 	g.at = nil
-	g.owner.Store(0)
-	g.leased.Store(false)
 	// The next guest may be another goroutine: make sure no wake-up token
 	// meant for this one makes the next one's first sleep return early.
+	// Before the slot is free, not after: the next guest may lease it at
+	// once, and a token meant for it must not be drained here (a lost
+	// wake-up; spare.pml's BUG_DRAIN_AFTER_RELEASE). A token that arrives
+	// after the drain was meant for this guest, and is a spare one for the
+	// next.
 	select {
 	case <-g.wake:
 	default:
 	}
+	g.owner.Store(0)
+	g.leased.Store(false)
 }
 
 // victims returns the workers a thief may steal from right now.
@@ -309,6 +318,9 @@ const WorkersEnv = "GOPAR_WORKERS"
 //	goleak.VerifyTestMain(m, goleak.IgnoreAnyFunction("github.com/gopar-dev/gopar/runtime.(*Worker).run"))
 //
 // (a parked worker has (*Worker).park at the top, for IgnoreTopFunction).
+// A spare goroutine (WAITING.md, "Spares") runs only while a worker waits,
+// and exits at its next job boundary after; a leak check that runs at once
+// may still see one, with (*Worker).runSpare at the bottom of its stack.
 func Default() *Pool {
 	defaultOnce.Do(func() {
 		n, err := workersFromEnv(os.Getenv(WorkersEnv))

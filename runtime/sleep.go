@@ -106,9 +106,15 @@ func (w *Worker) shouldStayAwake(l *Latch) bool {
 		if l.IsSet() {
 			return true
 		}
-	} else if p.closed.Load() {
+	} else if p.closed.Load() || w.retiring() {
 		return true
 	}
+	return p.workVisible()
+}
+
+// workVisible reports whether the injector or any participant's deque holds
+// a job.
+func (p *Pool) workVisible() bool {
 	if !p.injector.IsEmpty() {
 		return true
 	}

@@ -15,6 +15,7 @@ type counters struct {
 	wakeups      atomic.Uint64
 	shared       atomic.Uint64
 	replaced     atomic.Uint64
+	spares       atomic.Uint64
 }
 
 // Stats are counters summed over a pool's workers and guest slots since the
@@ -31,6 +32,7 @@ type Stats struct {
 	Wakeups       uint64 // sleeping workers woken because work was published
 	Shared        uint64 // JoinFunc frames made stealable because a participant was idle
 	Replaced      uint64 // worker goroutines started in place of one that a task ended with runtime.Goexit
+	Spares        uint64 // spare goroutines started to take the slot of a worker parked in a wait (WAITING.md, "Spares")
 }
 
 // Stats returns the pool's counters.
@@ -47,6 +49,7 @@ func (p *Pool) Stats() Stats {
 		s.Wakeups += c.wakeups.Load()
 		s.Shared += c.shared.Load()
 		s.Replaced += c.replaced.Load()
+		s.Spares += c.spares.Load()
 	}
 	return s
 }

@@ -66,6 +66,9 @@ type Worker struct {
 	// lease is a guest's frame while it is leased: the root of the work
 	// forked under Pool.Do.
 	lease frame
+	// spare is set while a spare goroutine runs as this guest slot (see
+	// spare.go).
+	spare *spare
 	rng   uint64
 	free  []*job
 	// forks is the JoinFunc stack used last, checked first; forkStacks
@@ -160,6 +163,9 @@ func (w *Worker) loop(l *Latch, counted bool) {
 	idle := spinner{idle: counted}
 	defer w.setIdle(&idle, false)
 	for l == nil || !l.IsSet() {
+		if w.retiring() {
+			return
+		}
 		if j := w.findWork(); j != nil {
 			w.setIdle(&idle, false)
 			w.execute(j)
@@ -183,10 +189,20 @@ func (w *Worker) loop(l *Latch, counted bool) {
 // When there are none, it spins, then parks until l is set. It does not
 // announce itself as sleepy: a publisher's wake-up goes to a participant
 // that may run any job.
+//
+// A waiter that holds a slot of the pool's parallelism (a pool worker, or a
+// spare) lends it to a spare goroutine when it parks, and recalls the spare
+// once l is set (see spare.go).
 func (w *Worker) waitUnder(l *Latch, f *frame) {
 	mine := func(j *job) bool { return j.fr.under(f) }
 	var idle spinner
-	defer w.setIdle(&idle, false)
+	var lent *spare
+	defer func() {
+		w.setIdle(&idle, false)
+		if lent != nil {
+			lent.recall()
+		}
+	}()
 	for !l.IsSet() {
 		j := w.deque.PopIf(mine)
 		if j == nil {
@@ -204,6 +220,9 @@ func (w *Worker) waitUnder(l *Latch, f *frame) {
 		}
 		// A parked waiter takes no work: it is no longer idle.
 		w.setIdle(&idle, false)
+		if lent == nil && w.holdsSlot() {
+			lent = w.lend()
+		}
 		w.parkOn(l)
 		idle.reset()
 	}

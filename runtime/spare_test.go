@@ -1,0 +1,145 @@
+package runtime
+
+import (
+	goruntime "runtime"
+	"testing"
+	"time"
+
+	"github.com/gopar-dev/gopar/internal/race"
+)
+
+// failAfter bounds how long a test waits for something that must happen:
+// it fails rather than hangs when it does not.
+const failAfter = 10 * time.Second
+
+// eventually yields until cond holds, and fails the test if it does not
+// within failAfter. It polls for an outcome; it orders nothing.
+func eventually(t *testing.T, what string, cond func() bool) {
+	t.Helper()
+	deadline := time.Now().Add(failAfter)
+	for !cond() {
+		if time.Now().After(deadline) {
+			t.Fatalf("after %v: %s", failAfter, what)
+		}
+		goruntime.Gosched()
+	}
+}
+
+// TestSpareKeepsParallelism: on a pool of 2 workers, worker A waits in a
+// Join for its b, which worker B took and which blocks; nothing descends
+// from b, so A parks. Independent work queued meanwhile must run: on the
+// spare that takes A's slot. Without spares, both workers are held (A by
+// the waiting rule, B by b) and the work waits for b. Each round's spare
+// retires once A's wait ends: the goroutine count comes back to the pool's
+// own.
+func TestSpareKeepsParallelism(t *testing.T) {
+	base := goruntime.NumGoroutine()
+	p := newPool(t, 2)
+	rounds := 20 / race.Scale * 2
+	for round := range rounds {
+		bStarted := make(chan struct{})
+		release := make(chan struct{})
+		done := make(chan struct{})
+		p.Go(func(w *Worker) {
+			w.Join(func(*Worker) {
+				// Hold a until b runs elsewhere, so that A waits for a
+				// thief (a test harness: B is idle and steals b).
+				<-bStarted
+			}, func(*Worker) {
+				close(bStarted)
+				<-release
+			})
+			close(done)
+		})
+		// Queue the work once A has parked (B, in b, parks nowhere).
+		<-bStarted
+		parks := p.Stats().Parks
+		eventually(t, "the waiter did not park", func() bool { return p.Stats().Parks > parks })
+		ran := make(chan struct{})
+		p.Go(func(*Worker) { close(ran) })
+		select {
+		case <-ran:
+		case <-time.After(failAfter):
+			close(release)
+			t.Fatalf("round %d: work queued while a worker waited and the other was blocked did not run within %v: no spare took the parked waiter's slot (stats %+v)", round, failAfter, p.Stats())
+		}
+		close(release)
+		<-done
+		eventually(t, "the spare did not retire after its lender's wait ended", func() bool { return p.spares.Load() == 0 })
+		// The pool's two workers, and no spare left behind.
+		eventually(t, "goroutines left over after the spare retired", func() bool { return goruntime.NumGoroutine() <= base+2 })
+	}
+	if s := p.Stats(); s.Spares == 0 {
+		t.Errorf("no spare was started: %+v", s)
+	}
+	p.Close()
+	eventually(t, "goroutines left over after Close", func() bool { return goruntime.NumGoroutine() <= base })
+}
+
+// TestSpareBound: a pool runs at most Workers() spares; a waiter that finds
+// the bound reached parks without one. Recalled spares exit.
+func TestSpareBound(t *testing.T) {
+	base := goruntime.NumGoroutine()
+	p := newPool(t, 2)
+	w := p.members[0]
+	var lent []*spare
+	for range p.Workers() {
+		s := w.lend()
+		if s == nil {
+			t.Fatalf("lend returned no spare below the bound (%d running)", p.spares.Load())
+		}
+		lent = append(lent, s)
+	}
+	if s := w.lend(); s != nil {
+		t.Fatalf("lend started spare %d on a pool of %d workers", p.spares.Load(), p.Workers())
+	}
+	if n := p.spares.Load(); int(n) != p.Workers() {
+		t.Fatalf("%d spares running, want %d", n, p.Workers())
+	}
+	// The spares are idle, parked in their main loops: a recall must wake
+	// them (a lost wake-up would leave them running).
+	eventually(t, "spares did not park", func() bool { return p.sleepers.Load() >= int32(p.Workers()) })
+	for _, s := range lent {
+		s.recall()
+	}
+	eventually(t, "recalled spares did not retire", func() bool { return p.spares.Load() == 0 })
+	eventually(t, "goroutines left over after the spares retired", func() bool { return goruntime.NumGoroutine() <= base+2 })
+	// A slot is free again: lending works after retiring.
+	s := w.lend()
+	if s == nil {
+		t.Fatal("lend found no room after every spare retired")
+	}
+	s.recall()
+	eventually(t, "the last spare did not retire", func() bool { return p.spares.Load() == 0 })
+}
+
+// TestSpareClose: Close returns while spares are parked for want of work,
+// and none is left running.
+func TestSpareClose(t *testing.T) {
+	base := goruntime.NumGoroutine()
+	p, err := New(2)
+	if err != nil {
+		t.Fatal(err)
+	}
+	w := p.members[0]
+	for range p.Workers() {
+		if w.lend() == nil {
+			t.Fatal("lend returned no spare below the bound")
+		}
+	}
+	eventually(t, "spares did not park", func() bool { return p.sleepers.Load() >= int32(p.Workers()) })
+	closed := make(chan struct{})
+	go func() { p.Close(); close(closed) }()
+	select {
+	case <-closed:
+	case <-time.After(failAfter):
+		t.Fatalf("Close did not return within %v with parked spares", failAfter)
+	}
+	if n := p.spares.Load(); n != 0 {
+		t.Fatalf("%d spares running after Close", n)
+	}
+	if w.lend() != nil {
+		t.Fatal("lend started a spare on a closed pool")
+	}
+	eventually(t, "goroutines left over after Close", func() bool { return goruntime.NumGoroutine() <= base })
+}
