@@ -41,9 +41,50 @@ func (l *Latch) reset() {
 // of others' deques. It never runs other work of the pool, which might
 // block on a lock the caller holds (see Join's section on locks). When it
 // finds none, it spins briefly and then parks until l is set.
+//
+// Called inside the a of a Join or JoinFunc, Wait does not run that call's
+// b, nor anything b forked: b runs after a when the program runs
+// sequentially, so a lock a holds across Wait, which b takes, must not
+// deadlock it. It still runs what a offered or spawned, and what was
+// offered before the Join.
 func (w *Worker) Wait(l *Latch) {
 	if w == nil {
 		panic("gopar: Wait on a nil Worker would block forever; wait on the latch from inside Pool.Do")
 	}
-	w.waitUntil(l, w.at)
+	f := w.at
+	if w.pending == nil && !w.sharedPending() {
+		w.waitUntil(l, f)
+		return
+	}
+	w.waitFor(l, func(j *job) bool { return j.fr.under(f) && !w.belowPending(&j.fr, f) }, true)
+}
+
+// belowPending reports whether fr is, or descends from, a b that is pending
+// on w (a Join's or a shared JoinFunc call's, whose a runs on w now),
+// looking up from fr to f.
+func (w *Worker) belowPending(fr, f *frame) bool {
+	for p := fr; p != nil && p != f; p = p.parent.Load() {
+		for q := w.pending; q != nil; q = q.outerB {
+			if &q.fr == p {
+				return true
+			}
+		}
+		for _, s := range w.forkStacks {
+			if s.holds(p) {
+				return true
+			}
+		}
+	}
+	return false
+}
+
+// sharedPending reports whether a JoinFunc call on w has shared its b: every
+// frame on a JoinFunc stack has its a running.
+func (w *Worker) sharedPending() bool {
+	for _, s := range w.forkStacks {
+		if s.sharedCount() > 0 {
+			return true
+		}
+	}
+	return false
 }

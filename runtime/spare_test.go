@@ -2,6 +2,8 @@ package runtime
 
 import (
 	goruntime "runtime"
+	"sync"
+	"sync/atomic"
 	"testing"
 	"time"
 
@@ -142,4 +144,99 @@ func TestSpareClose(t *testing.T) {
 		t.Fatal("lend started a spare on a closed pool")
 	}
 	eventually(t, "goroutines left over after Close", func() bool { return goruntime.NumGoroutine() <= base })
+}
+
+// occupied fills the only worker of p with a job that waits for hold, so
+// that nobody but the caller can run what the caller forks.
+func occupied(t *testing.T, p *Pool, hold chan struct{}) {
+	t.Helper()
+	started := make(chan struct{})
+	p.Go(func(*Worker) { close(started); <-hold })
+	<-started
+}
+
+// TestWaitInJoinA: a raw Worker.Wait in a Join's a does not run that
+// Join's b (b runs after a sequentially: a lock a holds across the Wait, and
+// b takes, would deadlock the goroutine on itself), and it still runs work
+// offered before the Join, which lies below b in the deque. On the rule
+// before, the Wait ran b at once (bEarly), and without digging past b it
+// parked forever on work it could not reach.
+func TestWaitInJoinA(t *testing.T) {
+	for round := range 20 / race.Scale {
+		p, err := New(1)
+		if err != nil {
+			t.Fatal(err)
+		}
+		hold := make(chan struct{})
+		occupied(t, p, hold)
+		var l Latch
+		var waited, bEarly atomic.Bool
+		done := make(chan struct{})
+		go p.Do(func(w *Worker) {
+			defer close(done)
+			// Sequentially the offered job runs at once and sets l, so
+			// the Wait returns at once, and b runs after it.
+			w.Offer(func(*Worker) { l.Set() })
+			w.Join(func(w *Worker) {
+				w.Wait(&l)
+				waited.Store(true)
+			}, func(*Worker) {
+				if !waited.Load() {
+					bEarly.Store(true)
+				}
+			})
+		})
+		select {
+		case <-done:
+		case <-time.After(failAfter):
+			close(hold)
+			t.Fatalf("round %d: Wait in a Join's a did not reach the job offered before the Join within %v", round, failAfter)
+		}
+		close(hold)
+		p.Close()
+		if bEarly.Load() {
+			t.Fatalf("round %d: Wait in a Join's a ran that Join's b", round)
+		}
+	}
+}
+
+// TestWaitInJoinALock: the lock form. a holds mu across a raw Wait for a
+// latch that the pool's worker sets once it is free; b takes mu. The
+// sequential program (a, then b) does not deadlock, so gopar must not: the
+// Wait parks instead of running b.
+func TestWaitInJoinALock(t *testing.T) {
+	for round := range 20 / race.Scale {
+		p, err := New(1)
+		if err != nil {
+			t.Fatal(err)
+		}
+		hold := make(chan struct{})
+		var l Latch
+		started := make(chan struct{})
+		p.Go(func(*Worker) { close(started); <-hold; l.Set() })
+		<-started
+		var mu sync.Mutex
+		inWait := make(chan struct{})
+		done := make(chan struct{})
+		go p.Do(func(w *Worker) {
+			defer close(done)
+			w.Join(func(w *Worker) {
+				mu.Lock()
+				close(inWait)
+				w.Wait(&l)
+				mu.Unlock()
+			}, func(*Worker) {
+				mu.Lock()
+				mu.Unlock()
+			})
+		})
+		<-inWait
+		close(hold)
+		select {
+		case <-done:
+		case <-time.After(failAfter):
+			t.Fatalf("round %d: a Join whose a holds a lock across Wait, and whose b takes it, deadlocked (%v)", round, failAfter)
+		}
+		p.Close()
+	}
 }

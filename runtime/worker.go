@@ -25,7 +25,10 @@ type job struct {
 	done     Latch
 	panicked *Panic
 	detached bool // nobody waits: the runner recycles it
-	offered  bool // shared by JoinLazy: counted in Pool.offered until it starts
+	// outerB links the Joins whose a runs on the forking worker (see
+	// Worker.pending): the b of the next one out. Owner only.
+	outerB  *job
+	offered bool // shared by JoinLazy: counted in Pool.offered until it starts
 }
 
 // Worker is the record of one participant of a pool: a worker goroutine, or
@@ -69,8 +72,12 @@ type Worker struct {
 	// spare is set while a spare goroutine runs as this guest slot (see
 	// spare.go).
 	spare *spare
-	rng   uint64
-	free  []*job
+	// pending is the b of the innermost Join whose a runs on w now, linked
+	// to the outer ones by job.outerB. A raw Wait in a must not run it, nor
+	// anything under it: sequentially b runs after a (see Worker.Wait).
+	pending *job
+	rng     uint64
+	free    []*job
 	// forks is the JoinFunc stack used last, checked first; forkStacks
 	// holds one per type of JoinFunc used on this worker.
 	forks      any
@@ -194,7 +201,14 @@ func (w *Worker) loop(l *Latch, counted bool) {
 // spare) lends it to a spare goroutine when it parks, and recalls the spare
 // once l is set (see spare.go).
 func (w *Worker) waitUnder(l *Latch, f *frame) {
-	mine := func(j *job) bool { return j.fr.under(f) }
+	w.waitFor(l, func(j *job) bool { return j.fr.under(f) }, false)
+}
+
+// waitFor is waitUnder with the test of which jobs the wait may run, mine.
+// With deep, a wait whose own deque's bottom job is not one digs below it
+// (popDeep): Worker.Wait inside a Join's a has that Join's b on top of the
+// work a offered before the Join.
+func (w *Worker) waitFor(l *Latch, mine func(*job) bool, deep bool) {
 	var idle spinner
 	var lent *spare
 	defer func() {
@@ -204,7 +218,12 @@ func (w *Worker) waitUnder(l *Latch, f *frame) {
 		}
 	}()
 	for !l.IsSet() {
-		j := w.deque.PopIf(mine)
+		var j *job
+		if deep {
+			j = w.popDeep(mine)
+		} else {
+			j = w.deque.PopIf(mine)
+		}
 		if j == nil {
 			j = w.stealIf(mine)
 		}
@@ -226,6 +245,32 @@ func (w *Worker) waitUnder(l *Latch, f *frame) {
 		w.parkOn(l)
 		idle.reset()
 	}
+}
+
+// popDeep pops w's own deque down to the newest job mine accepts, and
+// pushes the jobs above it back, in their order; it returns nil, with the
+// deque as it was, if there is none. Pushed back with w.push, which
+// notifies: a participant that looked while they were out must not sleep
+// through them.
+func (w *Worker) popDeep(mine func(*job) bool) *job {
+	var buf [8]*job
+	above := buf[:0]
+	var found *job
+	for {
+		j := w.deque.Pop()
+		if j == nil {
+			break
+		}
+		if mine(j) {
+			found = j
+			break
+		}
+		above = append(above, j)
+	}
+	for i := len(above) - 1; i >= 0; i-- {
+		w.push(above[i])
+	}
+	return found
 }
 
 // stealIf scans the other participants' deques once from a random start, and
