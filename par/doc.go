@@ -23,8 +23,9 @@
 //
 //   - [Iter.Map] and [Iter.Filter], which keep the item type;
 //   - the function [Map], which changes it (Go methods cannot add type
-//     parameters), [FilterMap], which maps and filters in one step, and
-//     [FlatMap], which turns each item into a slice of items.
+//     parameters), [FilterMap], which maps and filters in one step,
+//     [FlatMap], which turns each item into a slice of items, and [MapInit],
+//     which gives f a value made per goroutine (a buffer, a generator).
 //
 // Settings (kept by the adapters after them):
 //
@@ -44,8 +45,12 @@
 // accumulator per run of items: histograms, word counts), [Nums.Sum] and the
 // function [Sum] (float sums are reproducible), [Iter.Count], [Iter.Collect],
 // [Iter.Partition] (matched and rest in one pass),
-// [Min], [Max], [MinFunc], [MaxFunc]. Reduce, Fold and Collect keep index
-// order.
+// [Min], [Max], [MinFunc], [MaxFunc], and [ForEachInit] (ForEach with a
+// value per goroutine). Reduce, Fold and Collect keep index order.
+//
+// Ordered streaming: [Iter.Values] and [Iter.All] return the results as an
+// iter.Seq and an iter.Seq2 in source order, computed ahead of the range
+// loop, at most [Iter.WithBuffer] items ahead.
 //
 // Searches, which stop early: [Iter.Any], [Iter.Every], [Iter.Find],
 // [Iter.FindFirst] (the lowest match: the work above it is dropped, the work

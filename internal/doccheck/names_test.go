@@ -16,6 +16,9 @@ import (
 // parName is a use of package par's API in prose or code: par.Map, par.Join.
 var parName = regexp.MustCompile(`\bpar\.([A-Z]\w*)`)
 
+// methodName is a method named in a code span of prose: `.Blocking(limit)`.
+var methodName = regexp.MustCompile("`\\.([A-Z]\\w*)")
+
 // parAPI returns the exported top-level names of package par.
 func parAPI(t *testing.T, root string) map[string]bool {
 	t.Helper()
@@ -90,4 +93,56 @@ func TestUnknownParNameFails(t *testing.T) {
 	if len(got) != 1 || got[0] != "2: par.Frobnicate" {
 		t.Fatalf("unknownParNames = %v, want [2: par.Frobnicate]", got)
 	}
+}
+
+// methods returns the exported method names of packages par and runtime.
+func methods(t *testing.T, root string) map[string]bool {
+	t.Helper()
+	names := map[string]bool{}
+	for _, dir := range []string{"par", "runtime"} {
+		fset := token.NewFileSet()
+		pkgs, err := parser.ParseDir(fset, filepath.Join(root, dir), func(fi fs.FileInfo) bool {
+			return !strings.HasSuffix(fi.Name(), "_test.go")
+		}, 0)
+		if err != nil {
+			t.Fatal(err)
+		}
+		for _, p := range pkgs {
+			for _, f := range p.Files {
+				for _, d := range f.Decls {
+					if fd, ok := d.(*ast.FuncDecl); ok && fd.Recv != nil && fd.Name.IsExported() {
+						names[fd.Name.Name] = true
+					}
+				}
+			}
+		}
+	}
+	if !names["Blocking"] || !names["Join"] {
+		t.Fatalf("the methods %v lack Blocking and Join: the parse went wrong", names)
+	}
+	return names
+}
+
+// TestDocsNameMethods checks that a method the Markdown files name in a
+// code span that starts with it (`.WithContext(ctx)`, `.Every`) is a method
+// of package par or runtime.
+func TestDocsNameMethods(t *testing.T) {
+	root := repoRoot(t)
+	ms := methods(t, root)
+	uses := 0
+	for _, path := range markdownFiles(t, root) {
+		rel, _ := filepath.Rel(root, path)
+		for n, line := range proseLines(t, path) {
+			for _, m := range methodName.FindAllStringSubmatch(line, -1) {
+				uses++
+				if !ms[m[1]] {
+					t.Errorf("%s:%d: `.%s`: packages par and runtime have no such method", rel, n, m[1])
+				}
+			}
+		}
+	}
+	if uses == 0 {
+		t.Fatal("the docs name no method: the check checked nothing")
+	}
+	t.Logf("%d method names checked", uses)
 }
