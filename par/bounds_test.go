@@ -231,6 +231,7 @@ func TestWholeIntRange(t *testing.T) {
 	mustPanicWith(t, "gopar: Len:", func() { all.Filter(func(int) bool { return true }).Len() })
 	mustPanicWith(t, "gopar: Count:", func() { par.Map(all, func(i int) string { return "" }).Count() })
 	mustPanicWith(t, "gopar: TryMap:", func() { par.TryMap(all, func(i int) (int, error) { return i, nil }) })
+	mustPanicWith(t, "gopar: Partition:", func() { all.Partition(func(int) bool { panic("ran") }) })
 	// [MinInt, 0) has 2^63 items, one more than MaxInt.
 	mustPanicWith(t, "gopar: Len:", func() { par.Range(math.MinInt, 0).Len() })
 	if n := par.Range(math.MinInt, -1).Len(); n != math.MaxInt {
@@ -247,6 +248,7 @@ func TestWholeIntRange(t *testing.T) {
 		want := fmt.Sprintf("the range [0, %d) holds %d items, more than a slice of int can hold", hi, hi)
 		mustPanicWith(t, "gopar: Collect: "+want, func() { par.Map(r, func(int) int { panic("ran") }).Collect() })
 		mustPanicWith(t, "gopar: Collect: "+want, func() { r.Collect() })
+		mustPanicWith(t, "gopar: Partition: the range", func() { r.Partition(func(int) bool { panic("ran") }) })
 		mustPanicWith(t, "gopar: TryMap: "+want, func() { par.TryMap(r, func(int) (int, error) { panic("ran") }) })
 		mustPanicWith(t, "gopar: TryMapContext: "+want, func() {
 			par.TryMapContext(r, func(context.Context, int) (int, error) { panic("ran") })

@@ -1,6 +1,10 @@
 package par
 
-import "github.com/gopar-dev/gopar/iter"
+import (
+	"sync/atomic"
+
+	"github.com/gopar-dev/gopar/iter"
+)
 
 // Partition returns the items for which pred is true and the others, each
 // in source order, in one pass: pred is called once per item, where two
@@ -16,15 +20,26 @@ import "github.com/gopar-dev/gopar/iter"
 //		}
 //	}
 //
-// Each participant appends to two slices of its own per run of items; the
-// runs are then copied, in parallel, into the two results, which are new
-// slices of exactly the right lengths (empty, not nil, when nothing goes
-// there). The iterator's settings apply; a done context leaves the results
+// The results are new slices of exactly the right lengths (empty, not nil,
+// when nothing goes there). Over a slice or a range with no adapter, the
+// items are written straight into them: a first parallel pass calls pred
+// and keeps its answer in a byte per item, and a second copies each item
+// to its place, known from the counts of the items before it (ParlayLib's
+// pack). Over any other iterator, whose items a second pass would have to
+// compute again, each participant appends to two slices of its own per run
+// of items, and the runs are then copied, in parallel, into the results.
+//
+// The iterator's settings apply; a done context leaves the results
 // holding the items that ran, and a panic in pred is re-raised as a *Panic.
 // A nil pred panics at once.
 func (it Iter[T]) Partition(pred func(T) bool) (matched, rest []T) {
 	mustFunc(pred, "Partition")
 	s := it.s
+	if s.Rereadable() {
+		if n := length(s, "Partition"); n > 0 {
+			return pack(s, n, pred)
+		}
+	}
 	runs := iter.Run(s.Config, s.Lo, s.Hi, iter.Reducer[[]*split[T]]{
 		Identity: func() []*split[T] { return []*split[T]{{}} },
 		Fold: func(acc []*split[T], lo, hi int) []*split[T] {
@@ -54,3 +69,44 @@ func (it Iter[T]) Partition(pred func(T) bool) (matched, rest []T) {
 
 // split is one run's share of a Partition.
 type split[T any] struct{ yes, no []T }
+
+// packChunk is the number of items whose counts a pack keeps together: the
+// second pass gives a chunk's items their places from the counts of the
+// chunks before it. 4096 items are a few microseconds of copying, and the
+// counts of 2^23 items fit in 32 KiB.
+const packChunk = 1 << 12
+
+// pack is Partition over a Rereadable spec of n > 0 items.
+func pack[T any](s iter.Spec[T], n int, pred func(T) bool) (matched, rest []T) {
+	// iter.FlagYes, FlagNo, or 0 for an item that did not run. A length no
+	// slice can have panics here, before any item runs.
+	flags := makeFor[uint8](s, n, "Partition")
+	chunks := (n-1)/packChunk + 1
+	counts := make([]struct{ yes, no atomic.Int64 }, chunks)
+	iter.RunBlocks(s.Config, s.Lo, s.Hi, func(lo, hi int) {
+		// A block may start or end inside a chunk, whose other part
+		// another participant counts: hence the atomic adds, one per
+		// chunk and block.
+		for lo < hi {
+			c := (lo - s.Lo) / packChunk
+			end := min(hi, s.Lo+(c+1)*packChunk)
+			y := iter.FlagBlock(&s, lo, end, pred, flags[lo-s.Lo:end-s.Lo])
+			counts[c].yes.Add(int64(y))
+			counts[c].no.Add(int64(end - lo - y))
+			lo = end
+		}
+	})
+	// Where each chunk's items go.
+	at := make([][2]int, chunks+1)
+	for c := range counts {
+		at[c+1] = [2]int{at[c][0] + int(counts[c].yes.Load()), at[c][1] + int(counts[c].no.Load())}
+	}
+	matched, rest = make([]T, at[chunks][0]), make([]T, at[chunks][1])
+	iter.RunBlocks(iter.Config{Pool: s.Pool}, 0, chunks, func(lo, hi int) {
+		for c := lo; c < hi; c++ {
+			from, to := c*packChunk, min((c+1)*packChunk, n)
+			iter.PackBlock(&s, s.Lo+from, s.Lo+to, flags[from:to], matched[at[c][0]:at[c+1][0]], rest[at[c][1]:at[c+1][1]])
+		}
+	})
+	return matched, rest
+}

@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"slices"
+	"sync/atomic"
 	"testing"
 
 	"github.com/gopar-dev/gopar/par"
@@ -82,4 +83,50 @@ func TestPartitionBadInput(t *testing.T) {
 	}
 	p.Close()
 	mustPanicWith(t, "closed", func() { par.Range(0, 10).WithPool(p).Partition(func(int) bool { return true }) })
+}
+
+// TestPartitionForms: over a range of ints and a slice (written straight
+// into place) and over a mapped range (appended per run), on 1, 2, 3 and 8
+// workers, both parts come in source order; and a context cancelled
+// midway leaves each item that ran in exactly one part, in order.
+func TestPartitionForms(t *testing.T) {
+	n := 50_000
+	odd := func(i int) bool { return i%3 == 1 }
+	xs := make([]int, n)
+	for i := range xs {
+		xs[i] = i
+	}
+	wantYes, wantNo := loopPartition(xs, odd)
+	for _, p := range scanPools() {
+		for name, it := range map[string]par.Iter[int]{
+			"Range": par.Range(0, n).Iter,
+			"Slice": par.Slice(xs),
+			"Map":   par.Map(par.Range(0, n), func(i int) int { return i }),
+		} {
+			yes, no := it.WithPool(p).Partition(odd)
+			if !slices.Equal(yes, wantYes) || !slices.Equal(no, wantNo) {
+				t.Fatalf("%s on %d workers: parts differ from the loop's", name, p.Workers())
+			}
+			ctx, cancel := context.WithCancel(context.Background())
+			var ran atomic.Int64
+			yes, no = it.WithPool(p).WithContext(ctx).Partition(func(i int) bool {
+				ran.Add(1)
+				if i == n/3 {
+					cancel()
+				}
+				return odd(i)
+			})
+			cancel()
+			if int64(len(yes)+len(no)) != ran.Load() {
+				t.Fatalf("%s on %d workers, cancelled: %d+%d items in the parts, %d ran", name, p.Workers(), len(yes), len(no), ran.Load())
+			}
+			for part, xs := range [][]int{yes, no} {
+				for k, x := range xs {
+					if odd(x) != (part == 0) || k > 0 && x <= xs[k-1] {
+						t.Fatalf("%s on %d workers, cancelled: part %d out of order or misplaced at %d: %d", name, p.Workers(), part, k, x)
+					}
+				}
+			}
+		}
+	}
 }
