@@ -95,11 +95,12 @@ func TestUnknownParNameFails(t *testing.T) {
 	}
 }
 
-// methods returns the exported method names of packages par and runtime.
+// methods returns the exported method names of packages par and runtime,
+// and of the beam module's package, whose docs name its methods too.
 func methods(t *testing.T, root string) map[string]bool {
 	t.Helper()
 	names := map[string]bool{}
-	for _, dir := range []string{"par", "runtime"} {
+	for _, dir := range []string{"par", "runtime", "beam"} {
 		fset := token.NewFileSet()
 		pkgs, err := parser.ParseDir(fset, filepath.Join(root, dir), func(fi fs.FileInfo) bool {
 			return !strings.HasSuffix(fi.Name(), "_test.go")
@@ -125,7 +126,7 @@ func methods(t *testing.T, root string) map[string]bool {
 
 // TestDocsNameMethods checks that a method the Markdown files name in a
 // code span that starts with it (`.WithContext(ctx)`, `.Every`) is a method
-// of package par or runtime.
+// of package par, runtime or beam.
 func TestDocsNameMethods(t *testing.T) {
 	root := repoRoot(t)
 	ms := methods(t, root)
@@ -136,7 +137,7 @@ func TestDocsNameMethods(t *testing.T) {
 			for _, m := range methodName.FindAllStringSubmatch(line, -1) {
 				uses++
 				if !ms[m[1]] {
-					t.Errorf("%s:%d: `.%s`: packages par and runtime have no such method", rel, n, m[1])
+					t.Errorf("%s:%d: `.%s`: packages par, runtime and beam have no such method", rel, n, m[1])
 				}
 			}
 		}
