@@ -1,8 +1,16 @@
 package par_test
 
 import (
+	"cmp"
+	"context"
 	"errors"
 	"fmt"
+	"go/ast"
+	"go/parser"
+	"go/token"
+	"go/types"
+	"path/filepath"
+	"reflect"
 	goruntime "runtime"
 	"slices"
 	"strings"
@@ -79,66 +87,208 @@ func TestMapInitCalls(t *testing.T) {
 	}
 }
 
-// TestMapInitEveryOperation: a MapInit stage gives the same results as
-// the same Map through every terminal operation and the adapters after
-// it, with each state used by one goroutine at a time (run with -race).
+// TestMapInitEveryOperation: every operation of par gives after a MapInit
+// stage what it gives after the same Map, in the pool and the Blocking
+// drivers, with each state used by one goroutine at a time (run with
+// -race). An operation that runs its blocks without checking out the
+// stage's state hits the stage's placeholder, which panics ("ran without
+// its state"): Fold, Partition and ForEachIndex did, before 4430534. The
+// table must have a row for every exported method of Iter and every
+// exported function that takes an Iterator (mapInitAPI lists them from the
+// source), so a new operation fails here until it has one.
 func TestMapInitEveryOperation(t *testing.T) {
 	n := 200_000
 	if race.Enabled {
 		n = 20_000
 	}
-	plain := par.Map(par.Range(0, n), func(x int) int { return 2 * x })
-	c := &initCounter{}
-	withInit := par.MapInit(par.Range(0, n), c.init, use)
 	odd := func(x int) bool { return x%4 == 2 }
+	sumOf := func(xs []int) string {
+		s := 0
+		for _, x := range xs {
+			s += x
+		}
+		return fmt.Sprint(len(xs), s)
+	}
+	collect := func(it par.Iter[int]) string { return sumOf(it.Collect()) }
 	ops := map[string]func(it par.Iter[int]) string{
-		"collect": func(it par.Iter[int]) string { return fmt.Sprint(len(it.Collect()), it.Collect()[n/2]) },
-		"filter":  func(it par.Iter[int]) string { return fmt.Sprint(it.Filter(odd).Collect()[:10]) },
-		"count":   func(it par.Iter[int]) string { return fmt.Sprint(it.Filter(odd).Count()) },
-		"sum":     func(it par.Iter[int]) string { return fmt.Sprint(par.Sum(it)) },
-		"map-sum": func(it par.Iter[int]) string { return fmt.Sprint(par.Sum(it.Map(func(x int) int { return x + 1 }))) },
-		"first": func(it par.Iter[int]) string {
-			v, ok := it.FindFirst(func(x int) bool { return x > n })
-			return fmt.Sprint(v, ok)
+		// Iter's methods: the terminal operations.
+		"Iter.ForEach": func(it par.Iter[int]) string {
+			var sum atomic.Int64
+			it.ForEach(func(x int) { sum.Add(int64(x)) })
+			return fmt.Sprint(sum.Load())
 		},
-		"every": func(it par.Iter[int]) string { return fmt.Sprint(it.Every(func(x int) bool { return x%2 == 0 })) },
-		"max":   func(it par.Iter[int]) string { v, ok := par.Max(it); return fmt.Sprint(v, ok) },
-		"fold": func(it par.Iter[int]) string {
-			return fmt.Sprint(par.Fold(it, func() int { return 0 }, func(a, x int) int { return a ^ x }, func(a, b int) int { return a ^ b }))
-		},
-		"trymap": func(it par.Iter[int]) string {
-			out, err := par.TryMap(it, func(x int) (int, error) { return x / 2, nil })
-			return fmt.Sprint(len(out), out[n-1], err)
-		},
-		"filtermap": func(it par.Iter[int]) string {
-			return fmt.Sprint(par.FilterMap(it, func(x int) (int, bool) { return x, odd(x) }).Collect()[:5])
-		},
-		"flatmap": func(it par.Iter[int]) string {
-			return fmt.Sprint(par.Sum(par.FlatMap(it, func(x int) []int { return []int{x, 1} })))
-		},
-		"values": func(it par.Iter[int]) string { return fmt.Sprint(slices.Collect(it.Values())[n-1]) },
-		"partition": func(it par.Iter[int]) string {
-			yes, no := it.Partition(odd)
-			return fmt.Sprint(len(yes), len(no), yes[:3], no[:3])
-		},
-		"foreachindex": func(it par.Iter[int]) string {
+		"Iter.ForEachIndex": func(it par.Iter[int]) string {
 			var sum atomic.Int64
 			it.ForEachIndex(func(i, x int) { sum.Add(int64(i ^ x)) })
 			return fmt.Sprint(sum.Load())
 		},
-		"nested": func(it par.Iter[int]) string {
+		"Iter.Reduce": func(it par.Iter[int]) string {
+			return fmt.Sprint(it.Reduce(func() int { return 0 }, func(a, b int) int { return a + b }))
+		},
+		"Iter.Count":   func(it par.Iter[int]) string { return fmt.Sprint(it.Filter(odd).Count()) },
+		"Iter.Collect": collect,
+		"Iter.Len":     func(it par.Iter[int]) string { return fmt.Sprint(it.Len()) },
+		"Iter.Any":     func(it par.Iter[int]) string { return fmt.Sprint(it.Any(func(x int) bool { return x == n })) },
+		"Iter.Every":   func(it par.Iter[int]) string { return fmt.Sprint(it.Every(func(x int) bool { return x%2 == 0 })) },
+		"Iter.Find": func(it par.Iter[int]) string {
+			v, ok := it.Find(func(x int) bool { return x == 2*(n/3) })
+			return fmt.Sprint(v, ok)
+		},
+		"Iter.FindFirst": func(it par.Iter[int]) string {
+			v, ok := it.FindFirst(func(x int) bool { return x > n })
+			return fmt.Sprint(v, ok)
+		},
+		"Iter.TryForEach": func(it par.Iter[int]) string {
+			var sum atomic.Int64
+			err := it.TryForEach(func(x int) error { sum.Add(int64(x)); return nil })
+			return fmt.Sprint(sum.Load(), err)
+		},
+		"Iter.TryForEachContext": func(it par.Iter[int]) string {
+			var sum atomic.Int64
+			err := it.TryForEachContext(func(_ context.Context, x int) error { sum.Add(int64(x)); return nil })
+			return fmt.Sprint(sum.Load(), err)
+		},
+		"Iter.Partition": func(it par.Iter[int]) string {
+			yes, no := it.Partition(odd)
+			return sumOf(yes) + " " + sumOf(no)
+		},
+		"Iter.Values": func(it par.Iter[int]) string { return sumOf(slices.Collect(it.Values())) },
+		"Iter.All": func(it par.Iter[int]) string {
+			s := 0
+			for i, x := range it.All() {
+				s += i ^ x
+			}
+			return fmt.Sprint(s)
+		},
+		// Iter's adapters and settings: each composes with the stage.
+		"Iter.Map":           func(it par.Iter[int]) string { return collect(it.Map(func(x int) int { return x + 1 })) },
+		"Iter.Filter":        func(it par.Iter[int]) string { return collect(it.Filter(odd)) },
+		"Iter.WithPool":      func(it par.Iter[int]) string { return collect(it.WithPool(par.DefaultPool())) },
+		"Iter.WithContext":   func(it par.Iter[int]) string { return collect(it.WithContext(context.Background())) },
+		"Iter.Blocking":      func(it par.Iter[int]) string { return collect(it.Blocking(3)) },
+		"Iter.WithBlockSize": func(it par.Iter[int]) string { return collect(it.WithBlockSize(1, 64)) },
+		"Iter.WithBuffer":    func(it par.Iter[int]) string { return sumOf(slices.Collect(it.WithBuffer(7).Values())) },
+		"Iter.WithProgress": func(it par.Iter[int]) string {
+			var last atomic.Int64
+			out := collect(it.WithProgress(func(done, total int) { last.Store(int64(done)) }))
+			return fmt.Sprint(out, last.Load())
+		},
+		"Iter.WithTimeline": func(it par.Iter[int]) string {
+			var tl par.Timeline
+			return collect(it.WithTimeline(&tl))
+		},
+		// The functions that take an Iterator.
+		"Sum": func(it par.Iter[int]) string { return fmt.Sprint(par.Sum(it)) },
+		"Fold": func(it par.Iter[int]) string {
+			return fmt.Sprint(par.Fold(it, func() int { return 0 }, func(a, x int) int { return a ^ x }, func(a, b int) int { return a ^ b }))
+		},
+		"Min":     func(it par.Iter[int]) string { v, ok := par.Min(it); return fmt.Sprint(v, ok) },
+		"Max":     func(it par.Iter[int]) string { v, ok := par.Max(it); return fmt.Sprint(v, ok) },
+		"MinFunc": func(it par.Iter[int]) string { v, ok := par.MinFunc(it, cmp.Compare[int]); return fmt.Sprint(v, ok) },
+		"MaxFunc": func(it par.Iter[int]) string { v, ok := par.MaxFunc(it, cmp.Compare[int]); return fmt.Sprint(v, ok) },
+		"TryMap": func(it par.Iter[int]) string {
+			out, err := par.TryMap(it, func(x int) (int, error) { return x / 2, nil })
+			return fmt.Sprint(sumOf(out), err)
+		},
+		"TryMapContext": func(it par.Iter[int]) string {
+			out, err := par.TryMapContext(it, func(_ context.Context, x int) (int, error) { return x / 2, nil })
+			return fmt.Sprint(sumOf(out), err)
+		},
+		"Map": func(it par.Iter[int]) string { return collect(par.Map(it, func(x int) int { return x - 1 })) },
+		"FilterMap": func(it par.Iter[int]) string {
+			return collect(par.FilterMap(it, func(x int) (int, bool) { return x, odd(x) }))
+		},
+		"FlatMap": func(it par.Iter[int]) string {
+			return collect(par.FlatMap(it, func(x int) []int { return []int{x, 1} }))
+		},
+		"MapInit": func(it par.Iter[int]) string {
 			c2 := &initCounter{}
 			return fmt.Sprint(par.Sum(par.MapInit(it, c2.init, use)))
 		},
+		"ForEachInit": func(it par.Iter[int]) string {
+			var sum atomic.Int64
+			par.ForEachInit(it, func() *scratch { return &scratch{} }, func(s *scratch, x int) { sum.Add(int64(use(s, x))) })
+			return fmt.Sprint(sum.Load())
+		},
 	}
-	for name, op := range ops {
-		if got, want := op(withInit), op(plain); got != want {
-			t.Errorf("%s: %s with MapInit, %s with Map", name, got, want)
+	for _, name := range mapInitAPI(t) {
+		if ops[name] == nil {
+			t.Errorf("%s has no row in TestMapInitEveryOperation's table: add one that runs it after MapInit", name)
 		}
 	}
-	if m := c.made.Load(); m > int64(par.DefaultPool().Workers()) {
-		t.Errorf("init called %d times over %d operations", m, len(ops))
+	// run calls op, turning a panic (the placeholder's) into its result.
+	run := func(op func(par.Iter[int]) string, it par.Iter[int]) (out string) {
+		defer func() {
+			if r := recover(); r != nil {
+				msg, _, _ := strings.Cut(fmt.Sprint(r), "\n")
+				out = "panic: " + msg
+			}
+		}()
+		return op(it)
 	}
+	for _, mode := range []struct {
+		name  string
+		items int // the ops read n
+		set   func(par.Iter[int]) par.Iter[int]
+	}{
+		{"pool", n, func(it par.Iter[int]) par.Iter[int] { return it }},
+		{"blocking", n / 10, func(it par.Iter[int]) par.Iter[int] { return it.Blocking(4) }},
+	} {
+		n = mode.items
+		c := &initCounter{}
+		plain := mode.set(par.Map(par.Range(0, n), func(x int) int { return 2 * x }))
+		withInit := mode.set(par.MapInit(par.Range(0, n), c.init, use))
+		for name, op := range ops {
+			if got, want := run(op, withInit), run(op, plain); got != want {
+				t.Errorf("%s, %s: %s with MapInit, %s with Map", mode.name, name, got, want)
+			}
+		}
+		if m, most := c.made.Load(), int64(max(par.DefaultPool().Workers(), 4)+3); m > most {
+			t.Errorf("%s: init called %d times over %d operations", mode.name, m, len(ops))
+		}
+	}
+}
+
+// mapInitAPI lists, from par's source, the operations that can follow a
+// MapInit stage: "Iter.Name" for each exported method of Iter, and the
+// name of each exported function that takes an Iterator.
+func mapInitAPI(t *testing.T) []string {
+	t.Helper()
+	var names []string
+	typ := reflect.TypeFor[par.Iter[int]]()
+	for i := range typ.NumMethod() {
+		names = append(names, "Iter."+typ.Method(i).Name)
+	}
+	files, err := filepath.Glob("*.go")
+	if err != nil {
+		t.Fatal(err)
+	}
+	fset := token.NewFileSet()
+	for _, path := range files {
+		if strings.HasSuffix(path, "_test.go") {
+			continue
+		}
+		f, err := parser.ParseFile(fset, path, nil, 0)
+		if err != nil {
+			t.Fatal(err)
+		}
+		for _, d := range f.Decls {
+			fn, ok := d.(*ast.FuncDecl)
+			if !ok || fn.Recv != nil || !fn.Name.IsExported() {
+				continue
+			}
+			for _, p := range fn.Type.Params.List {
+				if strings.HasPrefix(types.ExprString(p.Type), "Iterator[") {
+					names = append(names, fn.Name.Name)
+					break
+				}
+			}
+		}
+	}
+	if len(names) < 30 {
+		t.Fatalf("found only %d operations (%v): is the source where the test runs?", len(names), names)
+	}
+	return names
 }
 
 // TestMapInitBadInput: nil functions are refused where the pipeline is
