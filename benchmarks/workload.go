@@ -1,6 +1,9 @@
 package benchmarks
 
-import "slices"
+import (
+	"slices"
+	"strings"
+)
 
 // An Impl is one implementation of a workload.
 type Impl struct {
@@ -80,14 +83,20 @@ func add(id string, impls ...Impl) {
 // All lists the workloads in order, W0 to W11 (W10 at four counts).
 var All = []*Workload{W0, W1, W2, W3, W4, W5, W6, W7, W8, W9, W10x2, W10x4, W10xP, W10x2P, W11}
 
-// Lookup returns the workload with the given id ("W3", "T1"), or nil.
+// Lookup returns the workload with the given id ("W3", "T1", "probe"), or
+// nil. Case does not matter unless two ids differ only in case, where the
+// exact one wins.
 func Lookup(id string) *Workload {
-	for _, w := range slices.Concat(All, Toolkit) {
+	var folded *Workload
+	for _, w := range slices.Concat(All, Toolkit, []*Workload{Probe}) {
 		if w.ID == id {
 			return w
 		}
+		if folded == nil && strings.EqualFold(w.ID, id) {
+			folded = w
+		}
 	}
-	return nil
+	return folded
 }
 
 // Probe is a balanced workload, the sum of mix(i) over [0, 2^25), with two

@@ -88,25 +88,9 @@ func main() {
 		runtime.GOMAXPROCS(procs[0])
 	}
 
-	workloads := benchmarks.All
-	if *ids != "" {
-		workloads = nil
-		for _, id := range strings.Split(*ids, ",") {
-			if strings.EqualFold(strings.TrimSpace(id), "toolkit") {
-				workloads = append(workloads, benchmarks.Toolkit...)
-				continue
-			}
-			if strings.EqualFold(strings.TrimSpace(id), "W10") {
-				// W10 is one workload at four counts of items.
-				workloads = append(workloads, benchmarks.W10x2, benchmarks.W10x4, benchmarks.W10xP, benchmarks.W10x2P)
-				continue
-			}
-			w := benchmarks.Lookup(strings.ToUpper(strings.TrimSpace(id)))
-			if w == nil {
-				fatalf("no workload %q", id)
-			}
-			workloads = append(workloads, w)
-		}
+	workloads, err := selectWorkloads(*ids)
+	if err != nil {
+		fatalf("%v", err)
 	}
 
 	skipped := strings.Split(*skip, ",")
@@ -527,4 +511,31 @@ func errorf(format string, args ...any) error { return fmt.Errorf(format, args..
 func fatalf(format string, args ...any) {
 	fmt.Fprintf(os.Stderr, "compare: "+format+"\n", args...)
 	os.Exit(1)
+}
+
+// selectWorkloads reads -w: comma-separated workload ids, matched without
+// regard to case ("w3", "probe", "P4i"), plus the names toolkit and W10. An
+// empty list selects benchmarks.All.
+func selectWorkloads(ids string) ([]*benchmarks.Workload, error) {
+	if ids == "" {
+		return benchmarks.All, nil
+	}
+	var workloads []*benchmarks.Workload
+	for _, id := range strings.Split(ids, ",") {
+		id = strings.TrimSpace(id)
+		switch {
+		case strings.EqualFold(id, "toolkit"):
+			workloads = append(workloads, benchmarks.Toolkit...)
+		case strings.EqualFold(id, "W10"):
+			// W10 is one workload at four counts of items.
+			workloads = append(workloads, benchmarks.W10x2, benchmarks.W10x4, benchmarks.W10xP, benchmarks.W10x2P)
+		default:
+			w := benchmarks.Lookup(id)
+			if w == nil {
+				return nil, fmt.Errorf("no workload %q", id)
+			}
+			workloads = append(workloads, w)
+		}
+	}
+	return workloads, nil
 }

@@ -98,3 +98,40 @@ func TestRedrawReadsRender(t *testing.T) {
 		}
 	}
 }
+
+// TestSelectWorkloads: -w matches ids whatever their case, so that an id
+// with lower-case letters (P4i, probe) can be chosen; it used to upper-case
+// the list, which found no "P4I" or "PROBE".
+func TestSelectWorkloads(t *testing.T) {
+	p4i := &benchmarks.Workload{ID: "P4i"}
+	p4I := &benchmarks.Workload{ID: "P4I"}
+	saved := benchmarks.Toolkit
+	benchmarks.Toolkit = append(slices.Clip(saved), p4i, p4I)
+	defer func() { benchmarks.Toolkit = saved }()
+	for _, c := range []struct {
+		ids  string
+		want []*benchmarks.Workload
+	}{
+		{"", benchmarks.All},
+		{"w3, W1", []*benchmarks.Workload{benchmarks.W3, benchmarks.W1}},
+		{"probe,PROBE", []*benchmarks.Workload{benchmarks.Probe, benchmarks.Probe}},
+		{"P4i,P4I,p4i", []*benchmarks.Workload{p4i, p4I, p4i}}, // the exact id wins
+		{"w10", []*benchmarks.Workload{benchmarks.W10x2, benchmarks.W10x4, benchmarks.W10xP, benchmarks.W10x2P}},
+	} {
+		got, err := selectWorkloads(c.ids)
+		if err != nil || !slices.Equal(got, c.want) {
+			t.Errorf("-w %q: %v (%v), want %v", c.ids, idsOf(got), err, idsOf(c.want))
+		}
+	}
+	if _, err := selectWorkloads("W1,nope"); err == nil || !strings.Contains(err.Error(), `"nope"`) {
+		t.Errorf("-w W1,nope: error %v, want one naming \"nope\"", err)
+	}
+}
+
+func idsOf(ws []*benchmarks.Workload) []string {
+	var out []string
+	for _, w := range ws {
+		out = append(out, w.ID)
+	}
+	return out
+}
