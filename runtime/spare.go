@@ -45,11 +45,9 @@ func (w *Worker) lend() *spare {
 	// statement orders these writes before it reads them.
 	g.spare = s
 	g.at = nil // a spare's loop is a root: it runs any job
-	// Counted idle from the start, as a new pool worker is (see
-	// Worker.run), and waited for by Close: the lender, a worker that has
-	// not exited, keeps the count above zero, so the Add is not racing a
-	// Wait that already returned.
-	p.idle.Add(1)
+	// Waited for by Close: the lender, a worker that has not exited, keeps
+	// the count above zero, so the Add is not racing a Wait that already
+	// returned.
 	p.exited.Add(1)
 	w.stats.spares.Add(1)
 	go g.runSpare(s)
@@ -84,7 +82,10 @@ func (w *Worker) runSpare(s *spare) {
 		p.spares.Add(-1)
 		p.exited.Done()
 	}()
-	w.loop(nil, true)
+	// Not counted idle until its loop first finds nothing (a new pool
+	// worker is counted from the start, see Worker.run): setIdle keeps
+	// every count it feeds balanced on its own.
+	w.loop(nil, false)
 }
 
 // retiring reports whether w is a spare that has been recalled and has no
