@@ -24,6 +24,13 @@ type frame struct {
 	// find a stranger's frame in its chain, and a chain could close into
 	// a cycle.
 	forked bool
+	// detached marks the frame of a job nobody waits for (Offer, Spawn,
+	// Pool.Go): the runner recycles it. region marks a frame that is no
+	// job (a Scope, a Frame, a lease). Both are written before anything is
+	// forked under the frame. A job with neither, a Join's or JoinFunc's b,
+	// that a raw Wait meets in its own frame is a pending b (see
+	// Worker.Wait).
+	detached, region bool
 }
 
 // setParent sets f's parent to p, skipping the store when it already holds
@@ -48,6 +55,27 @@ func (f *frame) under(anc *frame) bool {
 	return false
 }
 
+// notPendingUnder reports whether f is under anc, and not at or under a
+// b that is pending at anc: whether the child of anc on f's chain (f
+// itself, or an ancestor) is a job nobody waits for, or a region. That is
+// what a raw Wait at anc may run (see Worker.Wait). The children of anc
+// were made by the one goroutine running in anc, the one that waits, so it
+// reads its own writes; and a child with children is never recycled, so its
+// flags are stable.
+func (f *frame) notPendingUnder(anc *frame) bool {
+	c := f
+	for {
+		p := c.parent.Load()
+		if p == nil {
+			return false
+		}
+		if p == anc {
+			return c.detached || c.region
+		}
+		c = p
+	}
+}
+
 // Frame is a region of work that a participant opens with Spread, as a
 // parallel loop does: the jobs forked inside it, and everything they fork,
 // descend from it, and a wait at the Frame runs those and nothing else. The
@@ -61,6 +89,9 @@ type Frame struct {
 // what leave needs to restore the current one.
 func (w *Worker) enter(f *frame) region {
 	r := region{w.at, w.seal()}
+	if !f.region {
+		f.region = true
+	}
 	f.setParent(r.prev)
 	w.at = f
 	return r

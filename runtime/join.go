@@ -39,8 +39,6 @@ func (w *Worker) join(a, b func(*Worker), offered bool) {
 		w.pool.offered.Add(1)
 	}
 	w.push(jb)
-	// b is pending while a runs: a Wait in a must not run it (Worker.Wait).
-	jb.outerB, w.pending = w.pending, jb
 	// As in JoinFunc, one deferred function covers both calls, and does
 	// nothing unless one of them panics or calls runtime.Goexit: cheaper
 	// than a recover around each.
@@ -52,7 +50,6 @@ func (w *Worker) join(a, b func(*Worker), offered bool) {
 	}()
 	// Run a; hopefully b gets stolen in the meantime.
 	a(w)
-	w.pending = jb.outerB
 	phase = inB
 	if w.takeBack(jb, &phase) {
 		b(w)
@@ -83,9 +80,6 @@ const (
 // inB only a Goexit can reach here (execute and Wait recover panics), from
 // a job this goroutine ran while it took b back or waited for it.
 func (w *Worker) unwindJoin(jb *job, phase int, v any) {
-	if phase == inA {
-		w.pending = jb.outerB
-	}
 	p := Unwinding(v)
 	if phase != inBInline {
 		// A Goexit in b, run here, must not swallow a's panic.

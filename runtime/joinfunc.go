@@ -208,21 +208,6 @@ type sharer interface {
 	// old floor, for unseal.
 	seal() int
 	unseal(floor int)
-	// sharedCount is the number of shared frames; holds reports whether
-	// fr is the frame of one of their jobs (for Worker.Wait).
-	sharedCount() int
-	holds(fr *frame) bool
-}
-
-func (s *forkStack[A, R]) sharedCount() int { return s.shared }
-
-func (s *forkStack[A, R]) holds(fr *frame) bool {
-	for _, f := range s.frames[:s.shared] {
-		if f.job != nil && &f.job.fr == fr {
-			return true
-		}
-	}
-	return false
 }
 
 func (s *forkStack[A, R]) seal() int {

@@ -52,39 +52,9 @@ func (w *Worker) Wait(l *Latch) {
 		panic("gopar: Wait on a nil Worker would block forever; wait on the latch from inside Pool.Do")
 	}
 	f := w.at
-	if w.pending == nil && !w.sharedPending() {
-		w.waitUntil(l, f)
+	if f == nil {
+		w.waitUntil(l, nil)
 		return
 	}
-	w.waitFor(l, func(j *job) bool { return j.fr.under(f) && !w.belowPending(&j.fr, f) }, true)
-}
-
-// belowPending reports whether fr is, or descends from, a b that is pending
-// on w (a Join's or a shared JoinFunc call's, whose a runs on w now),
-// looking up from fr to f.
-func (w *Worker) belowPending(fr, f *frame) bool {
-	for p := fr; p != nil && p != f; p = p.parent.Load() {
-		for q := w.pending; q != nil; q = q.outerB {
-			if &q.fr == p {
-				return true
-			}
-		}
-		for _, s := range w.forkStacks {
-			if s.holds(p) {
-				return true
-			}
-		}
-	}
-	return false
-}
-
-// sharedPending reports whether a JoinFunc call on w has shared its b: every
-// frame on a JoinFunc stack has its a running.
-func (w *Worker) sharedPending() bool {
-	for _, s := range w.forkStacks {
-		if s.sharedCount() > 0 {
-			return true
-		}
-	}
-	return false
+	w.waitFor(l, func(j *job) bool { return j.fr.notPendingUnder(f) }, true)
 }

@@ -246,7 +246,9 @@ func (p *Pool) Go(fn func(w *Worker)) {
 	if fn == nil {
 		panic("gopar: Pool.Go was given a nil function")
 	}
-	p.injector.Push(&job{fn: fn, detached: true})
+	j := &job{fn: fn}
+	j.fr.detached = true
+	p.injector.Push(j)
 	p.notify()
 }
 

@@ -211,11 +211,12 @@ func (st *scopeState) spawnForeign(p *Pool, run func(*Worker)) {
 			break
 		}
 	}
-	j := &job{detached: true, fn: func(w *Worker) {
+	j := &job{fn: func(w *Worker) {
 		if t.claimed.CompareAndSwap(false, true) {
 			run(w)
 		}
 	}}
+	j.fr.detached = true
 	j.fr.setParent(&st.fr)
 	p.injector.Push(j)
 	p.notify()

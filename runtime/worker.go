@@ -24,11 +24,7 @@ type job struct {
 	fn       func(*Worker)
 	done     Latch
 	panicked *Panic
-	detached bool // nobody waits: the runner recycles it
-	// outerB links the Joins whose a runs on the forking worker (see
-	// Worker.pending): the b of the next one out. Owner only.
-	outerB  *job
-	offered bool // shared by JoinLazy: counted in Pool.offered until it starts
+	offered  bool // shared by JoinLazy: counted in Pool.offered until it starts
 }
 
 // Worker is the record of one participant of a pool: a worker goroutine, or
@@ -72,12 +68,8 @@ type Worker struct {
 	// spare is set while a spare goroutine runs as this guest slot (see
 	// spare.go).
 	spare *spare
-	// pending is the b of the innermost Join whose a runs on w now, linked
-	// to the outer ones by job.outerB. A raw Wait in a must not run it, nor
-	// anything under it: sequentially b runs after a (see Worker.Wait).
-	pending *job
-	rng     uint64
-	free    []*job
+	rng   uint64
+	free  []*job
 	// forks is the JoinFunc stack used last, checked first; forkStacks
 	// holds one per type of JoinFunc used on this worker.
 	forks      any
@@ -90,13 +82,15 @@ type Worker struct {
 }
 
 func newWorker(p *Pool, i int, isPool bool) *Worker {
-	return &Worker{
+	w := &Worker{
 		pool:   p,
 		index:  i,
 		wake:   make(chan struct{}, 1),
 		isPool: isPool,
 		rng:    uint64(i)*0x9E3779B97F4A7C15 + 1,
 	}
+	w.lease.region = true
+	return w
 }
 
 // Pool returns the pool w belongs to (nil for a nil Worker).
@@ -363,7 +357,7 @@ func (w *Worker) executeTraced(j *job) {
 }
 
 func (w *Worker) executeJob(j *job) {
-	if j.detached {
+	if j.fr.detached {
 		// Nobody waits for a detached job, so a panic has nowhere to go
 		// but up: it crashes the program, as in a go statement.
 		j.fn(w)
@@ -419,7 +413,7 @@ func (w *Worker) Offer(fn func(*Worker)) {
 		return
 	}
 	j := w.newJob(fn)
-	j.detached = true
+	j.fr.detached = true
 	w.push(j)
 }
 
@@ -462,7 +456,7 @@ func (w *Worker) recycle(j *job) {
 	// Field by field: a runner that has just set done may still be reading
 	// done's waiter, atomically. A job that was never stolen has an untouched
 	// latch, and the common case skips the two stores.
-	j.fn, j.panicked, j.detached, j.offered = nil, nil, false, false
+	j.fn, j.panicked, j.fr.detached, j.offered = nil, nil, false, false
 	if j.done.IsSet() {
 		j.done.reset()
 	}
