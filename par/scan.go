@@ -72,8 +72,9 @@ const scanBlock = 1 << 13
 // neutral element (0 for +, 1 for *, "" for concatenation): the scan groups
 // the operations differently from the loop, and combines them in index
 // order. Integer and string scans therefore give the loop's result exactly;
-// float scans give the same bits on every run and worker count, which may
-// differ from the loop's in the last bits, as Sum's do.
+// float scans give the same bits on every run and worker count (NaN
+// payloads aside), which may differ from the loop's in the last bits, as
+// Sum's do.
 //
 // dst may be src itself, for a scan in place; it must otherwise not overlap
 // src, and must be at least as long (the elements after len(src) are left
