@@ -88,8 +88,8 @@ var P3 = &Workload{
 var clampInput = sync.OnceValue(func() []int64 { return append([]int64(nil), pipeInput()...) })
 
 // P4 is an inclusive prefix sum of 2^24 int64s into another slice: the
-// issue's target is 1.3x a plain loop. The scan has no static fan-out (it
-// is the two-pass algorithm itself), so the probe checks the run.
+// issue's target is 1.3x a plain loop. A static fan-out of a scan would be
+// the chained scan itself (par/scan.go), so the probe checks the run.
 var P4 = &Workload{
 	ID:   "P4",
 	Name: "scan",
