@@ -261,9 +261,14 @@ func runPool[A any](cfg Config, lo, hi int, r Reducer[A]) A {
 		}
 	}()
 
+	pool := cfg.Pool
+	if pool == nil {
+		pool = runtime.Default()
+	}
 	// A few items go parallel at once; any other loop starts with the
-	// inline phase: the caller alone, no shared state.
-	few := fewItems(cfg, lo, hi)
+	// inline phase: the caller alone, no shared state but, while its first
+	// block runs, the rest of the loop on the promotion board.
+	few := fewItems(pool, lo, hi)
 	acc := r.Identity()
 	start := sinceEpoch()
 	sz := sizer{size: 1}
@@ -275,7 +280,14 @@ func runPool[A any](cfg Config, lo, hi int, r Reducer[A]) A {
 	i := lo
 	for last := time.Duration(0); i < hi && !few; {
 		n := min(cfg.clamp(sz.size), span(i, hi))
-		acc = r.Fold(acc, i, i+n)
+		if i == lo && n < span(i, hi) && rec == nil && pool.Workers() > 1 {
+			var rest *restOfLoop[A]
+			if acc, rest = foldFirst(pool, cfg, lo, n, hi, r, acc); rest != nil {
+				return rest.join(acc)
+			}
+		} else {
+			acc = r.Fold(acc, i, i+n)
+		}
 		i += n
 		now := sinceEpoch() - start
 		if rec != nil {
@@ -300,10 +312,6 @@ func runPool[A any](cfg Config, lo, hi int, r Reducer[A]) A {
 	}
 
 	// Parallel phase over what is left.
-	pool := cfg.Pool
-	if pool == nil {
-		pool = runtime.Default()
-	}
 	var parts *partition.Loop
 	switch {
 	case few:
@@ -382,17 +390,91 @@ func sinceEpoch() time.Duration { return time.Since(epoch) }
 // be cheap. A loop with more items per worker loses at most a small share to
 // its first item, and keeps the inline phase, which costs nothing when the
 // loop is short. One worker, or one item, has nothing to share.
-func fewItems(cfg Config, lo, hi int) bool {
+func fewItems(pool *runtime.Pool, lo, hi int) bool {
 	n := span(lo, hi)
 	if n < 2 || n > fewPerWorker*runtime.MaxWorkers {
 		return false
 	}
-	pool := cfg.Pool
-	if pool == nil {
-		pool = runtime.Default()
-	}
 	w := pool.Workers()
 	return w > 1 && n <= fewPerWorker*w
+}
+
+// restOfLoop is a loop's rest, [lo, hi), while the caller runs its first
+// block: published with runtime.Pool.Promote, so that a worker that is idle
+// once the block has run for a heartbeat tick runs it as a loop of its own
+// (inline, then parallel) and hands back its result. The first block is
+// the one whose time nothing predicts: it is item 0 (see sizer), and a
+// costly item 0 used to run alone however long it took. Later blocks are
+// sized by the clock, and the inline phase ends after goParallelAfter.
+type restOfLoop[A any] struct {
+	cfg    Config
+	r      Reducer[A]
+	lo, hi int
+	// cancel: the first block decided the loop (Stop, Cut), or failed. The
+	// rest stops after the block it runs.
+	cancel   atomic.Bool
+	acc      A              // the rest's result, written by its runner
+	decided  bool           // the first block decided the loop
+	panicked *runtime.Panic // how the rest ended on its runner, if not normally
+}
+
+// run runs the rest on the worker that took it.
+func (h *restOfLoop[A]) run() {
+	r := h.r
+	stop := r.Stop
+	r.Stop = func(acc A) bool { return h.cancel.Load() || (stop != nil && stop(acc)) }
+	h.acc = drive(h.cfg, h.lo, h.hi, r)
+}
+
+// foldFirst folds the loop's first block, [lo, lo+n), into acc, with the
+// rest of the loop, [lo+n, hi), on the promotion board meanwhile. It
+// returns the block's result, and the rest if a worker took it, once that
+// worker is done with it: the caller then returns rest.join(acc). A panic
+// or Goexit in the block stops a taken rest and waits for it before it
+// goes on.
+func foldFirst[A any](pool *runtime.Pool, cfg Config, lo, n, hi int, r Reducer[A], acc A) (A, *restOfLoop[A]) {
+	h := &restOfLoop[A]{cfg: cfg, r: r, lo: lo + n, hi: hi}
+	pr := pool.Promote(h.run)
+	if !pr.Published() {
+		return r.Fold(acc, lo, lo+n), nil
+	}
+	returned := false
+	defer func() {
+		if returned {
+			return
+		}
+		// The block did not return: the loop is over, and no item of it
+		// may still run once it has unwound.
+		p := runtime.Unwinding(recover())
+		h.cancel.Store(true)
+		if !pr.Reclaim() {
+			p = runtime.Stronger(p, pr.Wait())
+		}
+		if !p.IsGoexit() {
+			panic(p)
+		}
+	}()
+	acc = r.Fold(acc, lo, lo+n)
+	returned = true
+	if pr.Reclaim() {
+		return acc, nil
+	}
+	if (r.Stop != nil && r.Stop(acc)) || (r.Cut != nil && r.Cut(acc) < hi) || isClosed(cfg.done()) {
+		h.decided = true
+		h.cancel.Store(true)
+	}
+	h.panicked = pr.Wait()
+	return acc, h
+}
+
+// join returns the loop's result from the first block's, acc, and the
+// rest's, or passes on the rest's panic or Goexit.
+func (h *restOfLoop[A]) join(acc A) A {
+	runtime.Raise(h.panicked)
+	if h.decided || h.r.Combine == nil {
+		return acc
+	}
+	return h.r.Combine(acc, h.acc)
 }
 
 // span returns the number of items in [lo, hi) as an int, at most

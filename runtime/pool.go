@@ -54,9 +54,16 @@ type Pool struct {
 	// spares counts the spare goroutines running in parked waiters' slots
 	// (spare.go); at most nWorkers.
 	spares atomic.Int32
+	// hunting counts the participants of idle counted in a main loop
+	// (Worker.loop), which may run any job and take promoted work: the
+	// heartbeat ticks only while it is not zero.
+	hunting atomic.Int32
 	// nextWake spreads wake-ups over the workers.
 	nextWake atomic.Uint32
 	_        cpu.CacheLinePad
+
+	// board holds the funcs published with Promote (board.go).
+	board board
 
 	closed  atomic.Bool
 	exited  sync.WaitGroup
@@ -90,6 +97,8 @@ func New(workers int) (*Pool, error) {
 	// goroutines first run (see Worker.run): so the first Join of a
 	// program offers b, rather than finding nobody idle yet.
 	p.idle.Store(int32(workers))
+	p.hunting.Store(int32(workers))
+	p.board.init(workers)
 	for _, w := range p.members[:workers] {
 		go w.run()
 	}
@@ -126,6 +135,7 @@ func (p *Pool) Close() error {
 		w.wakeup()
 	}
 	p.exited.Wait()
+	p.closeBoard()
 	return nil
 }
 
@@ -188,10 +198,51 @@ func (p *Pool) Hungry() bool { return p.idle.Load() > p.offered.Load() }
 // closed pool, where nobody is idle, it runs both calls inline.
 func (p *Pool) JoinLazy(a, b func()) {
 	if !p.Hungry() {
+		if pr := p.Promote(b); pr.Published() {
+			joinPromoted(pr, a, b)
+			return
+		}
 		joinCalls(a, b)
 		return
 	}
 	p.joinShared(a, b)
+}
+
+// joinPromoted is JoinLazy's path while nobody is idle: b is on the
+// promotion board while a runs (board.go), and a worker that frees up may
+// take it once it has waited a heartbeat tick. After a, the caller takes b
+// back and runs it, or waits for the worker that took it. As in joinCalls,
+// one deferred function covers both calls.
+func joinPromoted(pr Promotion, a, b func()) {
+	phase := inA
+	defer func() {
+		if phase == finished {
+			return
+		}
+		p := Unwinding(recover())
+		if phase == inA {
+			// b still runs, here or on its taker; a's panic is the one
+			// passed on.
+			if pr.Reclaim() {
+				p = CallAfter(p, b)
+			} else {
+				p = Stronger(p, pr.Wait())
+			}
+		}
+		if isPanic(p) {
+			panic(p)
+		}
+	}()
+	a()
+	phase = inB
+	if !pr.Reclaim() {
+		pb := pr.Wait()
+		phase = finished
+		Raise(pb) // b's panic, or its Goexit on the worker
+		return
+	}
+	b()
+	phase = finished
 }
 
 // joinShared is JoinLazy's path when a participant is idle, out of line so

@@ -20,8 +20,11 @@ const (
 type spinner struct {
 	rounds int
 	since  time.Time
-	// idle records that the participant is counted in Pool.idle.
+	// idle records that the participant is counted in Pool.idle, and, if
+	// root, in Pool.hunting too.
 	idle bool
+	// root: a main loop (Worker.loop), which may take any job.
+	root bool
 }
 
 // spin yields and reports true while the participant should keep
@@ -53,10 +56,13 @@ func (w *Worker) setIdle(s *spinner, idle bool) {
 		return
 	}
 	s.idle = idle
+	d := int32(-1)
 	if idle {
-		w.pool.idle.Add(1)
-	} else {
-		w.pool.idle.Add(-1)
+		d = 1
+	}
+	w.pool.idle.Add(d)
+	if s.root {
+		w.pool.hunting.Add(d)
 	}
 }
 
@@ -116,6 +122,10 @@ func (w *Worker) shouldStayAwake(l *Latch) bool {
 // a job.
 func (p *Pool) workVisible() bool {
 	if !p.injector.IsEmpty() {
+		return true
+	}
+	// Promoted work (board.go): stay up to take it once it ripens.
+	if p.watchBoard() {
 		return true
 	}
 	for _, v := range p.victims() {

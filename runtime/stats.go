@@ -16,6 +16,7 @@ type counters struct {
 	shared       atomic.Uint64
 	replaced     atomic.Uint64
 	spares       atomic.Uint64
+	promoted     atomic.Uint64
 }
 
 // Stats are counters summed over a pool's workers and guest slots since the
@@ -33,6 +34,7 @@ type Stats struct {
 	Shared        uint64 // JoinFunc frames made stealable because a participant was idle
 	Replaced      uint64 // worker goroutines started in place of one that a task ended with runtime.Goexit
 	Spares        uint64 // spare goroutines started to take the slot of a worker parked in a wait (WAITING.md, "Spares")
+	Promoted      uint64 // funcs taken from the promotion board (Pool.Promote), which had waited a heartbeat tick
 }
 
 // Stats returns the pool's counters.
@@ -50,6 +52,7 @@ func (p *Pool) Stats() Stats {
 		s.Shared += c.shared.Load()
 		s.Replaced += c.replaced.Load()
 		s.Spares += c.spares.Load()
+		s.Promoted += c.promoted.Load()
 	}
 	return s
 }

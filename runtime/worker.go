@@ -136,6 +136,7 @@ func (w *Worker) run() {
 		// where the new goroutine does no harm).
 		w.stats.replaced.Add(1)
 		w.pool.idle.Add(1)
+		w.pool.hunting.Add(1)
 		go w.run()
 	}()
 	w.at = nil // the main loop is the root (a replaced goroutine's frame is gone)
@@ -159,9 +160,9 @@ func (w *Worker) waitUntil(l *Latch, f *frame) {
 }
 
 // loop is waitUntil's main loop; counted says whether w is already counted
-// in Pool.idle (a new pool worker is).
+// in Pool.idle and Pool.hunting (a new pool worker is).
 func (w *Worker) loop(l *Latch, counted bool) {
-	idle := spinner{idle: counted}
+	idle := spinner{idle: counted, root: true}
 	defer w.setIdle(&idle, false)
 	for l == nil || !l.IsSet() {
 		if w.retiring() {
@@ -177,6 +178,8 @@ func (w *Worker) loop(l *Latch, counted bool) {
 		if l == nil && w.pool.closed.Load() {
 			return
 		}
+		// Promoted work ripens only while the heartbeat ticks.
+		w.pool.watchBoard()
 		if idle.spin() {
 			continue
 		}
@@ -306,7 +309,8 @@ func (w *Worker) stealIf(mine func(*job) bool) *job {
 }
 
 // findWork looks for a job: own deque, then the injector, then other
-// participants' deques, starting at a random victim.
+// participants' deques, starting at a random victim, then ripe promoted
+// work (board.go).
 func (w *Worker) findWork() *job {
 	// Newest local work first: it is hot in the cache.
 	if j := w.deque.Pop(); j != nil {
@@ -324,7 +328,10 @@ func (w *Worker) findWork() *job {
 			break
 		}
 	}
-	return w.stealIf(nil)
+	if j := w.stealIf(nil); j != nil {
+		return j
+	}
+	return w.takePromoted()
 }
 
 // execute runs a job found in a deque or the injector and signals its

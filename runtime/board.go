@@ -1,0 +1,331 @@
+package runtime
+
+import (
+	"sync/atomic"
+	"time"
+	"unsafe"
+
+	"golang.org/x/sys/cpu"
+)
+
+// Lazy promotion: work that a goroutine runs inline, offered to the pool's
+// idle workers while it runs, and taken only once it has waited longer than
+// a wake-up costs. PROMOTION.md beside this file is its one description
+// (what is published, who takes it, the heartbeat, why no wake-up is lost,
+// what it costs).
+
+// heartbeatTick is the heartbeat's period. An entry present at two
+// consecutive ticks has waited at least one tick, and is ripe: idle workers
+// may take it. A tick is of the order of a wake-up's slow end (SLEEP.md,
+// "What a wake-up costs"), so that promotion goes to work that has already
+// run longer than the wake-up it costs.
+const heartbeatTick = 50 * time.Microsecond
+
+// heartbeatLinger is how long the heartbeat keeps ticking after it last saw
+// an entry on the board: back-to-back short operations (each publishing an
+// entry for a few nanoseconds) keep it awake instead of waking it at every
+// call. Past it, the heartbeat blocks, and an idle pool uses no CPU.
+const heartbeatLinger = 2 * time.Millisecond
+
+// maxBoardSlots bounds the board: idle workers scan every slot.
+const maxBoardSlots = 64
+
+// funcval is the opaque target of a func value: a func() is one pointer to
+// it. The board stores that pointer, so that publishing a func costs one CAS
+// and no allocation.
+type funcval struct{ _ uintptr }
+
+func funcPtr(f func()) *funcval { return *(**funcval)(unsafe.Pointer(&f)) }
+
+func funcOf(p *funcval) (f func()) {
+	*(**funcval)(unsafe.Pointer(&f)) = p
+	return f
+}
+
+// taken marks a slot whose func a worker took: the owner waits for done.
+var taken funcval
+
+// boardSlot holds one published func.
+//
+// Ownership: a goroutine owns the slot from its CAS of entry from nil to
+// its func (Pool.promote) until it stores nil again (Promotion.Reclaim
+// succeeding, or Promotion.Wait). In between, a worker may CAS entry from
+// the func to &taken, once; it then writes panicked and sends on done, and
+// touches the slot no more.
+type boardSlot struct {
+	entry atomic.Pointer[funcval]
+	// ripe is the entry the heartbeat saw at two consecutive ticks. A
+	// worker takes an entry only while it equals ripe.
+	ripe     atomic.Pointer[funcval]
+	panicked *Panic
+	done     chan struct{} // capacity 1: the taker's one token per take
+	_        cpu.CacheLinePad
+}
+
+// The heartbeat's states.
+const (
+	hbNone    = iota // never started
+	hbAsleep         // blocked on wake
+	hbRunning        // ticking
+	hbClosed         // the pool is closed: never again
+)
+
+type board struct {
+	slots []boardSlot
+	shift uint // 64 - log2(len(slots)), for the slot hash
+	// ripeN is the number of ripe entries at the last tick: workers scan the
+	// slots only while it is not zero.
+	ripeN  atomic.Int32
+	state  atomic.Int32
+	wake   chan struct{} // capacity 1: a token per hbAsleep -> hbRunning by a poker
+	exited chan struct{} // closed when the heartbeat goroutine returns
+}
+
+func (b *board) init(workers int) {
+	n := 8
+	for n < 2*workers && n < maxBoardSlots {
+		n *= 2
+	}
+	b.slots = make([]boardSlot, n)
+	for i := range b.slots {
+		b.slots[i].done = make(chan struct{}, 1)
+	}
+	b.shift = 64
+	for m := n; m > 1; m >>= 1 {
+		b.shift--
+	}
+	b.wake = make(chan struct{}, 1)
+	b.exited = make(chan struct{})
+}
+
+// slotFor hashes a func's address to a slot. The address is taken in 8 KiB
+// units, the size of an allocator span: closures allocated one after
+// another by one goroutine share a slot, so in a recursion the outermost
+// pending call holds it and the calls inside it find it taken and skip the
+// board with one load of a line their own core wrote.
+func (b *board) slotFor(f *funcval) *boardSlot {
+	h := (uint64(uintptr(unsafe.Pointer(f))) >> 13) * 0x9E3779B97F4A7C15
+	return &b.slots[h>>b.shift]
+}
+
+// Promotion is a func published with Pool.Promote. The zero Promotion was
+// not published.
+type Promotion struct {
+	s *boardSlot
+	f *funcval
+}
+
+// Promote publishes f for the pool's idle workers: one that is idle once f
+// has waited a heartbeat tick may take it and run it. The caller then either
+// takes f back with Reclaim (f has not started, and will not) or, if a
+// worker took it, waits for it with Wait. Promote returns the zero
+// Promotion, and publishes nothing, if f's slot of the board is in use or
+// the pool has a single worker.
+//
+// A worker runs a promoted f from its main loop, as a task of the pool (f
+// descends from no frame: it is a root, as the injector's tasks are).
+func (p *Pool) Promote(f func()) Promotion {
+	if p.nWorkers < 2 {
+		return Promotion{}
+	}
+	fv := funcPtr(f)
+	s := p.board.slotFor(fv)
+	// A load first: a slot in use is the common case in a recursion, and
+	// a failed CAS would take the line from the core that owns it.
+	if s.entry.Load() != nil || !s.entry.CompareAndSwap(nil, fv) {
+		return Promotion{}
+	}
+	// Parked workers cannot watch the board: make sure the heartbeat does
+	// (see PROMOTION.md, "No lost promotion"). While workers are busy or
+	// spinning, this is one load.
+	if p.sleepers.Load() != 0 {
+		p.pokeHeartbeat()
+	}
+	return Promotion{s, fv}
+}
+
+// Published reports whether Promote published the func.
+func (pr Promotion) Published() bool { return pr.s != nil }
+
+// Reclaim takes the func back: true if it was not published or nobody took
+// it (it has not run, and the caller may run it), false if a worker took
+// it (call Wait).
+func (pr Promotion) Reclaim() bool {
+	return pr.s == nil || pr.s.entry.CompareAndSwap(pr.f, nil)
+}
+
+// Wait returns once the func a worker took has run, and frees its slot. It
+// returns how the func ended: nil if it returned, or its panic or Goexit
+// (see Raise). Call it once, after Reclaim returned false. The calling
+// goroutine blocks meanwhile: it runs no other work (see WAITING.md).
+func (pr Promotion) Wait() *Panic {
+	s := pr.s
+	<-s.done
+	p := s.panicked
+	s.panicked = nil
+	s.entry.Store(nil)
+	return p
+}
+
+// takePromoted takes a ripe entry from the board, if there is one, as a job
+// that w runs from its main loop.
+func (w *Worker) takePromoted() *job {
+	b := &w.pool.board
+	if b.ripeN.Load() == 0 {
+		return nil
+	}
+	for i := range b.slots {
+		s := &b.slots[i]
+		e := s.entry.Load()
+		if e == nil || e == &taken || s.ripe.Load() != e {
+			continue
+		}
+		if s.entry.CompareAndSwap(e, &taken) {
+			w.stats.promoted.Add(1)
+			j := w.newJob(func(*Worker) { s.run(funcOf(e)) })
+			j.fr.detached = true
+			return j
+		}
+	}
+	return nil
+}
+
+// run runs a taken func and hands its owner how it ended. A panic or Goexit
+// is recorded for the owner, and then the Goexit goes on, ending the worker's
+// goroutine, which run replaces (see goexit.go).
+func (s *boardSlot) run(f func()) {
+	returned := false
+	defer func() {
+		if !returned {
+			s.panicked = Unwinding(recover())
+		}
+		s.done <- struct{}{}
+	}()
+	f()
+	returned = true
+}
+
+// occupied reports whether any func is published and not taken.
+func (b *board) occupied() bool {
+	for i := range b.slots {
+		if e := b.slots[i].entry.Load(); e != nil && e != &taken {
+			return true
+		}
+	}
+	return false
+}
+
+// watch is what a hunting worker does for the board: if something is
+// published, it makes sure the heartbeat runs, so that it ripens.
+func (p *Pool) watchBoard() bool {
+	if !p.board.occupied() {
+		return false
+	}
+	if p.board.state.Load() != hbRunning {
+		p.pokeHeartbeat()
+	}
+	return true
+}
+
+// pokeHeartbeat makes sure the heartbeat is ticking: it starts it the first
+// time, and wakes it if it sleeps.
+func (p *Pool) pokeHeartbeat() {
+	b := &p.board
+	for {
+		switch b.state.Load() {
+		case hbRunning, hbClosed:
+			return
+		case hbNone:
+			if b.state.CompareAndSwap(hbNone, hbRunning) {
+				go p.heartbeat()
+				return
+			}
+		case hbAsleep:
+			if b.state.CompareAndSwap(hbAsleep, hbRunning) {
+				b.wake <- struct{}{}
+				return
+			}
+		}
+	}
+}
+
+// heartbeat ripens the board's entries while some worker hunts for work
+// (PROMOTION.md). It ticks while the board has had an entry within
+// heartbeatLinger and some main-loop participant is idle; otherwise it
+// blocks until poked.
+func (p *Pool) heartbeat() {
+	b := &p.board
+	defer close(b.exited)
+	prev := make([]*funcval, len(b.slots))
+	lastSeen := time.Now()
+	for {
+		time.Sleep(heartbeatTick)
+		if b.state.Load() == hbClosed {
+			return
+		}
+		now := time.Now()
+		if b.tick(p, prev) {
+			lastSeen = now
+		}
+		if p.hunting.Load() > 0 && now.Sub(lastSeen) < heartbeatLinger {
+			continue
+		}
+		// Sleep, unless something came meanwhile: a poker that saw us
+		// running did not wake us (see PROMOTION.md).
+		if !b.state.CompareAndSwap(hbRunning, hbAsleep) {
+			return // closed
+		}
+		if b.occupied() && p.hunting.Load() > 0 && b.state.CompareAndSwap(hbAsleep, hbRunning) {
+			lastSeen = time.Now()
+			continue
+		}
+		<-b.wake
+		if b.state.Load() == hbClosed {
+			return
+		}
+		lastSeen = time.Now()
+		clear(prev)
+	}
+}
+
+// tick marks the entries that were on the board at the last tick too as
+// ripe, wakes a parked worker for each newly ripe one, and reports whether
+// the board holds any entry.
+func (b *board) tick(p *Pool, prev []*funcval) bool {
+	occupied := false
+	ripe, fresh := 0, 0
+	for i := range b.slots {
+		s := &b.slots[i]
+		e := s.entry.Load()
+		if e == nil || e == &taken {
+			prev[i] = nil
+			continue
+		}
+		occupied = true
+		if e == prev[i] {
+			ripe++
+			if s.ripe.Load() != e {
+				s.ripe.Store(e)
+				fresh++
+			}
+		}
+		prev[i] = e
+	}
+	b.ripeN.Store(int32(ripe))
+	for ; fresh > 0 && p.sleepers.Load() != 0; fresh-- {
+		p.wakeOne()
+	}
+	return occupied
+}
+
+// closeBoard stops the heartbeat, if it ever started, and waits for it.
+func (p *Pool) closeBoard() {
+	b := &p.board
+	switch b.state.Swap(hbClosed) {
+	case hbNone:
+		return
+	case hbAsleep:
+		b.wake <- struct{}{}
+	}
+	<-b.exited
+}

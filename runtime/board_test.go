@@ -1,0 +1,201 @@
+package runtime
+
+import (
+	"errors"
+	goruntime "runtime"
+	"sync"
+	"sync/atomic"
+	"testing"
+	"time"
+
+	"github.com/gopar-dev/gopar/internal/race"
+)
+
+// busyWorkers occupies every worker of p with a task that blocks until the
+// returned release is called with the task's index (-1: all of them), and
+// returns once all of them run, so that nobody is idle.
+func busyWorkers(t *testing.T, p *Pool) (release func(i int)) {
+	t.Helper()
+	n := p.Workers()
+	gates := make([]chan struct{}, n)
+	var running sync.WaitGroup
+	running.Add(n)
+	for i := range gates {
+		gates[i] = make(chan struct{})
+		p.Go(func(*Worker) {
+			running.Done()
+			<-gates[i]
+		})
+	}
+	running.Wait()
+	for p.Hungry() {
+		goruntime.Gosched() // the last worker leaves its idle count
+	}
+	once := make([]sync.Once, n)
+	release = func(i int) {
+		if i < 0 {
+			for i := range gates {
+				once[i].Do(func() { close(gates[i]) })
+			}
+			return
+		}
+		once[i].Do(func() { close(gates[i]) })
+	}
+	t.Cleanup(func() { release(-1) })
+	return release
+}
+
+// TestJoinPromotedWhenAWorkerFreesUp: at the call every worker is busy, so
+// JoinLazy cannot share b; a then frees a worker and waits for b to start.
+// b must be promoted to that worker while a still runs. On the old code
+// (JoinLazy decided once, at the call) b never started while a waited.
+func TestJoinPromotedWhenAWorkerFreesUp(t *testing.T) {
+	for _, workers := range []int{2, 4} {
+		p := newPool(t, workers)
+		release := busyWorkers(t, p)
+		started := make(chan struct{})
+		ran := false
+		p.JoinLazy(func() {
+			release(0)
+			select {
+			case <-started:
+				ran = true
+			case <-time.After(10 * time.Second):
+			}
+		}, func() { close(started) })
+		if !ran {
+			t.Fatalf("workers=%d: b did not start within 10 s while a waited for it and a worker was free", workers)
+		}
+		if s := p.Stats(); s.Promoted == 0 {
+			t.Fatalf("workers=%d: b started but no promotion was counted: %+v", workers, s)
+		}
+	}
+}
+
+// TestJoinPromotedPanics: a promoted b that panics, or calls Goexit, on the
+// worker that took it; and a that panics while b runs there.
+func TestJoinPromotedPanics(t *testing.T) {
+	p := newPool(t, 2)
+	// promotedJoin runs JoinLazy with every worker busy, with a that frees
+	// one and waits for b to start, and returns what escaped.
+	promotedJoin := func(a func(), b func()) (p2 *Panic, goexit bool) {
+		release := busyWorkers(t, p)
+		defer release(-1)
+		started := make(chan struct{})
+		done := make(chan struct{})
+		go func() {
+			defer close(done)
+			returned := false
+			defer func() {
+				v := recover()
+				if v != nil {
+					p2, _ = v.(*Panic)
+				} else if !returned {
+					goexit = true
+				}
+			}()
+			p.JoinLazy(func() {
+				release(0)
+				select {
+				case <-started:
+				case <-time.After(10 * time.Second):
+					t.Error("b was not promoted")
+				}
+				a()
+			}, func() { close(started); b() })
+			returned = true
+		}()
+		<-done
+		return p2, goexit
+	}
+	errB := errors.New("b")
+	if pn, _ := promotedJoin(func() {}, func() { panic(errB) }); pn == nil || !errors.Is(pn, errB) {
+		t.Fatalf("b's panic on the worker: got %v, want a *Panic wrapping %v", pn, errB)
+	}
+	if pn, g := promotedJoin(func() {}, goruntime.Goexit); pn != nil || !g {
+		t.Fatalf("b's Goexit on the worker: got panic %v, goexit %v; want the caller to Goexit", pn, g)
+	}
+	errA := errors.New("a")
+	bDone := false
+	if pn, _ := promotedJoin(func() { panic(errA) }, func() { time.Sleep(time.Millisecond); bDone = true }); pn == nil || !errors.Is(pn, errA) || !bDone {
+		t.Fatalf("a's panic while b ran on the worker: got %v, b done %v; want a's panic after b", pn, bDone)
+	}
+	if pn, _ := promotedJoin(func() { panic(errA) }, func() { panic(errB) }); pn == nil || !errors.Is(pn, errA) {
+		t.Fatalf("both panicked: got %v, want a's", pn)
+	}
+	if pn, _ := promotedJoin(goruntime.Goexit, func() { panic(errB) }); pn == nil || !errors.Is(pn, errB) {
+		t.Fatalf("a's Goexit, b's panic: got %v, want b's panic", pn)
+	}
+	// The pool is whole: a worker replaced after the Goexit.
+	var n atomic.Int32
+	lazyTree(p, 0, 64, func(int) { n.Add(1) })
+	if n.Load() != 64 {
+		t.Fatalf("after the failures, a tree ran %d of 64 leaves", n.Load())
+	}
+}
+
+// TestPromoteExactlyOnce races owners reclaiming against workers taking,
+// with entries that ripen at random moments: every func runs exactly once,
+// here or on a worker.
+func TestPromoteExactlyOnce(t *testing.T) {
+	defer goruntime.GOMAXPROCS(goruntime.GOMAXPROCS(8))
+	p := newPool(t, 4)
+	const callers = 8
+	per := 2000 / race.Scale
+	counts := make([]atomic.Int32, callers*per)
+	var wg sync.WaitGroup
+	for c := range callers {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			for i := c * per; i < (c+1)*per; i++ {
+				f := func() { counts[i].Add(1) }
+				pr := p.Promote(f)
+				// Sometimes long enough to ripen.
+				if i%50 == 0 {
+					time.Sleep(200 * time.Microsecond)
+				}
+				if pr.Reclaim() {
+					f()
+				} else if pn := pr.Wait(); pn != nil {
+					t.Error(pn)
+				}
+			}
+		}()
+	}
+	wg.Wait()
+	if diff := onceDiff(counts); diff != "" {
+		t.Fatalf("funcs not run exactly once (-want +got):\n%s", diff)
+	}
+}
+
+// TestHeartbeatStops: once nothing is published, the heartbeat blocks, and
+// Close ends it.
+func TestHeartbeatStops(t *testing.T) {
+	p, err := New(2)
+	if err != nil {
+		t.Fatal(err)
+	}
+	release := busyWorkers(t, p)
+	started := make(chan struct{})
+	p.JoinLazy(func() {
+		release(0)
+		<-started
+	}, func() { close(started) })
+	deadline := time.Now().Add(10 * time.Second)
+	for p.board.state.Load() != hbAsleep {
+		if time.Now().After(deadline) {
+			t.Fatalf("the heartbeat still runs 10 s after the board emptied (state %d)", p.board.state.Load())
+		}
+		time.Sleep(time.Millisecond)
+	}
+	release(1)
+	if err := p.Close(); err != nil {
+		t.Fatal(err)
+	}
+	select {
+	case <-p.board.exited:
+	default:
+		t.Fatal("Close returned with the heartbeat running")
+	}
+}
