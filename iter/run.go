@@ -416,7 +416,18 @@ type restOfLoop[A any] struct {
 	acc      A              // the rest's result, written by its runner
 	decided  bool           // the first block decided the loop
 	panicked *runtime.Panic // how the rest ended on its runner, if not normally
+	fn       func()         // h.run, made once per restOfLoop
 }
+
+// restOfLoops keeps the restOfLoop of loops whose rest was not taken, for
+// the next loop: the board's entry is then the same func, told apart by the
+// slot's sequence number, and a short loop pays no allocation for it
+// (docs/benchmarks.md, "Lazy promotion").
+var restOfLoops sync.Pool
+
+// release keeps h for the next loop, which overwrites cfg and r. Only a
+// rest that nobody took is released: its other fields are still zero.
+func (h *restOfLoop[A]) release() { restOfLoops.Put(h) }
 
 // run runs the rest on the worker that took it.
 func (h *restOfLoop[A]) run() {
@@ -433,9 +444,15 @@ func (h *restOfLoop[A]) run() {
 // or Goexit in the block stops a taken rest and waits for it before it
 // goes on.
 func foldFirst[A any](pool *runtime.Pool, cfg Config, lo, n, hi int, r Reducer[A], acc A) (A, *restOfLoop[A]) {
-	h := &restOfLoop[A]{cfg: cfg, r: r, lo: lo + n, hi: hi}
-	pr := pool.Promote(h.run)
+	h, _ := restOfLoops.Get().(*restOfLoop[A])
+	if h == nil {
+		h = new(restOfLoop[A])
+		h.fn = h.run
+	}
+	h.cfg, h.r, h.lo, h.hi = cfg, r, lo+n, hi
+	pr := pool.Promote(h.fn)
 	if !pr.Published() {
+		h.release()
 		return r.Fold(acc, lo, lo+n), nil
 	}
 	returned := false
@@ -457,6 +474,7 @@ func foldFirst[A any](pool *runtime.Pool, cfg Config, lo, n, hi int, r Reducer[A
 	acc = r.Fold(acc, lo, lo+n)
 	returned = true
 	if pr.Reclaim() {
+		h.release()
 		return acc, nil
 	}
 	if (r.Stop != nil && r.Stop(acc)) || (r.Cut != nil && r.Cut(acc) < hi) || isClosed(cfg.done()) {

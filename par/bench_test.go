@@ -195,6 +195,23 @@ func BenchmarkJoin(b *testing.B) {
 		}
 		perJoin(b)
 	})
+	// join-busy: as join-alone, with every other worker of the pool held
+	// by a task that blocks, so that nobody is idle and every join takes
+	// the inline path; on more than one worker that path publishes b on
+	// the promotion board (runtime's board.go) where it can.
+	b.Run("join-busy", func(b *testing.B) {
+		hold := make(chan struct{})
+		defer close(hold)
+		for range runtime.Default().Workers() - 1 {
+			runtime.Default().Go(func(*runtime.Worker) { <-hold })
+		}
+		done := make(chan int)
+		for range b.N {
+			runtime.Default().Go(func(*runtime.Worker) { done <- joinFib(fibN) })
+			sink = <-done
+		}
+		perJoin(b)
+	})
 	b.Run("joinfunc", func(b *testing.B) {
 		for range b.N {
 			sink = joinFuncFib(fibN)

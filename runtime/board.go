@@ -54,9 +54,13 @@ var taken funcval
 // touches the slot no more.
 type boardSlot struct {
 	entry atomic.Pointer[funcval]
-	// ripe is the entry the heartbeat saw at two consecutive ticks. A
-	// worker takes an entry only while it equals ripe.
+	// seq counts the publications in the slot: a func published again
+	// (a cached one, or the same top-level func) is a new entry.
+	seq atomic.Uint32
+	// ripe and ripeSeq are the entry the heartbeat saw at two consecutive
+	// ticks. A worker takes an entry only while it is the ripe one.
 	ripe     atomic.Pointer[funcval]
+	ripeSeq  atomic.Uint32
 	panicked *Panic
 	done     chan struct{} // capacity 1: the taker's one token per take
 	_        cpu.CacheLinePad
@@ -135,6 +139,7 @@ func (p *Pool) Promote(f func()) Promotion {
 	if s.entry.Load() != nil || !s.entry.CompareAndSwap(nil, fv) {
 		return Promotion{}
 	}
+	s.seq.Add(1)
 	// Parked workers cannot watch the board: make sure the heartbeat does
 	// (see PROMOTION.md, "No lost promotion"). While workers are busy or
 	// spinning, this is one load.
@@ -177,7 +182,7 @@ func (w *Worker) takePromoted() *job {
 	for i := range b.slots {
 		s := &b.slots[i]
 		e := s.entry.Load()
-		if e == nil || e == &taken || s.ripe.Load() != e {
+		if e == nil || e == &taken || s.ripe.Load() != e || s.ripeSeq.Load() != s.seq.Load() {
 			continue
 		}
 		if s.entry.CompareAndSwap(e, &taken) {
@@ -256,7 +261,7 @@ func (p *Pool) pokeHeartbeat() {
 func (p *Pool) heartbeat() {
 	b := &p.board
 	defer close(b.exited)
-	prev := make([]*funcval, len(b.slots))
+	prev := make([]seen, len(b.slots))
 	lastSeen := time.Now()
 	for {
 		time.Sleep(heartbeatTick)
@@ -288,28 +293,38 @@ func (p *Pool) heartbeat() {
 	}
 }
 
+// seen is an entry as the heartbeat saw it at a tick.
+type seen struct {
+	e   *funcval
+	seq uint32
+}
+
 // tick marks the entries that were on the board at the last tick too as
 // ripe, wakes a parked worker for each newly ripe one, and reports whether
 // the board holds any entry.
-func (b *board) tick(p *Pool, prev []*funcval) bool {
+func (b *board) tick(p *Pool, prev []seen) bool {
 	occupied := false
 	ripe, fresh := 0, 0
 	for i := range b.slots {
 		s := &b.slots[i]
 		e := s.entry.Load()
 		if e == nil || e == &taken {
-			prev[i] = nil
+			prev[i] = seen{}
 			continue
 		}
 		occupied = true
-		if e == prev[i] {
+		// The sequence number after the entry: if it still matches at
+		// the next tick, so did the entry in between.
+		now := seen{e, s.seq.Load()}
+		if now == prev[i] {
 			ripe++
-			if s.ripe.Load() != e {
+			if s.ripe.Load() != e || s.ripeSeq.Load() != now.seq {
+				s.ripeSeq.Store(now.seq)
 				s.ripe.Store(e)
 				fresh++
 			}
 		}
-		prev[i] = e
+		prev[i] = now
 	}
 	b.ripeN.Store(int32(ripe))
 	for ; fresh > 0 && p.sleepers.Load() != 0; fresh-- {
