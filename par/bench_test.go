@@ -99,11 +99,17 @@ func BenchmarkW0(b *testing.B) {
 // items per worker, a loop goes parallel before item 0 (iter's fewItems):
 // it pays the pool's entry and a wake-up that a costly item 0 would
 // repay. 64 items (over four per worker on up to 16 workers) stay inline.
+// loop/n= is the plain loop calling the same func value.
 func BenchmarkFewCheap(b *testing.B) {
 	for _, n := range []int{2, 8, 64} {
 		b.Run("n="+itoa(n), func(b *testing.B) {
 			for range b.N {
 				sink = par.Sum(par.Map(par.Range(0, n), mixInt))
+			}
+		})
+		b.Run("loop/n="+itoa(n), func(b *testing.B) {
+			for range b.N {
+				sink = seqFn(n, mixInt)
 			}
 		})
 	}

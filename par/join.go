@@ -5,17 +5,26 @@ import "github.com/gopar-dev/gopar/runtime"
 // Join runs a and b, possibly in parallel, on the default pool, and returns
 // when both have returned.
 //
-// While every participant of the pool is busy, Join calls a and then b on the
-// calling goroutine: offering b for stealing would only cost time, as nobody
-// is free to take it. Join decides when it is called: a worker that frees up
-// while a runs does not take b (docs/design.md, "When a Join goes parallel").
-// A parked worker counts as idle, and so do the workers of a new pool before
-// they first run, so the first Join of a program goes parallel. While some
-// participant is idle, the calling goroutine
-// runs a itself and offers b to the pool; if nobody took b by the time a
-// returns, the caller runs b too. While it waits for a b that was taken, the
-// caller runs other pool work, so Join may be nested freely (inside a, inside
-// b, inside ForEach) without deadlock, even with a single worker.
+// The calling goroutine runs a. b goes to another worker as soon as one is
+// idle: at the call, or, while a still runs, once b has waited longer than a
+// wake-up costs (docs/design.md, "When a Join goes parallel"):
+//
+//   - While some participant of the pool is idle, Join offers b for
+//     stealing at once. A parked worker counts as idle, and so do the
+//     workers of a new pool before they first run, so the first Join of a
+//     program goes parallel. If nobody took b by the time a returns, the
+//     caller runs b too; while it waits for a b that was taken, it runs the
+//     pool work that b forks.
+//   - While every participant is busy, Join publishes b on the pool's
+//     promotion board, where a worker that frees up takes it once it has
+//     waited a heartbeat tick (50 microseconds). After a, the caller takes b
+//     back and runs it, or waits for the worker that took it. A Join whose a
+//     is short thus costs a few nanoseconds over the two calls, and never
+//     reaches a worker.
+//
+// On a one-worker pool b runs on the caller unless the worker is idle at the
+// call. Join may be nested freely (inside a, inside b, inside ForEach)
+// without deadlock, even with a single worker.
 //
 // When Join offers work, it offers the b of the call that noticed the idle
 // participant, which in a recursion may be a small piece. JoinFunc avoids the

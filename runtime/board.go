@@ -1,6 +1,7 @@
 package runtime
 
 import (
+	"sync"
 	"sync/atomic"
 	"time"
 	"unsafe"
@@ -68,9 +69,8 @@ type boardSlot struct {
 
 // The heartbeat's states.
 const (
-	hbNone    = iota // never started
-	hbAsleep         // blocked on wake
-	hbRunning        // ticking
+	hbAsleep  = iota // no tick armed
+	hbRunning        // a tick is armed or running
 	hbClosed         // the pool is closed: never again
 )
 
@@ -79,13 +79,18 @@ type board struct {
 	shift uint // 64 - log2(len(slots)), for the slot hash
 	// ripeN is the number of ripe entries at the last tick: workers scan the
 	// slots only while it is not zero.
-	ripeN  atomic.Int32
-	state  atomic.Int32
-	wake   chan struct{} // capacity 1: a token per hbAsleep -> hbRunning by a poker
-	exited chan struct{} // closed when the heartbeat goroutine returns
+	ripeN atomic.Int32
+	state atomic.Int32
+	timer *time.Timer // runs beat; armed only by whoever set hbRunning
+	// mu orders the ticks' (and a poker's) use of what the heartbeat
+	// remembers between ticks, since each tick runs on a goroutine of its
+	// own; ticks never overlap.
+	mu       sync.Mutex
+	prev     []seen // the entries at the last tick
+	lastSeen time.Time
 }
 
-func (b *board) init(workers int) {
+func (b *board) init(p *Pool, workers int) {
 	n := 8
 	for n < 2*workers && n < maxBoardSlots {
 		n *= 2
@@ -98,8 +103,9 @@ func (b *board) init(workers int) {
 	for m := n; m > 1; m >>= 1 {
 		b.shift--
 	}
-	b.wake = make(chan struct{}, 1)
-	b.exited = make(chan struct{})
+	b.prev = make([]seen, n)
+	b.timer = time.AfterFunc(time.Hour, p.beat)
+	b.timer.Stop()
 }
 
 // slotFor hashes a func's address to a slot. The address is taken in 8 KiB
@@ -232,64 +238,50 @@ func (p *Pool) watchBoard() bool {
 	return true
 }
 
-// pokeHeartbeat makes sure the heartbeat is ticking: it starts it the first
-// time, and wakes it if it sleeps.
+// pokeHeartbeat makes sure the heartbeat is ticking: it arms its timer if
+// it is asleep.
 func (p *Pool) pokeHeartbeat() {
 	b := &p.board
-	for {
-		switch b.state.Load() {
-		case hbRunning, hbClosed:
-			return
-		case hbNone:
-			if b.state.CompareAndSwap(hbNone, hbRunning) {
-				go p.heartbeat()
-				return
-			}
-		case hbAsleep:
-			if b.state.CompareAndSwap(hbAsleep, hbRunning) {
-				b.wake <- struct{}{}
-				return
-			}
-		}
+	if b.state.Load() == hbAsleep && b.state.CompareAndSwap(hbAsleep, hbRunning) {
+		b.mu.Lock()
+		clear(b.prev)
+		b.lastSeen = time.Now()
+		b.mu.Unlock()
+		b.timer.Reset(heartbeatTick)
 	}
 }
 
-// heartbeat ripens the board's entries while some worker hunts for work
-// (PROMOTION.md). It ticks while the board has had an entry within
-// heartbeatLinger and some main-loop participant is idle; otherwise it
-// blocks until poked.
-func (p *Pool) heartbeat() {
+// beat is one tick of the heartbeat, which ripens the board's entries while
+// some worker hunts for work (PROMOTION.md). It runs on the goroutine of a
+// timer (time.AfterFunc), so that no goroutine of the pool's lives while it
+// sleeps. It arms the timer for the next tick while the board has had an
+// entry within heartbeatLinger and some main-loop participant is idle;
+// otherwise it sleeps until poked. One tick at most is armed at a time: the
+// one that set hbRunning arms it, and each tick arms the next or sets
+// hbAsleep.
+func (p *Pool) beat() {
 	b := &p.board
-	defer close(b.exited)
-	prev := make([]seen, len(b.slots))
-	lastSeen := time.Now()
-	for {
-		time.Sleep(heartbeatTick)
-		if b.state.Load() == hbClosed {
-			return
-		}
-		now := time.Now()
-		if b.tick(p, prev) {
-			lastSeen = now
-		}
-		if p.hunting.Load() > 0 && now.Sub(lastSeen) < heartbeatLinger {
-			continue
-		}
-		// Sleep, unless something came meanwhile: a poker that saw us
-		// running did not wake us (see PROMOTION.md).
-		if !b.state.CompareAndSwap(hbRunning, hbAsleep) {
-			return // closed
-		}
-		if b.occupied() && p.hunting.Load() > 0 && b.state.CompareAndSwap(hbAsleep, hbRunning) {
-			lastSeen = time.Now()
-			continue
-		}
-		<-b.wake
-		if b.state.Load() == hbClosed {
-			return
-		}
-		lastSeen = time.Now()
-		clear(prev)
+	if b.state.Load() != hbRunning {
+		return // closed
+	}
+	b.mu.Lock()
+	now := time.Now()
+	if b.tick(p, b.prev) {
+		b.lastSeen = now
+	}
+	keep := now.Sub(b.lastSeen) < heartbeatLinger
+	b.mu.Unlock()
+	if keep && p.hunting.Load() > 0 {
+		b.timer.Reset(heartbeatTick)
+		return
+	}
+	// Sleep, unless something came meanwhile: a poker that saw us
+	// running did not arm the timer (see PROMOTION.md).
+	if !b.state.CompareAndSwap(hbRunning, hbAsleep) {
+		return // closed
+	}
+	if b.occupied() && p.hunting.Load() > 0 {
+		p.pokeHeartbeat()
 	}
 }
 
@@ -333,14 +325,9 @@ func (b *board) tick(p *Pool, prev []seen) bool {
 	return occupied
 }
 
-// closeBoard stops the heartbeat, if it ever started, and waits for it.
+// closeBoard stops the heartbeat: a tick that runs now arms no other.
 func (p *Pool) closeBoard() {
 	b := &p.board
-	switch b.state.Swap(hbClosed) {
-	case hbNone:
-		return
-	case hbAsleep:
-		b.wake <- struct{}{}
-	}
-	<-b.exited
+	b.state.Store(hbClosed)
+	b.timer.Stop()
 }

@@ -169,8 +169,8 @@ func TestPromoteExactlyOnce(t *testing.T) {
 	}
 }
 
-// TestHeartbeatStops: once nothing is published, the heartbeat blocks, and
-// Close ends it.
+// TestHeartbeatStops: once nothing is published, the heartbeat arms no
+// more ticks, and after Close nothing arms it again.
 func TestHeartbeatStops(t *testing.T) {
 	p, err := New(2)
 	if err != nil {
@@ -193,9 +193,11 @@ func TestHeartbeatStops(t *testing.T) {
 	if err := p.Close(); err != nil {
 		t.Fatal(err)
 	}
-	select {
-	case <-p.board.exited:
-	default:
-		t.Fatal("Close returned with the heartbeat running")
+	if st := p.board.state.Load(); st != hbClosed {
+		t.Fatalf("the heartbeat's state after Close is %d, want %d (closed)", st, hbClosed)
+	}
+	p.pokeHeartbeat() // arms nothing on a closed pool
+	if st := p.board.state.Load(); st != hbClosed {
+		t.Fatalf("a poke after Close changed the heartbeat's state to %d", st)
 	}
 }

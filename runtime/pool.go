@@ -98,7 +98,7 @@ func New(workers int) (*Pool, error) {
 	// program offers b, rather than finding nobody idle yet.
 	p.idle.Store(int32(workers))
 	p.hunting.Store(int32(workers))
-	p.board.init(workers)
+	p.board.init(p, workers)
 	for _, w := range p.members[:workers] {
 		go w.run()
 	}
@@ -184,8 +184,12 @@ func (p *Pool) Hungry() bool { return p.idle.Load() > p.offered.Load() }
 // done. It is the fork for code that holds no *Worker (par.Join is built on
 // it):
 //
-//   - While the pool is not Hungry, it calls a, then b, on the calling
-//     goroutine: a few nanoseconds over the two calls, and no allocation.
+//   - While the pool is not Hungry, the calling goroutine runs a while b is
+//     on the promotion board (Promote), where a worker that frees up takes
+//     it once it has waited a heartbeat tick; then it takes b back and runs
+//     it, or waits for that worker. A slot in use, or a one-worker pool,
+//     leaves b unpublished. The cost is a few nanoseconds over the two
+//     calls, and no allocation.
 //   - Otherwise it enters the pool as Do does and forks as Worker.Join does:
 //     b is offered for stealing while the caller runs a.
 //
