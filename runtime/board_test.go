@@ -201,3 +201,34 @@ func TestHeartbeatStops(t *testing.T) {
 		t.Fatalf("a poke after Close changed the heartbeat's state to %d", st)
 	}
 }
+
+// TestIdleAfterPromotionUsesNoCPU: a pool whose board was in use, with the
+// heartbeat ticking, uses (almost) no CPU over 200 ms once it is idle: the
+// heartbeat stops after its linger.
+func TestIdleAfterPromotionUsesNoCPU(t *testing.T) {
+	if race.Scale > 1 {
+		t.Skip("the race detector's own threads use CPU")
+	}
+	p := newPool(t, 4)
+	release := busyWorkers(t, p)
+	started := make(chan struct{})
+	p.JoinLazy(func() {
+		release(0)
+		<-started
+	}, func() { close(started) })
+	release(-1)
+	if p.Stats().Promoted == 0 {
+		t.Fatal("b was not promoted")
+	}
+	waitParked(t, p)
+	before := cpuTime()
+	time.Sleep(200 * time.Millisecond) // the measurement window, not synchronisation
+	used := cpuTime() - before
+	t.Logf("CPU used by an idle 4-worker pool over 200 ms, after a promotion: %v", used)
+	if used > 2*time.Millisecond {
+		t.Fatalf("idle pool used %v of CPU over 200 ms after a promotion, want < 2ms", used)
+	}
+	if st := p.board.state.Load(); st != hbAsleep {
+		t.Fatalf("the heartbeat still runs on an idle pool (state %d)", st)
+	}
+}
