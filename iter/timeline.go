@@ -31,7 +31,8 @@ type Timeline struct {
 // A Lane is what one goroutine ran during an operation.
 type Lane struct {
 	// Name says which goroutine: "caller" (the one that called the
-	// operation, which runs its first blocks alone), "worker 3" or
+	// operation; it has no lane if workers ran every block, as they may
+	// in a loop of a few items), "worker 3" or
 	// "guest 65" (runtime.Worker.Index), or "goroutine 2" (Blocking).
 	Name string
 	// Blocks are the blocks it ran, in order of Start.

@@ -19,8 +19,9 @@ import "github.com/gopar-dev/gopar/runtime"
 //     promotion board, where a worker that frees up takes it once it has
 //     waited a heartbeat tick (50 microseconds). After a, the caller takes b
 //     back and runs it, or waits for the worker that took it. A Join whose a
-//     is short thus costs a few nanoseconds over the two calls, and never
-//     reaches a worker.
+//     is short never reaches a worker; it still allocates its two closures
+//     and costs tens of nanoseconds over the two calls (docs/benchmarks.md,
+//     "Headline figures"). JoinFunc costs about the two calls.
 //
 // On a one-worker pool b runs on the caller unless the worker is idle at the
 // call. Join may be nested freely (inside a, inside b, inside ForEach)
