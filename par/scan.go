@@ -150,28 +150,22 @@ type scanKernels[T any] struct {
 // opKernels are the kernels calling op.
 func opKernels[T any](identity T, op func(T, T) T, inclusive bool) scanKernels[T] {
 	if inclusive {
+		// Block 0 starts from src[0] itself, as the loop's op(identity,
+		// src[0]) would give for a neutral identity: the exact src[0] where
+		// identity is neutral only up to rounding (0.0 + -0.0 is 0.0). So
+		// first and local are the same loop.
+		local := func(dst, src []T) T {
+			acc := src[0]
+			dst[0] = acc
+			for i := 1; i < len(src); i++ {
+				acc = op(acc, src[i])
+				dst[i] = acc
+			}
+			return acc
+		}
 		return scanKernels[T]{
-			first: func(dst, src []T) T {
-				// From src[0] itself, as the loop's op(identity, src[0])
-				// would give for a neutral identity: the exact src[0] where
-				// identity is neutral only up to rounding (0.0 + -0.0 is 0.0).
-				acc := src[0]
-				dst[0] = acc
-				for i := 1; i < len(src); i++ {
-					acc = op(acc, src[i])
-					dst[i] = acc
-				}
-				return acc
-			},
-			local: func(dst, src []T) T {
-				acc := src[0]
-				dst[0] = acc
-				for i := 1; i < len(src); i++ {
-					acc = op(acc, src[i])
-					dst[i] = acc
-				}
-				return acc
-			},
+			first: local,
+			local: local,
 			fix: func(dst []T, p T) {
 				for i, x := range dst {
 					dst[i] = op(p, x)

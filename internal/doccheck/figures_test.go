@@ -1,13 +1,11 @@
 package doccheck
 
 import (
-	"bufio"
 	"fmt"
 	"go/ast"
 	"go/parser"
 	"go/token"
 	"io/fs"
-	"os"
 	"path/filepath"
 	"regexp"
 	"slices"
@@ -57,31 +55,8 @@ func needsHome(f string) bool {
 // their numbers.
 func proseLines(t *testing.T, path string) map[int]string {
 	t.Helper()
-	f, err := os.Open(path)
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer f.Close()
 	lines := map[int]string{}
-	fence := ""
-	sc := bufio.NewScanner(f)
-	sc.Buffer(make([]byte, 1<<20), 1<<20)
-	for n := 1; sc.Scan(); n++ {
-		line := sc.Text()
-		trimmed := strings.TrimSpace(line)
-		if fence != "" {
-			if strings.HasPrefix(trimmed, fence) {
-				fence = ""
-			}
-			continue
-		}
-		if strings.HasPrefix(trimmed, "```") || strings.HasPrefix(trimmed, "~~~") {
-			fence = trimmed[:3]
-			continue
-		}
-		lines[n] = line
-	}
-	if err := sc.Err(); err != nil {
+	if err := eachProseLine(path, func(n int, line string) { lines[n] = line }); err != nil {
 		t.Fatal(err)
 	}
 	return lines

@@ -76,13 +76,38 @@ var (
 )
 
 func parse(path string) (*document, error) {
-	f, err := os.Open(path)
-	if err != nil {
-		return nil, err
-	}
-	defer f.Close()
 	doc := &document{anchors: map[string]bool{}}
 	seen := map[string]int{}
+	err := eachProseLine(path, func(n int, line string) {
+		for _, m := range htmlAnchor.FindAllStringSubmatch(line, -1) {
+			doc.anchors[m[1]] = true
+		}
+		if trimmed := strings.TrimSpace(line); strings.HasPrefix(trimmed, "#") {
+			title := strings.TrimSpace(strings.TrimLeft(trimmed, "#"))
+			slug := slugify(title)
+			if k := seen[slug]; k > 0 {
+				doc.anchors[fmt.Sprintf("%s-%d", slug, k)] = true
+			} else {
+				doc.anchors[slug] = true
+			}
+			seen[slug]++
+		}
+		text := codeSpan.ReplaceAllString(line, "")
+		for _, m := range inlineLink.FindAllStringSubmatch(text, -1) {
+			doc.links = append(doc.links, link{line: n, target: m[1]})
+		}
+	})
+	return doc, err
+}
+
+// eachProseLine calls fn, in order, with each line of a Markdown file that
+// is outside fenced code, and its number.
+func eachProseLine(path string, fn func(n int, line string)) error {
+	f, err := os.Open(path)
+	if err != nil {
+		return err
+	}
+	defer f.Close()
 	fence := ""
 	sc := bufio.NewScanner(f)
 	sc.Buffer(make([]byte, 1<<20), 1<<20)
@@ -99,25 +124,9 @@ func parse(path string) (*document, error) {
 			fence = trimmed[:3]
 			continue
 		}
-		for _, m := range htmlAnchor.FindAllStringSubmatch(line, -1) {
-			doc.anchors[m[1]] = true
-		}
-		if strings.HasPrefix(trimmed, "#") {
-			title := strings.TrimSpace(strings.TrimLeft(trimmed, "#"))
-			slug := slugify(title)
-			if k := seen[slug]; k > 0 {
-				doc.anchors[fmt.Sprintf("%s-%d", slug, k)] = true
-			} else {
-				doc.anchors[slug] = true
-			}
-			seen[slug]++
-		}
-		text := codeSpan.ReplaceAllString(line, "")
-		for _, m := range inlineLink.FindAllStringSubmatch(text, -1) {
-			doc.links = append(doc.links, link{line: n, target: m[1]})
-		}
+		fn(n, line)
 	}
-	return doc, sc.Err()
+	return sc.Err()
 }
 
 // slugify turns a heading into the anchor GitHub gives it: lower case,
