@@ -79,7 +79,7 @@ func TestGoexitPipelines(t *testing.T) {
 			}
 			what := fmt.Sprintf("%s, Goexit at item %d of %d", op.name, at, n)
 			e := endOf(t, func() { op.run(f) })
-			if !e.goexited {
+			if !e.Goexited {
 				t.Errorf("%s: %v, want runtime.Goexit", what, e)
 			}
 			if r := running.Load(); r != 0 {

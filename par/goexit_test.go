@@ -10,53 +10,17 @@ import (
 	"testing"
 	"time"
 
+	"github.com/gopar-dev/gopar/internal/ending"
 	"github.com/gopar-dev/gopar/internal/race"
 	"github.com/gopar-dev/gopar/par"
 	"github.com/gopar-dev/gopar/runtime"
 )
 
-// hangLimit is how long a Goexit test waits before it calls an operation
-// hung.
-const hangLimit = 30 * time.Second
+// hangLimit is how long a test waits before it calls an operation hung.
+const hangLimit = ending.HangLimit
 
-// ending is how a function ended on a goroutine of its own.
-type ending struct {
-	goexited bool
-	panicked any
-}
-
-func (e ending) String() string {
-	switch {
-	case e.panicked != nil:
-		return fmt.Sprintf("panicked with %v", e.panicked)
-	case e.goexited:
-		return "called runtime.Goexit"
-	}
-	return "returned"
-}
-
-// endOf runs f on a goroutine of its own and reports how it ended; one
-// that has not ended after hangLimit fails the test.
-func endOf(t *testing.T, f func()) ending {
-	t.Helper()
-	ch := make(chan ending, 1)
-	go func() {
-		returned := false
-		defer func() {
-			v := recover()
-			ch <- ending{goexited: v == nil && !returned, panicked: v}
-		}()
-		f()
-		returned = true
-	}()
-	select {
-	case e := <-ch:
-		return e
-	case <-time.After(hangLimit):
-		t.Fatalf("still running after %v: hung", hangLimit)
-		return ending{}
-	}
-}
+// endOf runs f on a goroutine of its own and reports how it ended.
+func endOf(t *testing.T, f func()) ending.Ending { return ending.Of(t, f) }
 
 // checkWhole checks that every worker of p is alive: one task per worker,
 // each waiting until all have started, must all start.
@@ -321,7 +285,7 @@ func TestGoexitEveryOperation(t *testing.T) {
 				}
 				what := fmt.Sprintf("%s on %d workers, Goexit at item %d of %d", op.name, workers, at, n)
 				e := endOf(t, func() { op.run(p, n, f) })
-				if !e.goexited {
+				if !e.Goexited {
 					t.Errorf("%s: %v, want runtime.Goexit", what, e)
 				}
 				if r := running.Load(); r != 0 {
@@ -351,7 +315,7 @@ func TestGoexitStopsTheLoop(t *testing.T) {
 				}
 			})
 		})
-		if !e.goexited || ran.Load() > n/4 {
+		if !e.Goexited || ran.Load() > n/4 {
 			t.Errorf("%d workers: %v after %d of %d items, want Goexit after few", workers, e, ran.Load(), n)
 		}
 	}
@@ -396,7 +360,7 @@ func TestGoexitPanicWins(t *testing.T) {
 			},
 		} {
 			e := endOf(t, func() { form(both(goexitFirst)) })
-			if p, ok := e.panicked.(*runtime.Panic); !ok || p.Value != "boom" {
+			if p, ok := e.Panicked.(*runtime.Panic); !ok || p.Value != "boom" {
 				t.Errorf("%s, Goexit first %v: %v, want the panic", name, goexitFirst, e)
 			}
 		}
@@ -425,7 +389,7 @@ func TestGoexitPanicWins(t *testing.T) {
 	} {
 		for range 20 {
 			e := endOf(t, form)
-			if p, ok := e.panicked.(*runtime.Panic); !ok || p.Value != "boom" {
+			if p, ok := e.Panicked.(*runtime.Panic); !ok || p.Value != "boom" {
 				t.Errorf("%s: %v, want the panic", name, e)
 				break
 			}
@@ -460,7 +424,7 @@ func TestGoexitInProgressReport(t *testing.T) {
 			}
 		})
 	})
-	if !e.goexited || last.Load() {
+	if !e.Goexited || last.Load() {
 		t.Errorf("%v, last report made: %v; want Goexit and no last report", e, last.Load())
 	}
 }
@@ -480,7 +444,7 @@ func TestGoexitSortKeepsElements(t *testing.T) {
 				return a - b
 			})
 		})
-		if !e.goexited {
+		if !e.Goexited {
 			t.Errorf("Goexit at cmp call %d: %v", stop, e)
 		}
 		if !isPermutation(xs) {

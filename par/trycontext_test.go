@@ -241,12 +241,12 @@ func TestTryContextPanicAndGoexit(t *testing.T) {
 				t.Errorf("%s: the other call saw no cancellation", what)
 			}
 			if goexit {
-				if !e.goexited || (c != nil && c != par.ErrGoexit) {
+				if !e.Goexited || (c != nil && c != par.ErrGoexit) {
 					t.Errorf("%s: %v, cause %v; want Goexit and ErrGoexit", what, e, c)
 				}
 				continue
 			}
-			p, ok := e.panicked.(*runtime.Panic)
+			p, ok := e.Panicked.(*runtime.Panic)
 			if !ok || p.Value != "boom" {
 				t.Errorf("%s: %v, want the panic", what, e)
 			}

@@ -1,60 +1,25 @@
 package runtime
 
 import (
-	"fmt"
 	goruntime "runtime"
 	"strings"
 	"sync/atomic"
 	"testing"
 	"time"
+
+	"github.com/gopar-dev/gopar/internal/ending"
 )
 
 // hangLimit is how long a test waits before it calls an operation hung.
-const hangLimit = 20 * time.Second
+const hangLimit = ending.HangLimit
 
-// ending is how a function ended on a goroutine of its own.
-type ending struct {
-	goexited bool
-	panicked any
-}
-
-func (e ending) String() string {
-	switch {
-	case e.panicked != nil:
-		return fmt.Sprintf("panicked with %v", e.panicked)
-	case e.goexited:
-		return "called runtime.Goexit"
-	}
-	return "returned"
-}
-
-// endOf runs f on a goroutine of its own and reports how it ended; a
-// function that has not ended after hangLimit fails the test.
-func endOf(t *testing.T, f func()) ending {
-	t.Helper()
-	ch := make(chan ending, 1)
-	go func() {
-		returned := false
-		defer func() {
-			v := recover()
-			ch <- ending{goexited: v == nil && !returned, panicked: v}
-		}()
-		f()
-		returned = true
-	}()
-	select {
-	case e := <-ch:
-		return e
-	case <-time.After(hangLimit):
-		t.Fatalf("still running after %v: hung", hangLimit)
-		return ending{}
-	}
-}
+// endOf runs f on a goroutine of its own and reports how it ended.
+func endOf(t *testing.T, f func()) ending.Ending { return ending.Of(t, f) }
 
 // mustGoexit checks that f ends its goroutine with runtime.Goexit.
 func mustGoexit(t *testing.T, what string, f func()) {
 	t.Helper()
-	if e := endOf(t, f); !e.goexited {
+	if e := endOf(t, f); !e.Goexited {
 		t.Errorf("%s: %v, want runtime.Goexit", what, e)
 	}
 }
@@ -63,7 +28,7 @@ func mustGoexit(t *testing.T, what string, f func()) {
 func mustPanicValue(t *testing.T, what string, want any, f func()) {
 	t.Helper()
 	e := endOf(t, f)
-	p, ok := e.panicked.(*Panic)
+	p, ok := e.Panicked.(*Panic)
 	if !ok || p.Value != want {
 		t.Errorf("%s: %v, want a *Panic of %v", what, e, want)
 	}
