@@ -2,8 +2,6 @@ package par_test
 
 import (
 	"fmt"
-	goruntime "runtime"
-	"sync/atomic"
 	"testing"
 
 	"github.com/gopar-dev/gopar/internal/race"
@@ -66,28 +64,8 @@ func TestGoexitPipelines(t *testing.T) {
 			if op.name == "ScanInclusive" && at == 0 {
 				continue // an inclusive scan starts from item 0 and never calls op on it
 			}
-			var running atomic.Int64
-			var reached atomic.Bool
-			f := func(i int) {
-				running.Add(1)
-				defer running.Add(-1)
-				busy(i)
-				if i == at {
-					reached.Store(true)
-					goruntime.Goexit()
-				}
-			}
 			what := fmt.Sprintf("%s, Goexit at item %d of %d", op.name, at, n)
-			e := endOf(t, func() { op.run(f) })
-			if !e.Goexited {
-				t.Errorf("%s: %v, want runtime.Goexit", what, e)
-			}
-			if r := running.Load(); r != 0 {
-				t.Errorf("%s: the operation ended with %d callbacks still running", what, r)
-			}
-			if !reached.Load() {
-				t.Errorf("%s: item %d never ran", what, at)
-			}
+			checkGoexitAt(t, what, at, op.run)
 		}
 	}
 	checkWhole(t, par.DefaultPool())

@@ -272,32 +272,39 @@ func TestGoexitEveryOperation(t *testing.T) {
 		p := newPool(t, workers)
 		for _, op := range goexitOps() {
 			for _, at := range []int{0, n / 2, n - 1} {
-				var running atomic.Int64
-				var reached atomic.Bool
-				f := func(i int) {
-					running.Add(1)
-					defer running.Add(-1)
-					busy(i)
-					if i == at {
-						reached.Store(true)
-						goruntime.Goexit()
-					}
-				}
 				what := fmt.Sprintf("%s on %d workers, Goexit at item %d of %d", op.name, workers, at, n)
-				e := endOf(t, func() { op.run(p, n, f) })
-				if !e.Goexited {
-					t.Errorf("%s: %v, want runtime.Goexit", what, e)
-				}
-				if r := running.Load(); r != 0 {
-					t.Errorf("%s: the operation ended with %d callbacks still running", what, r)
-				}
-				if !reached.Load() {
-					t.Errorf("%s: item %d never ran", what, at)
-				}
+				checkGoexitAt(t, what, at, func(f func(int)) { op.run(p, n, f) })
 			}
 			checkWhole(t, p)
 		}
 		checkWhole(t, par.DefaultPool())
+	}
+}
+
+// checkGoexitAt runs an operation whose callback f calls runtime.Goexit at
+// item at, and checks that the operation ends its goroutine with Goexit,
+// with no callback still running, after item at ran.
+func checkGoexitAt(t *testing.T, what string, at int, run func(f func(int))) {
+	t.Helper()
+	var running atomic.Int64
+	var reached atomic.Bool
+	f := func(i int) {
+		running.Add(1)
+		defer running.Add(-1)
+		busy(i)
+		if i == at {
+			reached.Store(true)
+			goruntime.Goexit()
+		}
+	}
+	if e := endOf(t, func() { run(f) }); !e.Goexited {
+		t.Errorf("%s: %v, want runtime.Goexit", what, e)
+	}
+	if r := running.Load(); r != 0 {
+		t.Errorf("%s: the operation ended with %d callbacks still running", what, r)
+	}
+	if !reached.Load() {
+		t.Errorf("%s: item %d never ran", what, at)
 	}
 }
 
