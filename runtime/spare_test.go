@@ -41,7 +41,16 @@ func TestSpareKeepsParallelism(t *testing.T) {
 	for round := range rounds {
 		bStarted := make(chan struct{})
 		release := make(chan struct{})
+		// On a failure, b is released before the pool's Close waits for it
+		// (cleanups run last registered first), so the test fails instead
+		// of hanging.
+		var releaseOnce sync.Once
+		free := func() { releaseOnce.Do(func() { close(release) }) }
+		t.Cleanup(free)
 		done := make(chan struct{})
+		// Read before A can park: A may park before the test has seen b
+		// start.
+		parks := p.Stats().Parks
 		p.Go(func(w *Worker) {
 			w.Join(func(*Worker) {
 				// Hold a until b runs elsewhere, so that A waits for a
@@ -55,17 +64,16 @@ func TestSpareKeepsParallelism(t *testing.T) {
 		})
 		// Queue the work once A has parked (B, in b, parks nowhere).
 		<-bStarted
-		parks := p.Stats().Parks
 		eventually(t, "the waiter did not park", func() bool { return p.Stats().Parks > parks })
 		ran := make(chan struct{})
 		p.Go(func(*Worker) { close(ran) })
 		select {
 		case <-ran:
 		case <-time.After(failAfter):
-			close(release)
+			free()
 			t.Fatalf("round %d: work queued while a worker waited and the other was blocked did not run within %v: no spare took the parked waiter's slot (stats %+v)", round, failAfter, p.Stats())
 		}
-		close(release)
+		free()
 		<-done
 		eventually(t, "the spare did not retire after its lender's wait ended", func() bool { return p.spares.Load() == 0 })
 		// The pool's two workers, and no spare left behind.
