@@ -82,10 +82,18 @@ func BenchmarkW1(b *testing.B) {
 	})
 }
 
+// BenchmarkW0: one of W0's calls, a sum over 1,000 cheap items, which runs
+// inline on the caller. seq-fn is the floor of the per-item form without a
+// profile: the plain loop calling the same func value.
 func BenchmarkW0(b *testing.B) {
 	b.Run("seq", func(b *testing.B) {
 		for range b.N {
 			sink = seqSum(0, 1000)
+		}
+	})
+	b.Run("seq-fn", func(b *testing.B) {
+		for range b.N {
+			sink = seqFn(1000, mixInt)
 		}
 	})
 	b.Run("gopar-item", func(b *testing.B) {
@@ -93,7 +101,14 @@ func BenchmarkW0(b *testing.B) {
 			sink = par.Sum(par.Map(par.Range(0, 1000), mixInt))
 		}
 	})
+	b.Run("gopar-block", func(b *testing.B) {
+		for range b.N {
+			sink = par.ReduceBlocks(0, 1000, seqSum, addU64)
+		}
+	})
 }
+
+func addU64(a, b uint64) uint64 { return a + b }
 
 // BenchmarkFewCheap: what a loop of a few cheap items costs. Up to four
 // items per worker, a loop goes parallel before item 0 (iter's fewItems):
