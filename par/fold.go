@@ -30,7 +30,7 @@ func Fold[T, A any](it Iterator[T], init func() A, fold func(A, T) A, combine fu
 	mustFunc(init, "Fold (init)")
 	mustFunc(fold, "Fold (fold)")
 	mustFunc(combine, "Fold (combine)")
-	s := it.spec()
+	s := specOf(it)
 	return iter.Run(s.Config, s.Lo, s.Hi, iter.Reducer[A]{
 		Identity: init,
 		Fold: func(acc A, lo, hi int) A {

@@ -23,7 +23,7 @@ import "github.com/gopar-dev/gopar/iter"
 func MapInit[T, S, U any](it Iterator[T], init func() S, f func(S, T) U) Iter[U] {
 	mustFunc(init, "MapInit (init)")
 	mustFunc(f, "MapInit")
-	return Iter[U]{iter.MapInitSpec(it.spec(), init, f)}
+	return Iter[U]{iter.MapInitSpec(specOf(it), init, f)}
 }
 
 // ForEachInit calls f(s, x) for every item x of it, in parallel, where s is

@@ -18,7 +18,7 @@ type best[T any] struct {
 // index order with the same pick, so the result is what a sequential loop
 // gives.
 func extreme[T any](it Iterator[T], pick2 func(acc, x T) T) (T, bool) {
-	s := it.spec()
+	s := specOf(it)
 	pick := func(a, b best[T]) best[T] {
 		switch {
 		case !a.ok:

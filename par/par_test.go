@@ -197,6 +197,15 @@ func TestAllocationsDoNotGrowWithN(t *testing.T) {
 	if small > 4 {
 		t.Errorf("the inline path allocates %.1f times per call, want at most 4", small)
 	}
+	// The function form boxes its pipelines in Iterator arguments: two
+	// boxes of some 200 bytes, which must stay in the caller's frame (par's
+	// specOf), so it allocates what the method form does.
+	fn := testing.AllocsPerRun(5, func() {
+		sink = par.Sum(par.Map(par.Range(0, 1000), func(i int) int { return i ^ 0x55 }))
+	})
+	if fn > small {
+		t.Errorf("par.Sum(par.Map(par.Range(0, 1e3), f)) allocates %.1f times per call, the method form %.1f", fn, small)
+	}
 	for n, a := range map[string]float64{"1e6": large, "1e7": huge} {
 		if a > 200 {
 			t.Errorf("n=%s allocates %.1f times per call: something grows with n", n, a)
@@ -392,6 +401,60 @@ func TestJoinFuncPanics(t *testing.T) {
 		}
 		if !ranB.Load() {
 			t.Fatalf("%s: the half after the panic did not run", c.name)
+		}
+	}
+}
+
+// labelled embeds an Iter after a field of its own, as a user's type may:
+// it is an Iterator through the promoted method, with the Iter not at the
+// start of its memory.
+type labelled struct {
+	name string
+	par.Iter[int]
+}
+
+// TestEveryIteratorForm: the functions that take an Iterator read its
+// pipeline through the method (specOf), whatever holds it: Iter, Nums and
+// Ints values, pointers to them, and a user's type that embeds one at an
+// offset.
+func TestEveryIteratorForm(t *testing.T) {
+	const n = 1000
+	want := uint64(0)
+	for i := range n {
+		want += mixInt(i)
+	}
+	it := par.Map(par.Range(0, n), func(i int) int { return i })
+	nums := par.Range(0, n)
+	forms := map[string]par.Iterator[int]{
+		"Iter":      it,
+		"*Iter":     &it,
+		"Nums":      nums.Nums,
+		"*Nums":     &nums.Nums,
+		"Ints":      nums,
+		"*Ints":     &nums,
+		"embedded":  labelled{"x", it},
+		"*embedded": &labelled{"x", it},
+	}
+	for name, f := range forms {
+		if got := par.Sum(par.Map(f, mixInt)); got != want {
+			t.Errorf("%s: par.Sum(par.Map(it, mix)) = %d, want %d", name, got, want)
+		}
+		if got := par.Sum(f); got != n*(n-1)/2 {
+			t.Errorf("%s: par.Sum(it) = %d, want %d", name, got, n*(n-1)/2)
+		}
+		if got, ok := par.Max(f); !ok || got != n-1 {
+			t.Errorf("%s: par.Max(it) = %d, %v", name, got, ok)
+		}
+	}
+	// What the box points to must still move to the heap with the
+	// pipeline: FromSeq's window lives on in the result of par.Map and is
+	// used again by every terminal operation. (With specOf hiding that
+	// flow too, the window stayed in this frame, and the second Collect
+	// indexed out of range.)
+	seq := par.Map(par.FromSeq((&counted{n: n}).seq), func(i int) int { return i * i })
+	for k := range 3 {
+		if got := seq.Collect(); len(got) != n || got[n-1] != (n-1)*(n-1) {
+			t.Fatalf("par.Map over FromSeq, Collect %d: %d items", k, len(got))
 		}
 	}
 }

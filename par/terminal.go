@@ -72,4 +72,4 @@ func (it Iter[T]) Collect() []T {
 
 // Sum returns the sum of the items of any numeric iterator of this package,
 // such as the result of par.Map (0 for none). See Nums.Sum.
-func Sum[T Number](it Iterator[T]) T { return iter.Sum(it.spec()) }
+func Sum[T Number](it Iterator[T]) T { return iter.Sum(specOf(it)) }

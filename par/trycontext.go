@@ -52,7 +52,7 @@ func (it Iter[T]) TryForEachContext(f func(ctx context.Context, v T) error) erro
 // provoked. See TryForEachContext for the rules.
 func TryMapContext[T, U any](it Iterator[T], f func(ctx context.Context, v T) (U, error)) ([]U, error) {
 	mustFunc(f, "TryMapContext")
-	return tryMapContext(it.spec(), f, true, "TryMapContext")
+	return tryMapContext(specOf(it), f, true, "TryMapContext")
 }
 
 // tryMapContext runs tryMap with calls of f that get a context cancelled

@@ -16,7 +16,7 @@ import (
 // context.Cause(ctx) if that left items out and no call failed.
 func TryMap[T, U any](it Iterator[T], f func(T) (U, error)) ([]U, error) {
 	mustFunc(f, "TryMap")
-	return tryMap(it.spec(), f, true, "TryMap")
+	return tryMap(specOf(it), f, true, "TryMap")
 }
 
 // tryMap is TryMap, and TryForEach with collect false: then the results
