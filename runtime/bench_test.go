@@ -1,8 +1,10 @@
 package runtime
 
 import (
+	goruntime "runtime"
 	"slices"
 	"sync"
+	"sync/atomic"
 	"testing"
 	"time"
 )
@@ -100,4 +102,51 @@ func BenchmarkJoinOneWorkerAlone(b *testing.B) {
 		}
 		b.ReportMetric(float64(b.Elapsed().Nanoseconds())/float64(b.N)/joins, "ns/join")
 	})
+}
+
+// BenchmarkPromotionDelay: how long a Join's b waits on the promotion board
+// after a worker frees up. Every worker of a 2-worker pool is busy at the
+// call, so b is published (board.go); a then frees one worker and spins,
+// never yielding, as CPU-bound user code does, until b starts. It reports
+// the median and the 99th percentile of the time from that release to b's
+// start: the freed worker's wake-up, the ripening (a heartbeat tick or two)
+// and the take. docs/benchmarks.md, "Lazy promotion: the per-operation
+// timer measured", compares the heartbeat with a timer per publication.
+func BenchmarkPromotionDelay(b *testing.B) {
+	p := newPool(b, 2)
+	delays := make([]time.Duration, 0, b.N)
+	for range b.N {
+		gates := [2]chan struct{}{make(chan struct{}), make(chan struct{})}
+		var running sync.WaitGroup
+		running.Add(2)
+		for i := range gates {
+			p.Go(func(*Worker) {
+				running.Done()
+				<-gates[i]
+			})
+		}
+		running.Wait()
+		for p.Hungry() {
+			goruntime.Gosched() // the last worker leaves its idle count
+		}
+		var started atomic.Bool
+		var freed, bStart time.Time
+		p.JoinLazy(func() {
+			freed = time.Now()
+			close(gates[0])
+			for !started.Load() {
+			}
+		}, func() {
+			bStart = time.Now()
+			started.Store(true)
+		})
+		close(gates[1])
+		delays = append(delays, bStart.Sub(freed))
+	}
+	if p.Stats().Promoted == 0 {
+		b.Fatal("b was never promoted")
+	}
+	slices.Sort(delays)
+	b.ReportMetric(float64(delays[len(delays)/2].Microseconds()), "p50-us")
+	b.ReportMetric(float64(delays[len(delays)*99/100].Microseconds()), "p99-us")
 }
