@@ -49,10 +49,11 @@ var taken funcval
 // boardSlot holds one published func.
 //
 // Ownership: a goroutine owns the slot from its CAS of entry from nil to
-// its func (Pool.promote) until it stores nil again (Promotion.Reclaim
-// succeeding, or Promotion.Wait). In between, a worker may CAS entry from
-// the func to &taken, once; it then writes panicked and sends on done, and
-// touches the slot no more.
+// its func (Pool.Promote) until it stores nil again (Promotion.Reclaim
+// succeeding, or Promotion.Wait). In between, a worker, or a goroutine
+// waiting for a func this one descends from, may CAS entry from the func to
+// &taken, once; it then writes runner, panicked (or handback) and sends on
+// done, and touches the slot no more.
 type boardSlot struct {
 	entry atomic.Pointer[funcval]
 	// seq counts the publications in the slot: a func published again
@@ -64,8 +65,28 @@ type boardSlot struct {
 	ripeSeq  atomic.Uint32
 	panicked *Panic
 	done     chan struct{} // capacity 1: the taker's one token per take
-	_        cpu.CacheLinePad
+	// pub is the goroutine that published the entry (its curG), written
+	// by the owner after its CAS and cleared before it gives the entry
+	// up, so that it is 0 or the current entry's publisher. The owner sets
+	// its low bit (below) once it starts running a taken func: the entry
+	// is then not under that func (PROMOTION.md, "Waiting").
+	pub atomic.Uintptr
+	// runner is the goroutine running the taken func, from its take until
+	// it has run (0 otherwise, and where curG is not implemented).
+	runner atomic.Uintptr
+	// handback: a waiter took the entry and found, after its CAS, that it
+	// may not run it; the owner runs it (written before the token on done).
+	handback bool
+	// waiting is set while the owner waits for the taken func; help
+	// carries the heartbeat's wake-up to it when an entry ripens.
+	waiting atomic.Bool
+	help    chan struct{}
+	_       cpu.CacheLinePad
 }
+
+// below marks a publication of a goroutine that has since started running
+// a taken func (boardSlot.pub): g records are aligned, so bit 0 is free.
+const below = 1
 
 // The heartbeat's states.
 const (
@@ -98,6 +119,7 @@ func (b *board) init(p *Pool, workers int) {
 	b.slots = make([]boardSlot, n)
 	for i := range b.slots {
 		b.slots[i].done = make(chan struct{}, 1)
+		b.slots[i].help = make(chan struct{}, 1)
 	}
 	b.shift = 64
 	for m := n; m > 1; m >>= 1 {
@@ -121,6 +143,7 @@ func (b *board) slotFor(f *funcval) *boardSlot {
 // Promotion is a func published with Pool.Promote. The zero Promotion was
 // not published.
 type Promotion struct {
+	p *Pool
 	s *boardSlot
 	f *funcval
 }
@@ -146,13 +169,16 @@ func (p *Pool) Promote(f func()) Promotion {
 		return Promotion{}
 	}
 	s.seq.Add(1)
-	// Parked workers cannot watch the board: make sure the heartbeat does
-	// (see PROMOTION.md, "No lost promotion"). While workers are busy or
-	// spinning, this is one load.
-	if p.sleepers.Load() != 0 {
+	if haveCurG {
+		s.pub.Store(curG())
+	}
+	// Parked workers, and waiters that help, cannot watch the board: make
+	// sure the heartbeat does (see PROMOTION.md, "No lost promotion").
+	// While workers are busy or spinning, this is two loads of one line.
+	if p.sleepers.Load() != 0 || p.helpers.Load() != 0 {
 		p.pokeHeartbeat()
 	}
-	return Promotion{s, fv}
+	return Promotion{p, s, fv}
 }
 
 // Published reports whether Promote published the func.
@@ -162,20 +188,145 @@ func (pr Promotion) Published() bool { return pr.s != nil }
 // it (it has not run, and the caller may run it), false if a worker took
 // it (call Wait).
 func (pr Promotion) Reclaim() bool {
-	return pr.s == nil || pr.s.entry.CompareAndSwap(pr.f, nil)
+	if pr.s == nil {
+		return true
+	}
+	if haveCurG {
+		// Before the entry is given up: pub is the current entry's
+		// publisher, or 0.
+		pr.s.pub.Store(0)
+	}
+	return pr.s.entry.CompareAndSwap(pr.f, nil)
 }
 
 // Wait returns once the func a worker took has run, and frees its slot. It
 // returns how the func ended: nil if it returned, or its panic or Goexit
-// (see Raise). Call it once, after Reclaim returned false. The calling
-// goroutine blocks meanwhile: it runs no other work (see WAITING.md).
+// (see Raise). Call it once, after Reclaim returned false.
+//
+// Meanwhile the calling goroutine runs only funcs published under the one
+// it waits for: ripe entries that the goroutine running it published while
+// it ran it (PROMOTION.md, "Waiting"), so the waiting rule (WAITING.md)
+// holds. A panic in one of them goes to its owner; a Goexit ends this
+// goroutine too, once the func waited for has run. Rarely, Wait runs the
+// func itself, when a waiter took it that may not run it.
 func (pr Promotion) Wait() *Panic {
 	s := pr.s
-	<-s.done
+	if haveCurG {
+		pr.help()
+	} else {
+		<-s.done
+	}
+	if s.handback {
+		s.handback = false
+		s.entry.Store(nil)
+		return callRecord(funcOf(pr.f))
+	}
 	p := s.panicked
 	s.panicked = nil
 	s.entry.Store(nil)
 	return p
+}
+
+// help is Wait's loop: it runs the funcs under the one waited for as they
+// ripen, and returns once the token on done has been received.
+func (pr Promotion) help() {
+	p, s := pr.p, pr.s
+	received := false
+	defer func() {
+		s.waiting.Store(false)
+		p.helpers.Add(-1)
+		select {
+		case <-s.help: // a spare token, not for the slot's next owner
+		default:
+		}
+		if received {
+			return
+		}
+		// A func run here ended this goroutine with Goexit (panics go to
+		// the funcs' owners). The func waited for descends from no frame
+		// of this goroutine's below: wait for it before they unwind.
+		<-s.done
+		pn := s.panicked
+		s.panicked = nil
+		if s.handback {
+			s.handback = false
+			pn = nil // never ran: it is not this goroutine's to run any more
+		}
+		s.entry.Store(nil)
+		if isPanic(pn) {
+			panic(pn) // a panic beats the Goexit, as in Join
+		}
+	}()
+	p.helpers.Add(1)
+	s.waiting.Store(true)
+	p.pokeHeartbeat()
+	for {
+		select {
+		case <-s.done:
+			received = true
+			return
+		default:
+		}
+		if pr.helpOnce() {
+			continue
+		}
+		select {
+		case <-s.done:
+			received = true
+			return
+		case <-s.help:
+		}
+	}
+}
+
+// helpOnce takes and runs one ripe entry that the runner of the func waited
+// for published while running it, and reports whether it took one.
+//
+// Why such an entry is under that func: the runner r marks its entries
+// published before (markBelow) before it stores runner; an entry found
+// after the take with pub == r, unmarked, was published by r after that,
+// and r still runs the func when runner is read last, so r published it
+// inside it, where it is still pending. A take that fails this check hands
+// the entry back to its owner, which runs it itself.
+func (pr Promotion) helpOnce() bool {
+	r := pr.s.runner.Load()
+	b := &pr.p.board
+	if r == 0 || b.ripeN.Load() == 0 {
+		return false
+	}
+	for i := range b.slots {
+		s := &b.slots[i]
+		e := s.entry.Load()
+		if e == nil || e == &taken || s.pub.Load() != r || s.ripe.Load() != e || s.ripeSeq.Load() != s.seq.Load() {
+			continue
+		}
+		if !s.entry.CompareAndSwap(e, &taken) {
+			continue
+		}
+		if s.pub.Load() != r || pr.s.runner.Load() != r {
+			s.handback = true
+			s.done <- struct{}{}
+			return true
+		}
+		pr.p.helped.Add(1)
+		pr.p.runTaken(s, funcOf(e))
+		return true
+	}
+	return false
+}
+
+// callRecord calls f and returns how it ended: nil if it returned, or its
+// panic; a Goexit goes on.
+func callRecord(f func()) (p *Panic) {
+	returned := false
+	defer func() {
+		if !returned {
+			p = Unwinding(recover())
+		}
+	}()
+	f()
+	returned = true
+	return nil
 }
 
 // takePromoted takes a ripe entry from the board, if there is one, as a job
@@ -193,7 +344,7 @@ func (w *Worker) takePromoted() *job {
 		}
 		if s.entry.CompareAndSwap(e, &taken) {
 			w.stats.promoted.Add(1)
-			j := w.newJob(func(*Worker) { s.run(funcOf(e)) })
+			j := w.newJob(func(*Worker) { w.pool.runTaken(s, funcOf(e)) })
 			j.fr.detached = true
 			return j
 		}
@@ -201,19 +352,41 @@ func (w *Worker) takePromoted() *job {
 	return nil
 }
 
-// run runs a taken func and hands its owner how it ended. A panic or Goexit
-// is recorded for the owner, and then the Goexit goes on, ending the worker's
-// goroutine, which run replaces (see goexit.go).
-func (s *boardSlot) run(f func()) {
+// runTaken runs the func taken from s and hands its owner how it ended. A
+// panic or Goexit is recorded for the owner, and then the Goexit goes on,
+// ending the calling goroutine: a worker's, which run replaces (see
+// goexit.go), or a waiter's (Promotion.help).
+//
+// While it runs, the owner may run the entries that this goroutine
+// publishes: its entries published before are marked first (markBelow),
+// then runner is stored.
+func (p *Pool) runTaken(s *boardSlot, f func()) {
+	if haveCurG {
+		g := curG()
+		p.board.markBelow(g)
+		s.runner.Store(g)
+	}
 	returned := false
 	defer func() {
 		if !returned {
 			s.panicked = Unwinding(recover())
 		}
+		s.runner.Store(0)
 		s.done <- struct{}{}
 	}()
 	f()
 	returned = true
+}
+
+// markBelow marks g's published entries: g starts running a taken func,
+// which they are not under.
+func (b *board) markBelow(g uintptr) {
+	for i := range b.slots {
+		// Only g writes pub while it holds g: the entry is still g's.
+		if s := &b.slots[i]; s.pub.Load() == g {
+			s.pub.Store(g | below)
+		}
+	}
 }
 
 // occupied reports whether any func is published and not taken.
@@ -271,7 +444,7 @@ func (p *Pool) beat() {
 	}
 	keep := now.Sub(b.lastSeen) < heartbeatLinger
 	b.mu.Unlock()
-	if keep && p.hunting.Load() > 0 {
+	if keep && (p.hunting.Load() > 0 || p.helpers.Load() > 0) {
 		b.timer.Reset(heartbeatTick)
 		return
 	}
@@ -280,7 +453,7 @@ func (p *Pool) beat() {
 	if !b.state.CompareAndSwap(hbRunning, hbAsleep) {
 		return // closed
 	}
-	if b.occupied() && p.hunting.Load() > 0 {
+	if b.occupied() && (p.hunting.Load() > 0 || p.helpers.Load() > 0) {
 		p.pokeHeartbeat()
 	}
 }
@@ -319,6 +492,17 @@ func (b *board) tick(p *Pool, prev []seen) bool {
 		prev[i] = now
 	}
 	b.ripeN.Store(int32(ripe))
+	if fresh > 0 && p.helpers.Load() != 0 {
+		// Waiters may run some of it: each looks for its own.
+		for i := range b.slots {
+			if s := &b.slots[i]; s.waiting.Load() {
+				select {
+				case s.help <- struct{}{}:
+				default:
+				}
+			}
+		}
+	}
 	for ; fresh > 0 && p.sleepers.Load() != 0; fresh-- {
 		p.wakeOne()
 	}

@@ -232,3 +232,105 @@ func TestIdleAfterPromotionUsesNoCPU(t *testing.T) {
 		t.Fatalf("the heartbeat still runs on an idle pool (state %d)", st)
 	}
 }
+
+// freshFunc returns f as a new func value whose board slot is free, so that
+// Promote publishes it: func values allocated one after another share a
+// slot (slotFor), so it allocates until one lands in another.
+func freshFunc(t *testing.T, p *Pool, f func()) func() {
+	t.Helper()
+	var keep []func()
+	for range 1 << 20 {
+		g := func() { f() }
+		if p.board.slotFor(funcPtr(g)).entry.Load() == nil {
+			return g
+		}
+		keep = append(keep, g)
+	}
+	t.Fatal("no func value found whose board slot is free")
+	return nil
+}
+
+// TestWaiterRunsWhatBPublishes: the owner of a b that a worker took runs,
+// while it waits, what b publishes (leapfrogging). Every worker is busy but
+// the one that takes b, and b's own Join waits for its b, c, to start: only
+// the owner is free to run c. On the old code the owner blocked on the
+// slot's channel, and c never started (a 10 s timeout).
+func TestWaiterRunsWhatBPublishes(t *testing.T) {
+	if !haveCurG {
+		t.Skip("waiters help only where curG is implemented")
+	}
+	for _, workers := range []int{2, 4} {
+		p := newPool(t, workers)
+		release := busyWorkers(t, p)
+		bStarted := make(chan struct{})
+		cRan := false
+		p.JoinLazy(func() {
+			release(0)
+			<-bStarted
+		}, func() {
+			close(bStarted)
+			cStarted := make(chan struct{})
+			c := freshFunc(t, p, func() { close(cStarted) })
+			p.JoinLazy(func() {
+				select {
+				case <-cStarted:
+					cRan = true
+				case <-time.After(10 * time.Second):
+				}
+			}, c)
+		})
+		if !cRan {
+			t.Fatalf("workers=%d: c, published by the b a worker took, did not start within 10 s, while b's owner waited and nobody else was free", workers)
+		}
+		if s := p.Stats(); s.Helped == 0 {
+			t.Fatalf("workers=%d: c ran but no help was counted: %+v", workers, s)
+		}
+	}
+}
+
+// TestWaiterRunsOnlyDescendants: while the owner of a taken b waits, a
+// ripe entry of another goroutine's is on the board, and nobody else is
+// free to take it. The owner must leave it: it is not under b, and it could
+// take a lock the owner holds (WAITING.md).
+func TestWaiterRunsOnlyDescendants(t *testing.T) {
+	if !haveCurG {
+		t.Skip("waiters help only where curG is implemented")
+	}
+	p := newPool(t, 2)
+	release := busyWorkers(t, p)
+	owner := curG()
+	var ranOnOwner atomic.Bool
+	releaseF := make(chan struct{})
+	fDone := make(chan struct{})
+	bStarted := make(chan struct{})
+	p.JoinLazy(func() {
+		release(0)
+		<-bStarted
+	}, func() {
+		close(bStarted)
+		// Another goroutine publishes f, and holds it there until the
+		// owner's Join has returned.
+		f := freshFunc(t, p, func() { ranOnOwner.Store(curG() == owner) })
+		published := make(chan struct{})
+		go func() {
+			defer close(fDone)
+			p.JoinLazy(func() { close(published); <-releaseF }, f)
+		}()
+		<-published
+		s := p.board.slotFor(funcPtr(f))
+		deadline := time.Now().Add(10 * time.Second)
+		for s.ripe.Load() != funcPtr(f) && time.Now().Before(deadline) {
+			time.Sleep(50 * time.Microsecond)
+		}
+		if s.ripe.Load() != funcPtr(f) {
+			t.Error("the other goroutine's entry did not ripen within 10 s")
+		}
+		// Some ticks, for the owner to find it if it would.
+		time.Sleep(20 * heartbeatTick)
+	})
+	close(releaseF)
+	<-fDone
+	if ranOnOwner.Load() {
+		t.Fatal("the owner of b ran another goroutine's promoted func while it waited for b")
+	}
+}

@@ -58,6 +58,12 @@ type Pool struct {
 	// (Worker.loop), which may run any job and take promoted work: the
 	// heartbeat ticks only while it is not zero.
 	hunting atomic.Int32
+	// helpers counts the goroutines waiting for a promoted func that a
+	// worker took (Promotion.Wait), which run what it publishes as it
+	// ripens: the heartbeat ticks while it is not zero, too.
+	helpers atomic.Int32
+	// helped counts the funcs they took (Stats.Helped).
+	helped atomic.Uint64
 	// nextWake spreads wake-ups over the workers.
 	nextWake atomic.Uint32
 	_        cpu.CacheLinePad

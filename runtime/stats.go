@@ -35,6 +35,7 @@ type Stats struct {
 	Replaced      uint64 // worker goroutines started in place of one that a task ended with runtime.Goexit
 	Spares        uint64 // spare goroutines started to take the slot of a worker parked in a wait (WAITING.md, "Spares")
 	Promoted      uint64 // funcs taken from the promotion board (Pool.Promote), which had waited a heartbeat tick
+	Helped        uint64 // funcs taken from the board by a goroutine waiting for a promoted func they were published under (PROMOTION.md, "Waiting")
 }
 
 // Stats returns the pool's counters.
@@ -54,5 +55,6 @@ func (p *Pool) Stats() Stats {
 		s.Spares += c.spares.Load()
 		s.Promoted += c.promoted.Load()
 	}
+	s.Helped = p.helped.Load()
 	return s
 }
