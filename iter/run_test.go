@@ -24,8 +24,25 @@ func TestNextBlock(t *testing.T) {
 		{1, 1, time.Second, 1},                          // never below one
 		{maxBlock, maxBlock, time.Nanosecond, maxBlock}, // never above maxBlock
 	}
+	// The inline phase grows faster while blocks are far below the
+	// target, and as before near it.
+	for _, c := range []struct {
+		size, n int
+		took    time.Duration
+		want    int
+	}{
+		{1, 1, 0, maxInlineGrowth},        // unmeasurably quick
+		{1, 1, blockTarget / 32, 32},      // a 32nd of the target: 32x
+		{64, 64, blockTarget / 4, 256},    // a quarter of the target: 4x
+		{100, 100, blockTarget, 100},      // on target: keep
+		{maxBlock, maxBlock, 1, maxBlock}, // never above maxBlock
+	} {
+		if got := nextBlock(c.size, c.n, c.took, blockTarget, maxInlineGrowth); got != c.want {
+			t.Errorf("inline: nextBlock(%d, %d, %v) = %d, want %d", c.size, c.n, c.took, got, c.want)
+		}
+	}
 	for _, c := range cases {
-		if got := nextBlock(c.size, c.n, c.took, blockTarget); got != c.want {
+		if got := nextBlock(c.size, c.n, c.took, blockTarget, maxGrowth); got != c.want {
 			t.Errorf("nextBlock(%d, %d, %v) = %d, want %d", c.size, c.n, c.took, got, c.want)
 		}
 	}
