@@ -119,7 +119,31 @@ func TestPromotedRest(t *testing.T) {
 		t.Fatal(err)
 	}
 	defer pool.Close()
-	const n = 200
+	checkPromotedFailures(t, pool, 200)
+}
+
+// TestFewItemsFailures: TestPromotedRest's checks on loops of a few items
+// (fewItems), whose helpers come from the board's entry (runFew): the
+// result, a panic or Goexit on a helper, and a panic or Goexit of item 0
+// while the other items run on workers, which must not run after the loop
+// unwound. At 2 and 4 workers, 2 and 4 items per worker.
+func TestFewItemsFailures(t *testing.T) {
+	for _, workers := range []int{2, 4} {
+		pool, err := runtime.New(workers)
+		if err != nil {
+			t.Fatal(err)
+		}
+		for _, n := range []int{2 * workers, fewPerWorker * workers} {
+			checkPromotedFailures(t, pool, n)
+		}
+		pool.Close()
+	}
+}
+
+// checkPromotedFailures runs TestPromotedRest's checks on loops of n
+// items.
+func checkPromotedFailures(t *testing.T, pool *runtime.Pool, n int) {
+	t.Helper()
 	if got, want := promotedSum(pool, n, func() {}, func(i int) int { return i }), n*(n-1)/2; got != want {
 		t.Fatalf("sum with a promoted rest: got %d, want %d", got, want)
 	}
