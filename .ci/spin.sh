@@ -16,6 +16,12 @@ models=(
   "runtime/spare.pml|-DSAFETY|-m100000||pass"
   "runtime/spare.pml|-DSAFETY|-m100000|-DBUG_DRAIN_AFTER_RELEASE|fail"
   "runtime/spare.pml|-DSAFETY|-m100000|-DBUG_NO_HANDOFF|fail"
+  "runtime/promotion.pml|-DNP -DNFAIR=4 -DCOLLAPSE|-l -f -m200000||pass"
+  "runtime/promotion.pml|-DNP -DNFAIR=4 -DCOLLAPSE|-l -f -m200000|-DW=1 -DNPUB=2|pass"
+  "runtime/promotion.pml|-DNP -DNFAIR=4 -DCOLLAPSE|-l -f -m200000|-DW=1 -DNPUB=2 -DBUG_HB_NO_LAST_LOOK|fail"
+  "runtime/promotion.pml|-DNP -DNFAIR=4 -DCOLLAPSE|-l -f -m200000|-DBUG_PARK_NO_BOARD|fail"
+  "runtime/promotion.pml|-DNP -DNFAIR=4 -DCOLLAPSE|-l -f -m200000|-DBUG_TAKE_NO_CAS|fail"
+  "runtime/promotion.pml|-DNP -DNFAIR=4 -DCOLLAPSE|-l -f -m200000|-DBUG_NIL_BEFORE_WAIT|fail"
 )
 
 status=0

@@ -1,0 +1,460 @@
+/*
+ * Promela model of lazy promotion (board.go; its users Pool.JoinLazy in
+ * pool.go and foldFirst in iter/run.go; the board's part of park's last
+ * look in sleep.go). The protocol, and the argument that no promotion is
+ * lost, are in PROMOTION.md; this file says what is modelled and how.
+ *
+ * Checks, as .ci/spin.sh runs them (0 errors expected from each):
+ *
+ *   spin -a promotion.pml
+ *   spin -DW=1 -DNPUB=2 -a promotion.pml
+ *   gcc -O2 -DNP -DNFAIR=4 -DCOLLAPSE -o pan pan.c && ./pan -l -f -m200000
+ *
+ * -DNP with -l -f looks for non-progress cycles under weak fairness. The
+ * model has no progress labels, so every infinite run is an error: its
+ * publications and its work are finite, so a correct pool comes to rest.
+ * The same search checks the assertions, among them the monitor's: when
+ * nothing can move, every publication has run once and the owner has
+ * returned (pan does not check end states while it looks for cycles).
+ *
+ * Seeded bugs, each of which must fail:
+ *
+ *   -DW=1 -DNPUB=2 -DBUG_HB_NO_LAST_LOOK
+ *                         the heartbeat goes asleep without its last look
+ *                         at the board: the publisher's poke, which saw it
+ *                         running, is lost, and the parked worker never
+ *                         hears of the entry (it takes a second
+ *                         publication: the first one's poke starts the
+ *                         heartbeat, whose linger then runs out)
+ *   -DBUG_PARK_NO_BOARD   park's last look ignores the board: a worker
+ *                         parks just after a publisher that saw nobody
+ *                         parked, and the entry ripened while it was awake
+ *   -DBUG_TAKE_NO_CAS     a worker takes with a load and a store instead of
+ *                         a CAS: it takes what the owner took back
+ *   -DBUG_NIL_BEFORE_WAIT the owner of a taken func stores nil before it
+ *                         waits: the slot is free while the taker will
+ *                         still write panicked and send on done
+ *
+ * The program: W workers (default 2) in their main loop, counted in
+ * hunting from the start; one job in the injector, which keeps the worker
+ * that takes it busy until the owner is done (with W > 1), so that the
+ * other worker alone must take what is published; one owner that publishes
+ * NPUB times (default 1) one after the other in one slot. The publications
+ * are of the same func F, as a loop's cached rest is, told apart by the
+ * slot's seq; -DDISTINCT gives each its own func. For each, the owner is
+ * patient (its a waits until b has started, as in the peer test, so b must
+ * be taken or the owner never returns) or not (a ends at any moment), as
+ * spin chooses. The heartbeat's timer is one process that fires when armed.
+ *
+ * Every statement is one atomic operation of the Go code, under sequential
+ * consistency as sync/atomic gives, and a guard's test is its load. Left
+ * out or abstracted:
+ * - loads whose value nothing uses (they are stutter steps), and the
+ *   heartbeat's loads of ripe and ripeSeq, which only ticks write;
+ * - mu: a poker's critical section touches only what mu guards, so it is
+ *   one step;
+ * - the linger: LINGER (2) ticks without an entry; spin rounds: SPIN (0)
+ *   before park, since a round does what the loop after a park that stays
+ *   awake does (search, watchBoard);
+ * - other work (deques, injector) is one counter, as in sleep.pml, which
+ *   checks the sleep protocol itself;
+ * - one slot: Wait's help loop is modelled (helpers, waiting, the help
+ *   token, the heartbeat ticking and waking it for waiters), but with no
+ *   second slot it finds nothing to run, so the leapfrogging of
+ *   PROMOTION.md, "Waiting" (pub, runner, markBelow, the hand-back), is
+ *   not checked here; nor is the path without curG (a plain receive on
+ *   done), nor closing the pool.
+ *
+ * Checked:
+ * - exactly once: each publication's func runs here or on one worker,
+ *   never both; at rest, each has run;
+ * - the slot is not reused before its owner stores nil: a taker writes
+ *   panicked and sends on done only while the publication it took still
+ *   owns the slot, and the owner receives its own taker's token;
+ * - at most one tick is armed at a time;
+ * - ripeness: a worker takes only a publication that two ticks saw. It is
+ *   asserted while no func value is published twice (-DDISTINCT, or
+ *   NPUB 1); with the same func published again (-DCHECK_RIPE -DW=1
+ *   -DNPUB=2) spin finds the window that PROMOTION.md, "Ripe", describes;
+ * - no lost promotion: no infinite run (a worker hunting for ever beside a
+ *   published entry, a heartbeat ticking for ever), and no rest with a
+ *   patient owner blocked on a func that nobody took.
+ *
+ * Figures: PROMOTION.md, "The model".
+ */
+
+#ifndef W
+#define W 2
+#endif
+#ifndef NPUB
+#define NPUB 1
+#endif
+#ifndef SPIN
+#define SPIN 0		/* spin rounds before park */
+#endif
+#ifndef LINGER
+#define LINGER 2	/* ticks without an entry before the heartbeat sleeps */
+#endif
+#ifndef JOBS
+#define JOBS 1
+#endif
+
+/* entry values */
+#define NIL   0
+#define TAKEN 1
+#define F     2
+/* the func of publication k: the same F for every publication, or with
+ * -DDISTINCT one func each */
+#ifdef DISTINCT
+#define FUNC(k) (F + (k) - 1)
+#else
+#define FUNC(k) F
+#endif
+
+/* heartbeat states */
+#define ASLEEP  0
+#define RUNNING 1
+
+/* the slot */
+byte entry = NIL;
+byte seq = 0;
+byte ripe = NIL;
+byte ripeSeq = 0;
+byte ripeN = 0;
+byte panicked = 0;
+chan done = [1] of { byte };
+bool waiting = false;	/* the owner waits for the taken func */
+bool helpTok = false;	/* the slot's help channel, capacity one */
+
+/* the heartbeat */
+byte state = ASLEEP;
+bool armed = false;	/* the timer: armed only by whoever set RUNNING, or a tick */
+bool mu = false;
+byte prevE = NIL;	/* the entry at the last tick, and its seq */
+byte prevS = 0;
+byte since = 0;		/* ticks since one saw an entry (lastSeen) */
+
+/* the pool */
+byte hunting = W;
+byte helpers = 0;	/* waiters in Promotion.help */
+byte sleepers = 0;
+bool sleepy[W];
+bool token[W];		/* wake channel of capacity one */
+byte jobs = JOBS;
+
+/* ghosts */
+byte owner = 0;		/* the publication owning the slot: CAS nil->F to store nil */
+byte runs[NPUB + 1];
+bool started[NPUB + 1];
+byte ticksSeen[NPUB + 1];	/* ticks that saw the publication (at most 2) */
+bool ownerDone = false;
+
+/* timer.Reset: one tick at most is armed. */
+inline arm() { atomic { assert(!armed); armed = true } }
+
+/* pokeHeartbeat: arm the timer if the heartbeat is asleep. Its critical
+ * section under mu (clear prev, lastSeen = now) touches only what mu
+ * guards, so it is one step. */
+inline poke() {
+	if
+	:: state == ASLEEP ->
+		atomic { if :: state == ASLEEP -> state = RUNNING; pk = true :: else -> skip fi };
+		if
+		:: pk -> atomic { !mu -> prevE = NIL; prevS = 0; since = 0; pk = false }; arm()
+		:: else -> skip
+		fi
+	:: else -> skip
+	fi
+}
+
+/* watchBoard: if an entry is published (one load per slot), make sure the
+ * heartbeat runs; seen says whether it was. */
+inline watchBoard() {
+	if
+	:: entry != NIL && entry != TAKEN ->
+		seen = true;
+		if
+		:: state != RUNNING -> poke()
+		:: else -> skip
+		fi
+	:: else -> seen = false
+	fi
+}
+
+proctype Worker(byte me) {
+	bool idle = true;	/* counted in hunting from the start (New) */
+	bool seen, pk;
+	byte e, r, p, rounds;
+end_loop:
+	/* findWork: own deque, injector, others' deques: one counter */
+	atomic {
+		if
+		:: jobs > 0 -> jobs--; goto ranJob
+		:: else -> skip
+		fi
+	};
+	/* takePromoted: ripeN, the entry, ripe, ripeSeq and seq, then the CAS */
+	atomic { if :: ripeN == 0 -> goto idling :: else -> skip fi };
+	atomic { e = entry; if :: e == NIL || e == TAKEN -> e = 0; goto idling :: else -> skip fi };
+	atomic { if :: ripe != e -> e = 0; goto idling :: else -> skip fi };
+	r = ripeSeq;
+	atomic { if :: r != seq -> e = 0; r = 0; goto idling :: else -> r = 0 fi };
+#ifdef BUG_TAKE_NO_CAS
+	atomic { if :: entry == e -> skip :: else -> e = 0; goto idling fi };
+	atomic { entry = TAKEN; p = owner; e = 0 };
+#else
+	atomic {
+		if
+		:: entry == e -> entry = TAKEN; p = owner; e = 0
+		:: else -> e = 0; goto idling
+		fi
+	};
+#endif
+#if defined(CHECK_RIPE) || defined(DISTINCT) || NPUB == 1
+	assert(ticksSeen[p] >= 2);
+#endif
+	atomic { rounds = 0; if :: idle -> idle = false; hunting-- :: else -> skip fi };
+	/* s.run(f) on the taker: f, then panicked, then done */
+	atomic { started[p] = true; assert(runs[p] == 0); runs[p]++ };
+	atomic { assert(owner == p); panicked = p };
+	atomic { assert(owner == p); done!p; p = 0 };
+	goto end_loop;
+ranJob:
+	atomic { rounds = 0; if :: idle -> idle = false; hunting-- :: else -> skip fi };
+#if W > 1
+	ownerDone;	/* the job runs until the owner is done */
+#endif
+	goto end_loop;
+idling:
+	atomic { if :: !idle -> idle = true; hunting++ :: else -> skip fi };
+	watchBoard();
+	seen = false;
+	if
+	:: rounds < SPIN -> rounds++; goto end_loop	/* spin: yield, search again */
+	:: else -> rounds = 0
+	fi;
+	/* park(nil): announce, last look, block, take the announcement back */
+	sleepy[me] = true;
+	sleepers++;
+	atomic { if :: jobs > 0 -> goto awake :: else -> skip fi };
+#ifndef BUG_PARK_NO_BOARD
+	watchBoard();
+	if
+	:: seen -> seen = false; goto awake
+	:: else -> skip
+	fi;
+#endif
+end_park:
+	atomic { token[me] -> token[me] = false };
+awake:
+	atomic { if :: sleepy[me] -> sleepy[me] = false; e = 1 :: else -> skip fi };
+	if
+	:: e == 1 -> atomic { e = 0; sleepers-- }
+	:: else -> skip
+	fi;
+	goto end_loop
+}
+
+/* The timer's goroutine: fires beat when armed. */
+active proctype Heartbeat() {
+	byte e, s, g, i, nr;
+	bool occ, fresh, keep, seen, pk;
+end_timer:
+	/* the timer fires beat; the state is RUNNING (closing the pool is not
+	 * modelled); beat locks mu */
+	atomic { armed && !mu -> armed = false; mu = true };
+	/* tick. prevE, prevS and since are the heartbeat's, under mu; ripe
+	 * and ripeSeq are written by ticks only, so the tick's own loads of
+	 * them are no steps of their own. */
+	atomic {
+		e = entry;
+		g = (e >= F -> owner : 0);
+		if
+		:: e == NIL || e == TAKEN -> prevE = NIL; prevS = 0; e = 0; g = 0; goto ticked
+		:: else -> occ = true
+		fi
+	};
+	atomic {
+		s = seq;
+		if
+		:: g != 0 && owner == g && ticksSeen[g] < 2 -> ticksSeen[g]++
+		:: else -> skip
+		fi;
+		g = 0;
+		if
+		:: e == prevE && s == prevS -> nr = 1; fresh = (ripe != e || ripeSeq != s)
+		:: else -> skip
+		fi;
+		prevE = e; prevS = s;
+		if
+		:: !fresh -> e = 0; s = 0
+		:: else -> skip
+		fi
+	};
+	if
+	:: fresh -> ripeSeq = s; atomic { ripe = e; e = 0; s = 0 }
+	:: else -> skip
+	fi;
+ticked:
+	atomic { ripeN = nr; nr = 0 };
+	if
+	:: fresh ->
+		fresh = false;
+		/* wake one parked worker for the newly ripe entry */
+		if
+		:: sleepers != 0 ->
+			i = 0;
+			do
+			:: i < W ->
+				atomic {
+					if
+					:: sleepy[i] -> sleepy[i] = false; seen = true
+					:: else -> skip
+					fi
+				};
+				if
+				:: seen -> sleepers--; atomic { token[i] = true; seen = false; i = 0 }; break
+				:: else -> i++
+				fi
+			:: else -> i = 0; break
+			od
+		:: else -> skip
+		fi
+	:: else -> skip
+	fi;
+	/* lastSeen, the linger, and unlock */
+	atomic {
+		if
+		:: occ -> since = 0
+		:: else -> if :: since < LINGER -> since++ :: else -> skip fi
+		fi;
+		keep = (since < LINGER);
+		occ = false;
+		mu = false
+	};
+	if
+	:: atomic { keep -> keep = false; if :: hunting > 0 -> goto rearm :: else -> skip fi };
+		if
+		:: helpers > 0 -> goto rearm
+		:: else -> skip
+		fi
+	:: atomic { !keep -> skip }
+	fi;
+	/* sleep, unless something came meanwhile */
+	atomic { assert(state == RUNNING); state = ASLEEP };
+#ifndef BUG_HB_NO_LAST_LOOK
+	if
+	:: entry != NIL && entry != TAKEN ->
+		if
+		:: hunting > 0 -> poke()
+		:: else ->
+			if
+			:: helpers > 0 -> poke()
+			:: else -> skip
+			fi
+		fi
+	:: else -> skip
+	fi;
+#endif
+	goto end_timer;
+rearm:
+	arm();
+	goto end_timer
+}
+
+active proctype Owner() {
+	byte me = 1, x;
+	bool patient, pk;
+	do
+	:: me <= NPUB ->
+		if
+		:: patient = true
+		:: patient = false
+		fi;
+		/* Promote: a load, then CAS nil->F, then seq++ */
+		atomic { if :: entry != NIL -> goto inUse :: else -> skip fi };
+		atomic {
+			if
+			:: entry == NIL -> entry = FUNC(me); owner = me
+			:: else -> goto inUse
+			fi
+		};
+		seq++;
+		if
+		:: sleepers != 0 -> poke()
+		:: else ->
+			if
+			:: helpers != 0 -> poke()
+			:: else -> skip
+			fi
+		fi;
+		/* a runs; a patient a waits until b has started */
+		if
+		:: patient -> started[me]
+		:: else -> skip
+		fi;
+		patient = false;
+		/* Reclaim: CAS F->nil */
+		atomic {
+			if
+			:: entry == FUNC(me) -> entry = NIL; owner = 0; assert(runs[me] == 0); runs[me]++; goto next	/* b runs here */
+			:: else -> skip
+			fi
+		};
+		/* Wait */
+#ifdef BUG_NIL_BEFORE_WAIT
+		atomic { entry = NIL; owner = 0 };
+#endif
+		/* help: count in helpers, set waiting, poke; then until the token
+		 * on done, run what the taker publishes (helpOnce: there is no
+		 * other slot here, so it finds nothing, and its loads are left
+		 * out) or block on done or help */
+		helpers++;
+		waiting = true;
+		poke();
+		do
+		:: atomic { nempty(done) -> done?x; assert(x == me) }; break
+		:: atomic { empty(done) -> skip };
+			if
+			:: atomic { nempty(done) -> done?x; assert(x == me) }; break
+			:: atomic { helpTok -> helpTok = false }
+			fi
+		od;
+		waiting = false;
+		helpers--;
+		helpTok = false;	/* a spare token, not for the slot's next owner */
+		/* not handed back: read panicked, store nil */
+		atomic { x = panicked; assert(x == me); x = 0 };
+		panicked = 0;
+#ifndef BUG_NIL_BEFORE_WAIT
+		atomic { entry = NIL; owner = 0 };
+#endif
+		goto next;
+inUse:		atomic { assert(runs[me] == 0); runs[me]++ };	/* slot in use: b runs inline */
+next:		atomic { patient = false; me++ }
+	:: else -> break
+	od;
+	ownerDone = true
+}
+
+init {
+	byte k = 0;
+	atomic {
+		do
+		:: k < W -> run Worker(k); k++
+		:: else -> break
+		od
+	}
+}
+
+/* When nothing can move any more, every publication has run once. */
+active proctype monitor() {
+	byte k;
+	timeout ->
+	k = 1;
+	do
+	:: k <= NPUB -> assert(runs[k] == 1); k++
+	:: else -> break
+	od;
+	assert(ownerDone && entry == NIL && jobs == 0)
+}
