@@ -44,7 +44,7 @@ func runBlocking[A any](cfg Config, lo, hi int, r Reducer[A]) A {
 	}
 	runtime.Raise(b.panicked.Load())
 	if r.Combine == nil {
-		return r.Identity()
+		return r.identity()
 	}
 	sortRuns(b.runs)
 	return combineRuns(b.runs, r)
@@ -163,7 +163,7 @@ func (b *blockingLoop[A]) work(k int) {
 				mine = append(mine, cur)
 			}
 			inRun = false // if Identity panics, there is no current run
-			cur = run[A]{lo: i, acc: b.r.Identity()}
+			cur = run[A]{lo: i, acc: b.r.identity()}
 		}
 		if b.rec == nil {
 			cur.acc = b.r.Fold(cur.acc, i, e)

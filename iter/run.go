@@ -21,6 +21,11 @@ import (
 // Identity(). Combine then joins the runs' accumulators in index order, so
 // it needs to be associative, not commutative.
 type Reducer[A any] struct {
+	// Identity gives a run's starting accumulator; nil gives A's zero
+	// value. (Leave it nil where that is the identity: in a generic
+	// function each closure captures the type's dictionary, and Run's
+	// closures escape into the parallel phase's state, so a closure
+	// costs an allocation at every call, inline loops included.)
 	Identity func() A
 	// Fold folds the items with index in [lo, hi) into acc.
 	Fold func(acc A, lo, hi int) A
@@ -47,6 +52,15 @@ type Reducer[A any] struct {
 	// few microseconds of work. Half of a range stays in the thieves'
 	// reach. See docs/design.md, "Blocks with a setup".
 	Setup bool
+}
+
+// identity returns r.Identity(), or A's zero value if it is nil.
+func (r *Reducer[A]) identity() A {
+	if r.Identity == nil {
+		var zero A
+		return zero
+	}
+	return r.Identity()
 }
 
 // Timing of the adaptive schedule. Reading the clock costs about 35 ns here
@@ -227,7 +241,7 @@ func drive[A any](cfg Config, lo, hi int, r Reducer[A]) A {
 	case cfg.seq != nil:
 		return runSeq(cfg, r)
 	case hi <= lo || isClosed(cfg.done()):
-		return r.Identity()
+		return r.identity()
 	case cfg.Blocking != 0:
 		return runBlocking(cfg, lo, hi, r)
 	}
@@ -269,7 +283,7 @@ func runPool[A any](cfg Config, lo, hi int, r Reducer[A]) A {
 	// inline phase: the caller alone, no shared state but, while its first
 	// block runs, the rest of the loop on the promotion board.
 	few := fewItems(pool, lo, hi)
-	acc := r.Identity()
+	acc := r.identity()
 	start := sinceEpoch()
 	sz := sizer{size: 1, growth: maxInlineGrowth}
 	rec := cfg.rec
@@ -805,7 +819,7 @@ func (o *loop[A]) runBlocks(p *partition.Participant, st *participant[A]) (finis
 			}
 			st.newRange()
 			st.inRun = false // if Identity panics, there is no current run
-			st.cur = run[A]{lo: lo, acc: o.r.Identity()}
+			st.cur = run[A]{lo: lo, acc: o.r.identity()}
 		}
 		// The one test a block pays for the timeline when none is
 		// recorded.
@@ -899,7 +913,7 @@ func (o *loop[A]) checkRunsTile() {
 // combine joins the runs in index order.
 func (o *loop[A]) combine() A {
 	if o.r.Combine == nil {
-		return o.r.Identity()
+		return o.r.identity()
 	}
 	sortRuns(o.runs)
 	if invariant.Enabled && o.parts.Cut() == math.MaxInt {
@@ -914,10 +928,10 @@ func sortRuns[A any](runs []run[A]) {
 }
 
 // combineRuns joins sorted runs, left to right, with r.Combine; no runs give
-// r.Identity().
+// r.identity().
 func combineRuns[A any](runs []run[A], r Reducer[A]) A {
 	if len(runs) == 0 {
-		return r.Identity()
+		return r.identity()
 	}
 	acc := runs[0].acc
 	for _, run := range runs[1:] {

@@ -117,8 +117,9 @@ func TestRunCombinesInOrder(t *testing.T) {
 		{-150_000, 300_000}, {math.MinInt, 300_000}, {math.MaxInt - 300_000, 300_000},
 	} {
 		lo, n := c.lo, c.n
+		// Identity left nil: every run, on the caller and on the helpers,
+		// starts at the zero span.
 		got := Run(Config{Pool: pool}, lo, lo+n, Reducer[span]{
-			Identity: func() span { return span{} },
 			Fold: func(acc span, lo, hi int) span {
 				for i := lo; i < hi; i++ {
 					if work(i) == 0 { // a little work per item, so the loop goes parallel

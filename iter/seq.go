@@ -175,7 +175,7 @@ func runSeq[A any](cfg Config, r Reducer[A]) A {
 	src := cfg.seq
 	cfg.seq = nil
 	done := cfg.done()
-	acc := r.Identity()
+	acc := r.identity()
 	if isClosed(done) {
 		return acc
 	}

@@ -232,7 +232,7 @@ func (st *stream) end() {
 // runStream is the stream driver (cfg.stream != nil): the loop in batches,
 // over the seq if there is one, each batch on the pool's or the blocking
 // driver (drive), and each batch's result handed to the consumer in order
-// rather than combined. It returns r.Identity().
+// rather than combined. It returns r.identity().
 func runStream[A any](cfg Config, lo, hi int, r Reducer[A]) A {
 	st := cfg.stream
 	cfg.stream = nil
@@ -249,10 +249,10 @@ func runStream[A any](cfg Config, lo, hi int, r Reducer[A]) A {
 	if src := cfg.seq; src != nil {
 		cfg.seq = nil
 		src.batches(b, body)
-		return r.Identity()
+		return r.identity()
 	}
 	if !b.ready() {
-		return r.Identity()
+		return r.identity()
 	}
 	for i := lo; i < hi; {
 		n := min(b.size, span(i, hi))
@@ -265,5 +265,5 @@ func runStream[A any](cfg Config, lo, hi int, r Reducer[A]) A {
 			break
 		}
 	}
-	return r.Identity()
+	return r.identity()
 }

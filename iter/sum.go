@@ -29,8 +29,7 @@ func Sum[T Number](s Spec[T]) T {
 // the heap at every call, even for a loop that never leaves the caller: on
 // W0 (1,000 cheap items) that was a tenth of the call's fixed cost.
 func sumAtLoop[T Number](cfg Config, lo, hi int, at func(int) T) T {
-	return Run(cfg, lo, hi, Reducer[T]{
-		Identity: func() T { return 0 },
+	return Run(cfg, lo, hi, Reducer[T]{ // Identity: 0
 		Fold: func(acc T, lo, hi int) T {
 			return acc + sumAt(at, lo, hi)
 		},
@@ -40,8 +39,7 @@ func sumAtLoop[T Number](cfg Config, lo, hi int, at func(int) T) T {
 
 // sumSpec is Sum over exact numbers of any other pipeline.
 func sumSpec[T Number](s Spec[T]) T {
-	return Run(s.Config, s.Lo, s.Hi, Reducer[T]{
-		Identity: func() T { return 0 },
+	return Run(s.Config, s.Lo, s.Hi, Reducer[T]{ // Identity: 0
 		Fold: func(acc T, lo, hi int) T {
 			return acc + SumBlock(&s, lo, hi)
 		},

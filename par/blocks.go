@@ -71,8 +71,7 @@ func ReduceBlocksIn[T any](r Ints, body func(lo, hi int) T, op func(a, b T) T) T
 		v  T
 		ok bool
 	}
-	res := iter.Run(r.s.Config, r.s.Lo, r.s.Hi, iter.Reducer[partial]{
-		Identity: func() partial { return partial{} },
+	res := iter.Run(r.s.Config, r.s.Lo, r.s.Hi, iter.Reducer[partial]{ // Identity: no value yet
 		Fold: func(acc partial, lo, hi int) partial {
 			v := body(lo, hi)
 			if acc.ok {
