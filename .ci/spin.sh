@@ -22,6 +22,8 @@ models=(
   "runtime/promotion.pml|-DNP -DNFAIR=4 -DCOLLAPSE|-l -f -m200000|-DBUG_PARK_NO_BOARD|fail"
   "runtime/promotion.pml|-DNP -DNFAIR=4 -DCOLLAPSE|-l -f -m200000|-DBUG_TAKE_NO_CAS|fail"
   "runtime/promotion.pml|-DNP -DNFAIR=4 -DCOLLAPSE|-l -f -m200000|-DBUG_NIL_BEFORE_WAIT|fail"
+  "runtime/leapfrog.pml|-DSAFETY|-m100000||pass"
+  "runtime/leapfrog.pml|-DSAFETY|-m100000|-DBUG_NO_RECHECK|fail"
 )
 
 status=0

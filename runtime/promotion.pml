@@ -60,10 +60,10 @@
  *   checks the sleep protocol itself;
  * - one slot: Wait's help loop is modelled (helpers, waiting, the help
  *   token, the heartbeat ticking and waking it for waiters), but with no
- *   second slot it finds nothing to run, so the leapfrogging of
- *   PROMOTION.md, "Waiting" (pub, runner, markBelow, the hand-back), is
- *   not checked here; nor is the path without curG (a plain receive on
- *   done), nor closing the pool.
+ *   second slot it finds nothing to run: leapfrog.pml checks the
+ *   leapfrogging of PROMOTION.md, "Waiting" (pub, runner, the hand-back)
+ *   on two slots. Not modelled: the path without curG (a plain receive
+ *   on done), closing the pool.
  *
  * Checked:
  * - exactly once: each publication's func runs here or on one worker,
