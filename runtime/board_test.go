@@ -334,3 +334,88 @@ func TestWaiterRunsOnlyDescendants(t *testing.T) {
 		t.Fatal("the owner of b ran another goroutine's promoted func while it waited for b")
 	}
 }
+
+// TestWaiterSkipsEntriesBelowItsFunc: a goroutine X that helps while it
+// waits runs a func c that the goroutine W running X's b published. W then
+// waits for c, and may take what X publishes while it runs c, but not X's
+// entry e, published before X started c: sequentially e runs after the
+// code that holds W's locks. X marks e when it starts c (markBelow); with
+// the mark left out, W took e.
+func TestWaiterSkipsEntriesBelowItsFunc(t *testing.T) {
+	if !haveCurG {
+		t.Skip("waiters help only where curG is implemented")
+	}
+	p := newPool(t, 2)
+	release := busyWorkers(t, p)
+	var bG, eG atomic.Uintptr
+	var eSlot atomic.Pointer[boardSlot]
+	var ePtr atomic.Pointer[funcval]
+	var cBody func(chan struct{})
+	bStarted := make(chan struct{})
+	var inB, eInB atomic.Bool
+	b := freshFunc(t, p, func() {
+		bG.Store(curG())
+		inB.Store(true)
+		defer inB.Store(false)
+		close(bStarted)
+		cStarted := make(chan struct{})
+		var c func()
+		for c == nil || p.board.slotFor(funcPtr(c)) == eSlot.Load() {
+			c = freshFunc(t, p, func() { cBody(cStarted) })
+		}
+		p.JoinLazy(func() {
+			select {
+			case <-cStarted:
+			case <-time.After(10 * time.Second):
+				t.Error("c did not start within 10 s while X waited")
+			}
+		}, c)
+	})
+	cBody = func(cStarted chan struct{}) {
+		close(cStarted)
+		// Stay until e is ripe, and W has had some ticks to take
+		// it, if it would.
+		es := eSlot.Load()
+		for deadline := time.Now().Add(10 * time.Second); es.ripe.Load() != ePtr.Load() && time.Now().Before(deadline); {
+			time.Sleep(50 * time.Microsecond)
+		}
+		if es.ripe.Load() != ePtr.Load() {
+			t.Error("e did not ripen within 10 s")
+		}
+		time.Sleep(20 * heartbeatTick)
+	}
+	prB := p.Promote(b)
+	if !prB.Published() {
+		t.Fatal("b was not published")
+	}
+	// e: X's, on the board while X waits for b.
+	e := freshFunc(t, p, func() {
+		eG.Store(curG())
+		eInB.Store(inB.Load())
+	})
+	eSlot.Store(p.board.slotFor(funcPtr(e)))
+	ePtr.Store(funcPtr(e))
+	release(0)
+	<-bStarted
+	prE := p.Promote(e)
+	if !prE.Published() {
+		t.Fatal("e was not published")
+	}
+	if prB.Reclaim() {
+		t.Fatal("b was taken back, though a worker ran it")
+	}
+	if pn := prB.Wait(); pn != nil {
+		t.Fatalf("b: %v", pn)
+	}
+	if prE.Reclaim() {
+		e()
+	} else if pn := prE.Wait(); pn != nil {
+		t.Fatalf("e: %v", pn)
+	}
+	if eInB.Load() && eG.Load() == bG.Load() {
+		t.Fatal("the goroutine running b took X's entry e, published before X started running c, while it waited for c")
+	}
+	if s := p.Stats(); s.Helped == 0 {
+		t.Fatalf("X did not run c while it waited: %+v", s)
+	}
+}
