@@ -24,6 +24,7 @@ models=(
   "runtime/promotion.pml|-DNP -DNFAIR=4 -DCOLLAPSE|-l -f -m200000|-DBUG_NIL_BEFORE_WAIT|fail"
   "runtime/leapfrog.pml|-DSAFETY|-m100000||pass"
   "runtime/leapfrog.pml|-DSAFETY|-m100000|-DBUG_NO_RECHECK|fail"
+  "runtime/leapfrog.pml|-DSAFETY|-m100000|-DBUG_NO_MARK|fail"
 )
 
 status=0

@@ -5,29 +5,35 @@
  * slot and the heartbeat; this model abstracts the heartbeat away (an
  * entry may be taken at any moment after its publication, which only adds
  * interleavings, and a help token may come at any moment) and checks what
- * needs a second slot.
+ * needs more slots.
  *
  * Check (0 errors expected; end states are checked, so no -E):
  *
  *   spin -a leapfrog.pml && gcc -O2 -DSAFETY -o pan pan.c && ./pan -m100000
  *
- * and a seeded bug, which must fail:
+ * and two seeded bugs, each of which must fail:
  *
  *   -DBUG_NO_RECHECK  the waiter runs what it took without checking pub
  *                     and runner again after its CAS
+ *   -DBUG_NO_MARK     runTaken does not mark its goroutine's pending
+ *                     entries below: a waiter for the func it runs takes
+ *                     one of them
  *
- * The program: owner O (goroutine 1) publishes F in slot A, and takes it
- * back or waits for it (with help). Worker W1 (goroutine 2) takes F and
+ * The program: owner O (goroutine 1) publishes H in slot C (an outer
+ * Join's b, pending until the end), then F in slot A, and takes F back or
+ * waits for it (with help), then H. Worker W1 (goroutine 2) takes F and
  * runs it: F publishes G in slot B (a Join's b), then takes G back or
- * waits for it (with help). After F, W1 publishes G once more, outside
- * F, and takes it back or waits for it. Worker W2 (goroutine 3) takes G
- * from slot B at any moment, as a main loop does. Every statement is one
- * atomic operation of the Go code.
+ * waits for it; after F, W1 publishes G once more, outside F, and takes it
+ * back or waits for it. W1's waits help too, with what G's runner
+ * published: if O runs G, H must not qualify. Worker W2 (goroutine 3)
+ * takes G from slot B at any moment, as a main loop does. Every statement
+ * is one atomic operation of the Go code.
  *
- * Checked: F and each publication of G run exactly once; O runs G only
- * while F runs on W1 and G was published inside F (the waiting rule); a
- * taker hands over only to the publication it took (no reuse of a slot);
- * when nothing can move, everything has run and everyone has returned.
+ * Checked: F, H and each publication of G run exactly once; O runs G only
+ * while F runs on W1 and G was published inside F, and W1 never runs H,
+ * published before G started (the waiting rule); a taker hands over only
+ * to the publication it took (no reuse of a slot); when nothing can move,
+ * everything has run and everyone has returned.
  */
 
 #define NIL   0
@@ -51,7 +57,18 @@ bool handbackB = false;
 bool waitingB = false;
 bool helpB = false;
 
+/* slot C: H, published by O before F and pending meanwhile (an outer
+ * Join's b): it is under no func that O runs later */
+byte entryC = NIL;
+byte pubC = 0;
+chan doneC = [1] of { bit };
+bool handbackC = false;
+
+/* pub's low bit (below): here, BELOW added to the goroutine */
+#define BELOW 4
+
 /* ghosts */
+byte runsH = 0;
 byte runsF = 0;
 byte runsG[3];		/* per publication of G: 1 inside F, 2 outside */
 byte pubG = 0;		/* the publication of G that owns slot B, 0 none */
@@ -68,14 +85,47 @@ end_t:
 	od
 }
 
-/* W1's wait for its publication k of G: Wait with help. W1 runs no other
- * slot's work here (no entry of runnerB's can be on slot A, which is taken
- * or F's), so helpOnce finds nothing and is left out. */
+/* W1's wait for its publication k of G: Wait with help (helpOnce looks
+ * at slot C only: slot A holds F, taken, and B is G's own). */
 inline waitG(k) {
 	waitingB = true;
 	do
 	:: atomic { nempty(doneB) -> doneB?_ }; break
 	:: atomic { empty(doneB) -> skip };
+		/* helpOnce: what G's runner published while running G */
+		r = runnerB;
+		if
+		:: r != 0 && entryC == FUNC ->
+			if
+			:: pubC == r ->
+				atomic { if :: entryC == FUNC -> entryC = TAKEN; ok = true :: else -> ok = false fi };
+				if
+				:: ok ->
+					ok = false;
+					if
+					:: pubC == r ->
+						if
+						:: runnerB == r -> ok = true
+						:: else -> skip
+						fi
+					:: else -> skip
+					fi;
+					if
+					:: ok ->
+						/* H was published before G started: not under it */
+						assert(false);
+						ok = false
+					:: else ->
+						handbackC = true;
+						doneC!1
+					fi
+				:: else -> skip
+				fi
+			:: else -> skip
+			fi
+		:: else -> skip
+		fi;
+		r = 0;
 		if
 		:: atomic { nempty(doneB) -> doneB?_ }; break
 		:: atomic { helpB -> helpB = false }
@@ -111,9 +161,15 @@ inline joinG(k) {
 	ok = false
 }
 
-/* runTaken(B, G) on goroutine g: mark g's entries below (g has none
- * pending here), store runner, run G, hand over. */
+/* runTaken(B, G) on goroutine g: mark g's entries below, store runner,
+ * run G, hand over. */
 inline runG(g) {
+#ifndef BUG_NO_MARK
+	if
+	:: pubC == g -> pubC = g + BELOW
+	:: else -> skip
+	fi;
+#endif
 	runnerB = g;
 	atomic { p = pubG; assert(p != 0 && runsG[p] == 0); runsG[p]++ };
 	runnerB = 0;
@@ -121,7 +177,7 @@ inline runG(g) {
 }
 
 proctype W1() {
-	bool ok; byte p;
+	bool ok; byte p, r;
 	/* take F from slot A (any moment: ripeness abstracted) */
 end_take:
 	atomic { entryA == FUNC -> entryA = TAKEN };
@@ -147,6 +203,9 @@ end_take:
 
 active proctype O() {
 	bool ok; byte r, p;
+	/* Promote H: pending until the end */
+	atomic { entryC == NIL -> entryC = FUNC };
+	pubC = 1;
 	/* Promote F */
 	atomic { entryA == NIL -> entryA = FUNC };
 	pubA = 1;
@@ -216,6 +275,18 @@ active proctype O() {
 		helpA = false;
 		entryA = NIL
 	fi;
+	/* Reclaim H, or wait for whoever took it */
+	pubC = 0;
+	atomic { if :: entryC == FUNC -> entryC = NIL; ok = true :: else -> ok = false fi };
+	if
+	:: ok -> runsH++
+	:: else ->
+		doneC?_;
+		assert(handbackC);
+		handbackC = false;
+		entryC = NIL;
+		runsH++
+	fi;
 	doneO = true
 }
 
@@ -224,5 +295,5 @@ init {
 }
 
 active proctype monitor() {
-	timeout -> assert(doneO && runsF == 1 && runsG[1] == 1 && runsG[2] == 1 && entryA == NIL && entryB == NIL)
+	timeout -> assert(doneO && runsF == 1 && runsG[1] == 1 && runsG[2] == 1 && runsH == 1 && entryA == NIL && entryB == NIL && entryC == NIL)
 }
