@@ -1,7 +1,6 @@
 package runtime
 
 import (
-	goruntime "runtime"
 	"slices"
 	"sync"
 	"sync/atomic"
@@ -116,31 +115,19 @@ func BenchmarkPromotionDelay(b *testing.B) {
 	p := newPool(b, 2)
 	delays := make([]time.Duration, 0, b.N)
 	for range b.N {
-		gates := [2]chan struct{}{make(chan struct{}), make(chan struct{})}
-		var running sync.WaitGroup
-		running.Add(2)
-		for i := range gates {
-			p.Go(func(*Worker) {
-				running.Done()
-				<-gates[i]
-			})
-		}
-		running.Wait()
-		for p.Hungry() {
-			goruntime.Gosched() // the last worker leaves its idle count
-		}
+		release := busyWorkers(b, p)
 		var started atomic.Bool
 		var freed, bStart time.Time
 		p.JoinLazy(func() {
 			freed = time.Now()
-			close(gates[0])
+			release(0)
 			for !started.Load() {
 			}
 		}, func() {
 			bStart = time.Now()
 			started.Store(true)
 		})
-		close(gates[1])
+		release(-1)
 		delays = append(delays, bStart.Sub(freed))
 	}
 	if p.Stats().Promoted == 0 {

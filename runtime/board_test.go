@@ -14,7 +14,7 @@ import (
 // busyWorkers occupies every worker of p with a task that blocks until the
 // returned release is called with the task's index (-1: all of them), and
 // returns once all of them run, so that nobody is idle.
-func busyWorkers(t *testing.T, p *Pool) (release func(i int)) {
+func busyWorkers(t testing.TB, p *Pool) (release func(i int)) {
 	t.Helper()
 	n := p.Workers()
 	gates := make([]chan struct{}, n)
