@@ -222,7 +222,11 @@ func (p *Pool) JoinLazy(a, b func()) {
 // promotion board while a runs (board.go), and a worker that frees up may
 // take it once it has waited a heartbeat tick. After a, the caller takes b
 // back and runs it, or waits for the worker that took it. As in joinCalls,
-// one deferred function covers both calls.
+// one deferred function covers both calls. It is joinCalls with a
+// Promotion, kept apart on purpose: joinCalls given the zero Promotion
+// (whose Reclaim is true) does the same, but made the unpublished paths
+// measurably slower per join (docs/benchmarks.md, "joinCalls and
+// joinPromoted").
 func joinPromoted(pr Promotion, a, b func()) {
 	phase := inA
 	defer func() {
