@@ -63,6 +63,15 @@ func (r *Reducer[A]) identity() A {
 	return r.Identity()
 }
 
+// decided reports whether acc, the result of the loop's items in order from
+// its start up to some index, settles a loop that ends at hi: Stop says so,
+// Cut is below hi (the prefix ran in order, so a match is at or below it),
+// or done is closed. Asked between blocks where the items run in order: the
+// inline phase, the first block beside a promoted rest, a FromSeq's batches.
+func (r *Reducer[A]) decided(acc A, hi int, done <-chan struct{}) bool {
+	return (r.Stop != nil && r.Stop(acc)) || (r.Cut != nil && r.Cut(acc) < hi) || isClosed(done)
+}
+
 // Timing of the adaptive schedule. Reading the clock costs about 35 ns here
 // (more under the race detector), so it is read once per block.
 const (
@@ -318,9 +327,7 @@ func runPool[A any](cfg Config, lo, hi int, r Reducer[A]) A {
 			sz.size = max(sz.size, 2*n)
 		}
 		last = now
-		if (r.Stop != nil && r.Stop(acc)) || (r.Cut != nil && r.Cut(acc) < hi) || isClosed(done) {
-			// Decided, or cut below what has run (the prefix ran in
-			// order, so a match is at or below i): done.
+		if r.decided(acc, hi, done) {
 			return acc
 		}
 		if now > goParallelAfter {
@@ -498,7 +505,7 @@ func foldFirst[A any](pool *runtime.Pool, cfg Config, lo, n, hi int, r Reducer[A
 		h.release()
 		return acc, nil
 	}
-	if (r.Stop != nil && r.Stop(acc)) || (r.Cut != nil && r.Cut(acc) < hi) || isClosed(cfg.done()) {
+	if r.decided(acc, hi, cfg.done()) {
 		h.decided = true
 		h.cancel.Store(true)
 	}

@@ -184,7 +184,7 @@ func runSeq[A any](cfg Config, r Reducer[A]) A {
 		if r.Combine != nil {
 			acc = r.Combine(acc, part)
 		}
-		return !(r.Stop != nil && r.Stop(acc)) && !(r.Cut != nil && r.Cut(acc) < hi) && !isClosed(done)
+		return !r.decided(acc, hi, done)
 	})
 	return acc
 }
