@@ -3,6 +3,7 @@ package benchmarks
 import (
 	"runtime"
 	"slices"
+	"strings"
 	"testing"
 )
 
@@ -38,6 +39,18 @@ func BenchmarkW6(b *testing.B) { bench(b, W6) }
 func BenchmarkW7(b *testing.B) { bench(b, W7) }
 func BenchmarkW8(b *testing.B) { bench(b, W8) }
 func BenchmarkW9(b *testing.B) { bench(b, W9) }
+
+// BenchmarkW10 runs W10 at its four counts, as BenchmarkW10/2/goroutine,
+// BenchmarkW10/P/gopar-item and so on. The compare command reports each
+// count against the best peer's median; a series of these, alternated
+// between processes, gives each peer's ratio an interval of its own.
+func BenchmarkW10(b *testing.B) {
+	for _, w := range []*Workload{W10x2, W10x4, W10xP, W10x2P} {
+		b.Run(strings.TrimPrefix(w.ID, "W10-"), func(b *testing.B) { bench(b, w) })
+	}
+}
+
+func BenchmarkW11(b *testing.B) { bench(b, W11) }
 
 func BenchmarkT1(b *testing.B) { bench(b, T1) }
 func BenchmarkT2(b *testing.B) { bench(b, T2) }
