@@ -104,11 +104,19 @@ type board struct {
 	state atomic.Int32
 	timer *time.Timer // runs beat; armed only by whoever set hbRunning
 	// mu orders the ticks' (and a poker's) use of what the heartbeat
-	// remembers between ticks, since each tick runs on a goroutine of its
-	// own; ticks never overlap.
-	mu       sync.Mutex
-	prev     []seen // the entries at the last tick
-	lastSeen time.Time
+	// remembers between ticks: a tick runs on the timer's goroutine, or on
+	// a hunting worker's when it is overdue (watchBoard); ticks never
+	// overlap.
+	mu   sync.Mutex
+	prev []seen // the entries at the last tick
+	// The heartbeat's clock: nanoseconds since epoch (monotonic), read by
+	// now. lastSeen is when a tick last saw an entry (or the heartbeat
+	// was armed); lastTick when the last tick ran (or the heartbeat was
+	// armed), written under mu and loaded without it by hunting workers,
+	// which tick if it is overdue.
+	epoch    time.Time
+	lastSeen int64
+	lastTick atomic.Int64
 }
 
 func (b *board) init(p *Pool, workers int) {
@@ -126,6 +134,7 @@ func (b *board) init(p *Pool, workers int) {
 		b.shift--
 	}
 	b.prev = make([]seen, n)
+	b.epoch = time.Now()
 	b.timer = time.AfterFunc(time.Hour, p.beat)
 	b.timer.Stop()
 }
@@ -399,14 +408,29 @@ func (b *board) occupied() bool {
 	return false
 }
 
-// watch is what a hunting worker does for the board: if something is
-// published, it makes sure the heartbeat runs, so that it ripens.
+// now is the time on the heartbeat's clock.
+func (b *board) now() int64 { return int64(time.Since(b.epoch)) }
+
+// watchBoard is what a hunting worker does for the board: if something is
+// published, it makes sure the heartbeat runs, so that it ripens, and runs
+// a tick itself if the heartbeat's is overdue (PROMOTION.md, "The
+// heartbeat": its timer may sit on a P whose goroutine does not yield).
 func (p *Pool) watchBoard() bool {
-	if !p.board.occupied() {
+	b := &p.board
+	if !b.occupied() {
 		return false
 	}
-	if p.board.state.Load() != hbRunning {
+	if b.state.Load() != hbRunning {
 		p.pokeHeartbeat()
+	} else if b.now()-b.lastTick.Load() > int64(2*heartbeatTick) && b.mu.TryLock() {
+		// Again under mu: a tick may have run since the load.
+		if now := b.now(); now-b.lastTick.Load() > int64(2*heartbeatTick) {
+			if b.tick(p, b.prev) {
+				b.lastSeen = now
+			}
+			b.lastTick.Store(now)
+		}
+		b.mu.Unlock()
 	}
 	return true
 }
@@ -418,31 +442,36 @@ func (p *Pool) pokeHeartbeat() {
 	if b.state.Load() == hbAsleep && b.state.CompareAndSwap(hbAsleep, hbRunning) {
 		b.mu.Lock()
 		clear(b.prev)
-		b.lastSeen = time.Now()
+		b.lastSeen = b.now()
+		b.lastTick.Store(b.lastSeen)
 		b.mu.Unlock()
 		b.timer.Reset(heartbeatTick)
 	}
 }
 
-// beat is one tick of the heartbeat, which ripens the board's entries while
-// some worker hunts for work (PROMOTION.md). It runs on the goroutine of a
-// timer (time.AfterFunc), so that no goroutine of the pool's lives while it
-// sleeps. It arms the timer for the next tick while the board has had an
-// entry within heartbeatLinger and some main-loop participant is idle;
-// otherwise it sleeps until poked. One tick at most is armed at a time: the
-// one that set hbRunning arms it, and each tick arms the next or sets
-// hbAsleep.
+// beat is the heartbeat's timer callback: one tick, which ripens the
+// board's entries while some worker hunts for work (PROMOTION.md). It runs
+// on the goroutine of a timer (time.AfterFunc), so that no goroutine of the
+// pool's lives while it sleeps. It skips the tick if one ran within a tick
+// (a hunting worker's), so that ticks stay a tick apart. It arms the timer
+// for the next tick while the board has had an entry within heartbeatLinger
+// and some main-loop participant is idle; otherwise it sleeps until poked.
+// One tick at most is armed at a time: the one that set hbRunning arms it,
+// and each beat arms the next or sets hbAsleep.
 func (p *Pool) beat() {
 	b := &p.board
 	if b.state.Load() != hbRunning {
 		return // closed
 	}
 	b.mu.Lock()
-	now := time.Now()
-	if b.tick(p, b.prev) {
-		b.lastSeen = now
+	now := b.now()
+	if now-b.lastTick.Load() >= int64(heartbeatTick) {
+		if b.tick(p, b.prev) {
+			b.lastSeen = now
+		}
+		b.lastTick.Store(now)
 	}
-	keep := now.Sub(b.lastSeen) < heartbeatLinger
+	keep := now-b.lastSeen < int64(heartbeatLinger)
 	b.mu.Unlock()
 	if keep && (p.hunting.Load() > 0 || p.helpers.Load() > 0) {
 		b.timer.Reset(heartbeatTick)

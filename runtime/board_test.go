@@ -202,6 +202,76 @@ func TestHeartbeatStops(t *testing.T) {
 	}
 }
 
+// TestOverdueTickRunByWorker: the heartbeat's timer does not fire (as when
+// it sits on a P whose goroutine never yields), and a worker that is idle
+// with an entry on the board runs the overdue tick itself, so b is still
+// promoted. a keeps the timer stopped; on the code before, where only the
+// timer ticked, b did not start within 10 s.
+func TestOverdueTickRunByWorker(t *testing.T) {
+	p := newPool(t, 2)
+	release := busyWorkers(t, p)
+	started := make(chan struct{})
+	ran := false
+	p.JoinLazy(func() {
+		release(0)
+		deadline := time.Now().Add(10 * time.Second)
+		for !ran && time.Now().Before(deadline) {
+			p.board.timer.Stop()
+			select {
+			case <-started:
+				ran = true
+			default:
+				goruntime.Gosched()
+			}
+		}
+	}, func() { close(started) })
+	if !ran {
+		t.Fatal("b did not start within 10 s while the heartbeat's timer did not fire and a worker was idle")
+	}
+}
+
+// TestBeatSkipsATickWithinATick: a timer tick that comes within a tick of
+// the last tick (a hunting worker's) ticks nothing, so that two ticks are a
+// tick apart and an entry they both saw has waited a tick; a timer tick
+// later than that ticks. Every worker is busy, so each beat goes asleep
+// after its tick, and the test drives the beats.
+func TestBeatSkipsATickWithinATick(t *testing.T) {
+	p := newPool(t, 2)
+	busyWorkers(t, p)
+	b := &p.board
+	f := freshFunc(t, p, func() {})
+	pr := p.Promote(f)
+	if !pr.Published() {
+		t.Fatal("f was not published")
+	}
+	defer func() {
+		if !pr.Reclaim() {
+			t.Error("a worker took f, though every worker was busy")
+		}
+	}()
+	s := b.slotFor(funcPtr(f))
+	beatAt := func(last int64) {
+		t.Helper()
+		if !b.state.CompareAndSwap(hbAsleep, hbRunning) {
+			t.Fatalf("the heartbeat's state is %d, want asleep", b.state.Load())
+		}
+		b.lastTick.Store(last) // under mu only in the code; no tick runs here
+		p.beat()
+	}
+	// A tick ran just now (the far future, as the clock goes): both beats
+	// are within a tick of it.
+	beatAt(b.now() + int64(time.Hour))
+	beatAt(b.now() + int64(time.Hour))
+	if s.ripe.Load() == funcPtr(f) {
+		t.Fatal("two beats within a tick of the last tick ripened f: they ticked")
+	}
+	beatAt(b.now() - int64(time.Hour))
+	beatAt(b.now() - int64(time.Hour))
+	if s.ripe.Load() != funcPtr(f) {
+		t.Fatal("two beats a tick after the last did not ripen f")
+	}
+}
+
 // TestIdleAfterPromotionUsesNoCPU: a pool whose board was in use, with the
 // heartbeat ticking, uses (almost) no CPU over 200 ms once it is idle: the
 // heartbeat stops after its linger.

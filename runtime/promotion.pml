@@ -7,8 +7,17 @@
  * Checks, as .ci/spin.sh runs them (0 errors expected from each):
  *
  *   spin -a promotion.pml
- *   spin -DW=1 -DNPUB=2 -a promotion.pml
+ *   spin -DW=1 -DNPUB=2 -DNO_WORKER_TICK -a promotion.pml
+ *   spin -DSTUCK_TIMER -DW=1 -a promotion.pml
  *   gcc -O2 -DNP -DNFAIR=4 -DCOLLAPSE -o pan pan.c && ./pan -l -f -m200000
+ *
+ * -DNO_WORKER_TICK leaves out the hunting workers' overdue ticks (only the
+ * timer ticks, as before they were added): CI runs the two-publication
+ * configuration so, since with them it takes four times the states (30 M,
+ * 4.5 GB; PROMOTION.md, "The model", has that run's figures).
+ * -DSTUCK_TIMER: the timer fires only while a worker is parked (its P runs
+ * a goroutine that never yields, and Go runs it only once another P goes
+ * idle); the hunting workers' ticks alone must then promote.
  *
  * -DNP with -l -f looks for non-progress cycles under weak fairness. The
  * model has no progress labels, so every infinite run is an error: its
@@ -34,6 +43,15 @@
  *   -DBUG_NIL_BEFORE_WAIT the owner of a taken func stores nil before it
  *                         waits: the slot is free while the taker will
  *                         still write panicked and send on done
+ *   -DSTUCK_TIMER -DW=1 -DNO_WORKER_TICK
+ *                         the code before hunting workers ticked: with the
+ *                         timer stuck, the worker hunts for ever beside
+ *                         the entry, which never ripens
+ *   -DBUG_TICK_NO_RECHECK a worker ticks without looking at the clock again
+ *                         under mu: it ticks just after the timer's tick
+ *   -DBUG_TICK_NO_SKIP    the timer's beat ticks within a tick of a
+ *                         worker's tick
+ *   -DBUG_TICK_NO_LOCK    a worker ticks without mu: two ticks at once
  *
  * The program: W workers (default 2) in their main loop, counted in
  * hunting from the start; one job in the injector, which keeps the worker
@@ -44,7 +62,16 @@
  * slot's seq; -DDISTINCT gives each its own func. For each, the owner is
  * patient (its a waits until b has started, as in the peer test, so b must
  * be taken or the owner never returns) or not (a ends at any moment), as
- * spin chooses. The heartbeat's timer is one process that fires when armed.
+ * spin chooses. The heartbeat's timer is one process that fires when armed;
+ * a worker that sees an entry while the heartbeat runs ticks itself when
+ * the last tick is overdue (watchBoard).
+ *
+ * Time is the clock that lastTick is read against: age is the time since
+ * the last tick (or the poke that armed the timer) in three steps, under a
+ * tick, a tick or more, over two ticks. It passes when somebody reads it:
+ * a worker's look may find any time passed; the timer fires a tick or
+ * more after it was armed, so it finds a tick passed unless a worker
+ * ticked since then (wt). A tick sets it back to 0.
  *
  * Every statement is one atomic operation of the Go code, under sequential
  * consistency as sync/atomic gives, and a guard's test is its load. Left
@@ -52,7 +79,8 @@
  * - loads whose value nothing uses (they are stutter steps), and the
  *   heartbeat's loads of ripe and ripeSeq, which only ticks write;
  * - mu: a poker's critical section touches only what mu guards, so it is
- *   one step;
+ *   one step; a worker's TryLock and its look at the clock under mu are
+ *   one step, and so are a tick's store of lastTick and its unlock;
  * - the linger: LINGER (2) ticks without an entry; spin rounds: SPIN (0)
  *   before park, since a round does what the loop after a park that stays
  *   awake does (search, watchBoard);
@@ -71,14 +99,17 @@
  * - the slot is not reused before its owner stores nil: a taker writes
  *   panicked and sends on done only while the publication it took still
  *   owns the slot, and the owner receives its own taker's token;
- * - at most one tick is armed at a time;
+ * - at most one tick is armed at a time, and at most one runs at a time;
+ * - ticks are a tick apart: every tick starts a tick or more after the
+ *   last one, so an entry that two ticks saw has waited a tick;
  * - ripeness: a worker takes only a publication that two ticks saw. It is
  *   asserted while no func value is published twice (-DDISTINCT, or
  *   NPUB 1); with the same func published again (-DCHECK_RIPE -DW=1
  *   -DNPUB=2) spin finds the window that PROMOTION.md, "Ripe", describes;
  * - no lost promotion: no infinite run (a worker hunting for ever beside a
  *   published entry, a heartbeat ticking for ever), and no rest with a
- *   patient owner blocked on a func that nobody took.
+ *   patient owner blocked on a func that nobody took; with -DSTUCK_TIMER,
+ *   also while the timer does not fire.
  *
  * Figures: PROMOTION.md, "The model".
  */
@@ -94,6 +125,14 @@
 #endif
 #ifndef LINGER
 #define LINGER 2	/* ticks without an entry before the heartbeat sleeps */
+#endif
+#ifdef STUCK_TIMER
+/* The timer's P runs a goroutine that never yields, and the other Ps run
+ * only goroutines that do not block: Go runs the timer only once a P goes
+ * idle, here once a worker parks. */
+#define FIRES (sleepers > 0)
+#else
+#define FIRES true
 #endif
 #ifndef JOBS
 #define JOBS 1
@@ -128,11 +167,16 @@ bool helpTok = false;	/* the slot's help channel, capacity one */
 
 /* the heartbeat */
 byte state = ASLEEP;
-bool armed = false;	/* the timer: armed only by whoever set RUNNING, or a tick */
+bool armed = false;	/* the timer: armed only by whoever set RUNNING, or a beat */
 bool mu = false;
 byte prevE = NIL;	/* the entry at the last tick, and its seq */
 byte prevS = 0;
-byte since = 0;		/* ticks since one saw an entry (lastSeen) */
+byte since = 0;		/* timer beats since a tick saw an entry (lastSeen) */
+/* The clock, as far as lastTick tells it: the time since the last tick (or
+ * the arming poke) is 0: under a tick, 1: a tick or more, 2: over two ticks
+ * (overdue). Time passes when somebody reads the clock (below). */
+byte age = 0;
+bool wt = false;	/* a worker ticked since the timer was armed */
 
 /* the pool */
 byte hunting = W;
@@ -148,9 +192,10 @@ byte runs[NPUB + 1];
 bool started[NPUB + 1];
 byte ticksSeen[NPUB + 1];	/* ticks that saw the publication (at most 2) */
 bool ownerDone = false;
+byte ticking = 0;	/* ticks running */
 
 /* timer.Reset: one tick at most is armed. */
-inline arm() { atomic { assert(!armed); armed = true } }
+inline arm() { atomic { assert(!armed); armed = true; wt = false } }
 
 /* pokeHeartbeat: arm the timer if the heartbeat is asleep. Its critical
  * section under mu (clear prev, lastSeen = now) touches only what mu
@@ -160,22 +205,155 @@ inline poke() {
 	:: state == ASLEEP ->
 		atomic { if :: state == ASLEEP -> state = RUNNING; pk = true :: else -> skip fi };
 		if
-		:: pk -> atomic { !mu -> prevE = NIL; prevS = 0; since = 0; pk = false }; arm()
+		:: pk -> atomic { !mu -> prevE = NIL; prevS = 0; since = 0; age = 0; pk = false }; arm()
 		:: else -> skip
 		fi
 	:: else -> skip
 	fi
 }
 
+/* tick, under mu: mark the entry ripe if the last tick saw it too (same
+ * seq), and wake one parked worker if it is newly ripe; tocc says whether
+ * the board held an entry. It runs on the timer's goroutine (beat) or on a
+ * hunting worker's (watchBoard), each of which first sets tgo, and then
+ * stores lastTick (age = 0). prevE, prevS and since are the heartbeat's,
+ * under mu; ripe and ripeSeq are written by ticks only, so a tick's own
+ * loads of them are no steps of their own. Every tick comes at least a
+ * tick after the last one (age), so that an entry that two ticks saw has
+ * waited a tick. */
+inline tick() {
+	atomic {
+		tgo -> tgo = false;
+		assert(ticking == 0 && age >= 1);
+		ticking = 1;
+		te = entry;
+		tg = (te >= F -> owner : 0);
+		if
+		:: te == NIL || te == TAKEN -> prevE = NIL; prevS = 0; te = 0; tg = 0
+		:: else -> tocc = true
+		fi
+	};
+	if
+	:: tocc ->
+		atomic {
+			ts = seq;
+			if
+			:: tg != 0 && owner == tg && ticksSeen[tg] < 2 -> ticksSeen[tg]++
+			:: else -> skip
+			fi;
+			tg = 0;
+			if
+			:: te == prevE && ts == prevS -> tn = 1; tfresh = (ripe != te || ripeSeq != ts)
+			:: else -> skip
+			fi;
+			prevE = te; prevS = ts;
+			if
+			:: !tfresh -> te = 0; ts = 0
+			:: else -> skip
+			fi
+		};
+		if
+		:: tfresh -> ripeSeq = ts; atomic { ripe = te; te = 0; ts = 0 }
+		:: else -> skip
+		fi
+	:: else -> skip
+	fi;
+	atomic { ripeN = tn; tn = 0 };
+	if
+	:: tfresh ->
+		tfresh = false;
+		/* wake one parked worker for the newly ripe entry */
+		if
+		:: sleepers != 0 ->
+			ti = 0;
+			do
+			:: ti < W ->
+				atomic {
+					if
+					:: sleepy[ti] -> sleepy[ti] = false; twk = true
+					:: else -> skip
+					fi
+				};
+				if
+				:: twk -> sleepers--; atomic { token[ti] = true; twk = false; ti = 0 }; break
+				:: else -> ti++
+				fi
+			:: else -> ti = 0; break
+			od
+		:: else -> skip
+		fi
+	:: else -> skip
+	fi
+}
+
+/* A hunting worker's look at the clock: time passes (or not); tgo says
+ * whether the last tick is over two ticks old, and so overdue. With
+ * -DSTUCK_TIMER, which checks liveness, time goes on instead: each look
+ * comes later than the last. */
+inline overdue() {
+#ifdef STUCK_TIMER
+	if
+	:: age < 2 -> age++
+	:: else -> skip
+	fi;
+#else
+	if
+	:: skip
+	:: age = 2
+	fi;
+#endif
+	tgo = (age == 2)
+}
+
 /* watchBoard: if an entry is published (one load per slot), make sure the
- * heartbeat runs; seen says whether it was. */
+ * heartbeat runs, and tick if it runs but its tick is overdue (TryLock,
+ * and the clock again under mu); seen says whether an entry was. */
 inline watchBoard() {
 	if
 	:: entry != NIL && entry != TAKEN ->
 		seen = true;
 		if
 		:: state != RUNNING -> poke()
+#ifdef NO_WORKER_TICK
 		:: else -> skip
+#else
+		:: else ->
+			atomic { overdue() };
+			if
+			:: atomic {
+#ifdef BUG_TICK_NO_LOCK
+				tgo -> tgo = false;
+#else
+				tgo && !mu -> tgo = false; mu = true;	/* TryLock */
+#endif
+#ifdef BUG_TICK_NO_RECHECK
+				tgo = true
+#else
+				overdue()	/* again under mu: a tick may have run since */
+#endif
+			   };
+				if
+				:: tick();
+					/* lastSeen if it saw an entry; lastTick; unlock */
+					atomic {
+						if :: tocc -> since = 0 :: else -> skip fi;
+						tocc = false; ticking = 0; age = 0; wt = true;
+#ifndef BUG_TICK_NO_LOCK
+						mu = false
+#endif
+					}
+				:: atomic {
+					!tgo ->
+#ifndef BUG_TICK_NO_LOCK
+					mu = false
+#else
+					skip
+#endif
+				   }
+				fi
+			:: else -> tgo = false	/* not overdue, or mu is held */
+			fi
+#endif
 		fi
 	:: else -> seen = false
 	fi
@@ -185,6 +363,8 @@ proctype Worker(byte me) {
 	bool idle = true;	/* counted in hunting from the start (New) */
 	bool seen, pk;
 	byte e, r, p, rounds;
+	byte te, ts, tg, ti, tn;	/* a tick's */
+	bool tgo, tocc, tfresh, twk;
 end_loop:
 	/* findWork: own deque, injector, others' deques: one counter */
 	atomic {
@@ -257,79 +437,43 @@ awake:
 
 /* The timer's goroutine: fires beat when armed. */
 active proctype Heartbeat() {
-	byte e, s, g, i, nr;
-	bool occ, fresh, keep, seen, pk;
+	byte te, ts, tg, ti, tn;
+	bool tgo, tocc, tfresh, twk, keep, pk;
 end_timer:
-	/* the timer fires beat; the state is RUNNING (closing the pool is not
-	 * modelled); beat locks mu */
-	atomic { armed && !mu -> armed = false; mu = true };
-	/* tick. prevE, prevS and since are the heartbeat's, under mu; ripe
-	 * and ripeSeq are written by ticks only, so the tick's own loads of
-	 * them are no steps of their own. */
+	/* the timer fires beat, a tick or more after it was armed; the state
+	 * is RUNNING (closing the pool is not modelled); beat locks mu. So
+	 * the last tick is a tick old or more, unless a worker ticked since
+	 * the timer was armed. */
 	atomic {
-		e = entry;
-		g = (e >= F -> owner : 0);
+		armed && !mu && FIRES -> armed = false; mu = true;
 		if
-		:: e == NIL || e == TAKEN -> prevE = NIL; prevS = 0; e = 0; g = 0; goto ticked
-		:: else -> occ = true
-		fi
-	};
-	atomic {
-		s = seq;
+		:: !wt -> if :: age == 0 -> age = 1 :: else -> skip fi
+		:: wt -> if :: age == 0 -> age = 1 :: skip fi
+		fi;
+#ifndef BUG_TICK_NO_SKIP
+		/* a tick within a tick of the last (a worker's) is skipped */
 		if
-		:: g != 0 && owner == g && ticksSeen[g] < 2 -> ticksSeen[g]++
+		:: age == 0 -> goto skipped
 		:: else -> skip
 		fi;
-		g = 0;
-		if
-		:: e == prevE && s == prevS -> nr = 1; fresh = (ripe != e || ripeSeq != s)
-		:: else -> skip
-		fi;
-		prevE = e; prevS = s;
-		if
-		:: !fresh -> e = 0; s = 0
-		:: else -> skip
-		fi
+#endif
+		tgo = true
 	};
-	if
-	:: fresh -> ripeSeq = s; atomic { ripe = e; e = 0; s = 0 }
-	:: else -> skip
-	fi;
-ticked:
-	atomic { ripeN = nr; nr = 0 };
-	if
-	:: fresh ->
-		fresh = false;
-		/* wake one parked worker for the newly ripe entry */
-		if
-		:: sleepers != 0 ->
-			i = 0;
-			do
-			:: i < W ->
-				atomic {
-					if
-					:: sleepy[i] -> sleepy[i] = false; seen = true
-					:: else -> skip
-					fi
-				};
-				if
-				:: seen -> sleepers--; atomic { token[i] = true; seen = false; i = 0 }; break
-				:: else -> i++
-				fi
-			:: else -> i = 0; break
-			od
-		:: else -> skip
-		fi
-	:: else -> skip
-	fi;
-	/* lastSeen, the linger, and unlock */
+	tick();
+skipped:
+	/* lastSeen, lastTick, the linger, and unlock. A skipped tick counts
+	 * as one that saw no entry: a tick has passed since the last beat. */
 	atomic {
 		if
-		:: occ -> since = 0
+		:: tocc -> since = 0
 		:: else -> if :: since < LINGER -> since++ :: else -> skip fi
 		fi;
+		if
+		:: ticking -> ticking = 0; age = 0
+		:: else -> skip
+		fi;
 		keep = (since < LINGER);
-		occ = false;
+		tocc = false;
 		mu = false
 	};
 	if
