@@ -161,6 +161,10 @@ type Config struct {
 	seq    batchSource // a pipeline over an iter.Seq: the sequence driver, runSeq
 	stream *stream     // a loop whose results go to Stream: the stream driver, runStream
 	rec    *recording  // the timeline being recorded, for the drivers to add to
+
+	// Padding: Config, and so Spec, is a whole number of 16-byte words
+	// on 64-bit platforms (see TestCopiesInWholeWords).
+	_ [8]byte
 }
 
 // done returns the channel that cancels the loop, nil if nothing can.

@@ -1,6 +1,9 @@
 package iter
 
-import "testing"
+import (
+	"testing"
+	"unsafe"
+)
 
 // TestSearchBlock checks SearchBlock against a search through Item, on every
 // form a Spec takes, for every block of a small range.
@@ -34,6 +37,34 @@ func TestSearchBlock(t *testing.T) {
 					}
 				}
 			}
+		}
+	}
+}
+
+// TestCopiesInWholeWords: Config and Spec are copied by value at every
+// stage of a pipeline (par.Range, Map, Sum, Run, drive), and Go's amd64
+// code copies a struct in 16-byte moves, the last one overlapping the one
+// before when the size is not a multiple of 16. A copy of a copy then loads
+// 16 bytes that two stores wrote, which the processor cannot forward from
+// its store buffer: each copy stalls until the stores reach the cache. At
+// 184 bytes, those stalls were a third of what
+// par.Sum(par.Map(par.Range(0, 0), f)) cost (docs/benchmarks.md, "W0's
+// per-item form, sixth session"). Config's padding keeps both sizes
+// whole.
+func TestCopiesInWholeWords(t *testing.T) {
+	if unsafe.Sizeof(uintptr(0)) != 8 {
+		t.Skip("sizes differ on 32-bit platforms; the padding is sized for 64-bit ones")
+	}
+	for _, c := range []struct {
+		name string
+		size uintptr
+	}{
+		{"Config", unsafe.Sizeof(Config{})},
+		{"Spec[uint64]", unsafe.Sizeof(Spec[uint64]{})},
+		{"Spec[int8]", unsafe.Sizeof(Spec[int8]{})},
+	} {
+		if c.size%16 != 0 {
+			t.Errorf("%s is %d bytes, not a multiple of 16: adjust Config's padding", c.name, c.size)
 		}
 	}
 }
