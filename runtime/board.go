@@ -67,7 +67,9 @@ type boardSlot struct {
 	done     chan struct{} // capacity 1: the taker's one token per take
 	// pub is the goroutine that published the entry (its curG), written
 	// by the owner after its CAS and cleared before it gives the entry
-	// up, so that it is 0 or the current entry's publisher. The owner sets
+	// up, so that it is 0 or the current entry's publisher. It stays 0
+	// where no taken func ran at the publication (Pool.running): no
+	// waiter may run such an entry. The owner sets
 	// its low bit (below) once it starts running a taken func: the entry
 	// is then not under that func (PROMOTION.md, "Waiting").
 	pub atomic.Uintptr
@@ -178,7 +180,11 @@ func (p *Pool) Promote(f func()) Promotion {
 		return Promotion{}
 	}
 	s.seq.Add(1)
-	if haveCurG {
+	// pub matters only to a waiter whose func this goroutine runs: an
+	// entry published while no taken func runs is under none (a taken func
+	// that this goroutine starts later marks its older entries anyway), and
+	// leaving pub 0 saves two locked stores, here and in Reclaim.
+	if haveCurG && p.running.Load() != 0 {
 		s.pub.Store(curG())
 	}
 	// Parked workers, and waiters that help, cannot watch the board: make
@@ -200,9 +206,10 @@ func (pr Promotion) Reclaim() bool {
 	if pr.s == nil {
 		return true
 	}
-	if haveCurG {
+	if haveCurG && pr.s.pub.Load() != 0 {
 		// Before the entry is given up: pub is the current entry's
-		// publisher, or 0.
+		// publisher, or 0. Only the owner writes pub while it holds the
+		// entry, so the load is exact.
 		pr.s.pub.Store(0)
 	}
 	return pr.s.entry.CompareAndSwap(pr.f, nil)
@@ -371,6 +378,9 @@ func (w *Worker) takePromoted() *job {
 // then runner is stored.
 func (p *Pool) runTaken(s *boardSlot, f func()) {
 	if haveCurG {
+		// Counted before anything runs: what this goroutine publishes from
+		// now on records its publisher (Promote).
+		p.running.Add(1)
 		g := curG()
 		p.board.markBelow(g)
 		s.runner.Store(g)
@@ -379,6 +389,9 @@ func (p *Pool) runTaken(s *boardSlot, f func()) {
 	defer func() {
 		if !returned {
 			s.panicked = Unwinding(recover())
+		}
+		if haveCurG {
+			p.running.Add(-1)
 		}
 		s.runner.Store(0)
 		s.done <- struct{}{}

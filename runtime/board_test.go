@@ -489,3 +489,44 @@ func TestWaiterSkipsEntriesBelowItsFunc(t *testing.T) {
 		t.Fatalf("X did not run c while it waited: %+v", s)
 	}
 }
+
+// TestPublisherRecordedOnlyUnderATakenFunc: Promote records the publisher
+// (pub), which only a waiter for a func the publisher runs reads, only
+// while some taken func runs (Pool.running); otherwise it saves the two
+// locked stores. On the old code pub was the publisher's at every
+// publication.
+func TestPublisherRecordedOnlyUnderATakenFunc(t *testing.T) {
+	if !haveCurG {
+		t.Skip("pub is recorded only where curG is implemented")
+	}
+	p := newPool(t, 2)
+	publish := func() (pub uintptr) {
+		pr := p.Promote(freshFunc(t, p, func() {}))
+		if !pr.Published() {
+			t.Fatal("a func whose slot is free was not published")
+		}
+		pub = pr.s.pub.Load()
+		if !pr.Reclaim() {
+			t.Fatal("an entry not yet ripe was taken")
+		}
+		if pr.s.pub.Load() != 0 {
+			t.Fatal("Reclaim left pub set")
+		}
+		return pub
+	}
+	if pub := publish(); pub != 0 {
+		t.Fatalf("published while no taken func ran: pub = %#x, want 0", pub)
+	}
+	// A func run as a taken one (runTaken, as a worker or a waiter runs
+	// it) in a slot of its own.
+	s := &p.board.slots[len(p.board.slots)-1]
+	var pub, me uintptr
+	p.runTaken(s, func() { me, pub = curG(), publish() })
+	<-s.done
+	if pub != me {
+		t.Fatalf("published inside a taken func: pub = %#x, want the publisher %#x", pub, me)
+	}
+	if n := p.running.Load(); n != 0 {
+		t.Fatalf("running = %d after the taken func returned", n)
+	}
+}

@@ -64,6 +64,10 @@ type Pool struct {
 	helpers atomic.Int32
 	// helped counts the funcs they took (Stats.Helped).
 	helped atomic.Uint64
+	// running counts the taken funcs running (runTaken): while it is 0,
+	// Promote records no publisher (boardSlot.pub), which only a waiter
+	// for a running func reads.
+	running atomic.Int32
 	// nextWake spreads wake-ups over the workers.
 	nextWake atomic.Uint32
 	_        cpu.CacheLinePad
