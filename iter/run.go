@@ -509,8 +509,15 @@ func foldFirst[A any](pool *runtime.Pool, cfg Config, lo, n, hi int, r Reducer[A
 		h.release()
 		return acc, nil
 	}
-	if r.decided(acc, hi, cfg.done()) {
+	if r.decided(acc, hi, nil) {
+		// Stop or Cut: the answer is in the first block, and the rest's
+		// items, which come after it, do not count.
 		h.decided = true
+		h.cancel.Store(true)
+	} else if isClosed(cfg.done()) {
+		// A done context stops the loop, but what ran counts (a cancelled
+		// Partition or Collect keeps every item that ran): the rest stops
+		// after the block it runs, and its result is combined.
 		h.cancel.Store(true)
 	}
 	h.panicked = pr.Wait()
