@@ -63,13 +63,20 @@ func (r *Reducer[A]) identity() A {
 	return r.Identity()
 }
 
-// decided reports whether acc, the result of the loop's items in order from
-// its start up to some index, settles a loop that ends at hi: Stop says so,
-// Cut is below hi (the prefix ran in order, so a match is at or below it),
-// or done is closed. Asked between blocks where the items run in order: the
-// inline phase, the first block beside a promoted rest, a FromSeq's batches.
+// answered reports whether acc, the result of the loop's items in order
+// from its start up to some index, holds the answer of a loop that ends at
+// hi: Stop says so, or Cut is below hi (the prefix ran in order, so a match
+// is at or below it). The items after it do not count. Asked between blocks
+// where the items run in order: the inline phase, the first block beside a
+// promoted rest, a FromSeq's batches.
+func (r *Reducer[A]) answered(acc A, hi int) bool {
+	return (r.Stop != nil && r.Stop(acc)) || (r.Cut != nil && r.Cut(acc) < hi)
+}
+
+// decided reports whether the loop ends after acc: it is answered, or done
+// is closed (a cancelled loop stops, but what ran counts).
 func (r *Reducer[A]) decided(acc A, hi int, done <-chan struct{}) bool {
-	return (r.Stop != nil && r.Stop(acc)) || (r.Cut != nil && r.Cut(acc) < hi) || isClosed(done)
+	return r.answered(acc, hi) || isClosed(done)
 }
 
 // Timing of the adaptive schedule. Reading the clock costs about 35 ns here
@@ -509,9 +516,9 @@ func foldFirst[A any](pool *runtime.Pool, cfg Config, lo, n, hi int, r Reducer[A
 		h.release()
 		return acc, nil
 	}
-	if r.decided(acc, hi, nil) {
-		// Stop or Cut: the answer is in the first block, and the rest's
-		// items, which come after it, do not count.
+	if r.answered(acc, hi) {
+		// The answer is in the first block, and the rest's items, which
+		// come after it, do not count.
 		h.decided = true
 		h.cancel.Store(true)
 	} else if isClosed(cfg.done()) {

@@ -438,14 +438,20 @@ func (p *Pool) watchBoard() bool {
 	} else if b.now()-b.lastTick.Load() > int64(2*heartbeatTick) && b.mu.TryLock() {
 		// Again under mu: a tick may have run since the load.
 		if now := b.now(); now-b.lastTick.Load() > int64(2*heartbeatTick) {
-			if b.tick(p, b.prev) {
-				b.lastSeen = now
-			}
-			b.lastTick.Store(now)
+			b.tickAt(p, now)
 		}
 		b.mu.Unlock()
 	}
 	return true
+}
+
+// tickAt runs one tick at now, on the heartbeat's clock, with b.mu held:
+// the timer's (beat) or an overdue one on a hunting worker (watchBoard).
+func (b *board) tickAt(p *Pool, now int64) {
+	if b.tick(p, b.prev) {
+		b.lastSeen = now
+	}
+	b.lastTick.Store(now)
 }
 
 // pokeHeartbeat makes sure the heartbeat is ticking: it arms its timer if
@@ -479,10 +485,7 @@ func (p *Pool) beat() {
 	b.mu.Lock()
 	now := b.now()
 	if now-b.lastTick.Load() >= int64(heartbeatTick) {
-		if b.tick(p, b.prev) {
-			b.lastSeen = now
-		}
-		b.lastTick.Store(now)
+		b.tickAt(p, now)
 	}
 	keep := now-b.lastSeen < int64(heartbeatLinger)
 	b.mu.Unlock()
