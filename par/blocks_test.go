@@ -135,27 +135,49 @@ func TestChunks(t *testing.T) {
 // word in two, 14 times slower than a Fold) calls body O(workers x log n)
 // times: the bound below is 8 x workers x log2(n), against the 300,000
 // calls of one per item. Blocks obeys the same bound.
+//
+// Every steal splits a range, so a worker the OS deschedules while it owns
+// one invites more steals and more blocks: on a loaded 2-core machine, 4
+// workers made 166-489 calls (bound 608) and once 747. So each count is the
+// best of a few attempts, as in TestWorkAfterTheDecision: a partitioner that
+// splits too finely exceeds the bound in every attempt.
 func TestReduceBlocksCostlyBody(t *testing.T) {
+	const attempts = 5
 	ws := words(300_000, 5000)
 	want := wordCounts(ws)
 	for _, workers := range []int{1, 2, 4} {
 		pool := newPool(t, workers)
 		bound := int64(8 * workers * bits.Len(uint(len(ws))))
-		var calls atomic.Int64
-		got := par.ReduceBlocksIn(par.Range(0, len(ws)).WithPool(pool), func(lo, hi int) map[string]int {
-			calls.Add(1)
-			return wordCounts(ws[lo:hi])
-		}, mergeCounts)
-		if diff := cmp.Diff(want, got); diff != "" {
-			t.Fatalf("%d workers: counts differ (-want +got):\n%s", workers, diff)
+		// bestOf runs the loop until it calls body at most bound times,
+		// and returns the fewest calls seen.
+		bestOf := func(run func(calls *atomic.Int64)) int64 {
+			best := int64(math.MaxInt64)
+			for range attempts {
+				var calls atomic.Int64
+				run(&calls)
+				if best = min(best, calls.Load()); best <= bound {
+					break
+				}
+			}
+			return best
 		}
-		if n := calls.Load(); n > bound {
-			t.Errorf("%d workers: ReduceBlocks called body %d times for %d words (bound %d)", workers, n, len(ws), bound)
+		n := bestOf(func(calls *atomic.Int64) {
+			got := par.ReduceBlocksIn(par.Range(0, len(ws)).WithPool(pool), func(lo, hi int) map[string]int {
+				calls.Add(1)
+				return wordCounts(ws[lo:hi])
+			}, mergeCounts)
+			if diff := cmp.Diff(want, got); diff != "" {
+				t.Fatalf("%d workers: counts differ (-want +got):\n%s", workers, diff)
+			}
+		})
+		if n > bound {
+			t.Errorf("%d workers: ReduceBlocks called body %d times for %d words (bound %d; best of %d attempts)", workers, n, len(ws), bound, attempts)
 		}
-		calls.Store(0)
-		par.Range(0, len(ws)).WithPool(pool).Blocks(func(lo, hi int) { calls.Add(1) })
-		if n := calls.Load(); n > bound {
-			t.Errorf("%d workers: Blocks called body %d times for %d items (bound %d)", workers, n, len(ws), bound)
+		n = bestOf(func(calls *atomic.Int64) {
+			par.Range(0, len(ws)).WithPool(pool).Blocks(func(lo, hi int) { calls.Add(1) })
+		})
+		if n > bound {
+			t.Errorf("%d workers: Blocks called body %d times for %d items (bound %d; best of %d attempts)", workers, n, len(ws), bound, attempts)
 		}
 	}
 }
