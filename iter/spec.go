@@ -392,30 +392,45 @@ func sumBound[T Number](s *Spec[T], lo, hi int) T {
 }
 
 // sumAt is the per-item loop of par.Range(lo, hi).Map(f).Sum(): one call
-// of at per item, in a function of its own for two reasons.
+// of at per item, four calls to a turn of the loop, in a function of its
+// own.
 //
-// Where the loop lies in memory decides its speed on some processors: on
-// this project's VMs the same eleven instructions took 1.7 ns per call of
-// mix when the loop fitted in one 64-byte line and 2.0 ns when it crossed
-// one (docs/benchmarks.md, "The same code, two binaries"). Go aligns a
-// function only to 32 bytes, so a loop placed as this one is (its head 42
-// bytes in, after the test for an empty block, which the callers never
-// need) fits in one line in half of the places the linker may put the
-// function, as a hand-written loop at the top of a closure does; inside
-// SumBlock, it crossed a line in every place. This depends on the
-// compiler's layout: measure W1's gopar-item against static-fn after a Go
-// upgrade.
+// Four calls a turn keep the loop's speed from depending on where the
+// linker puts it. Go aligns a function only to 32 bytes, and on some
+// processors a loop runs slower when the straight runs of code between its
+// jumps and calls cross a 64-byte line. Go has no callee-saved registers,
+// so a loop that calls a func value stores its index and sum before each
+// call and loads them after it: the one-call loop was 52 bytes, and in one
+// of the two places the linker may give the function it lay inside a line
+// while in the other it crossed one, 11-21% on the per-item call with
+// unrelated code changes. The unrolled loop (165 bytes) crosses two or
+// three lines in either place, a few bytes' share of four items: par's W0
+// per-item call differs by under 2% between the two places, where the
+// one-call loop's differed by 17% (docs/benchmarks.md, "sumAt's loop,
+// four calls a turn"). The index and the sum also go through memory once
+// per four items instead of once per item.
 //
-// And a build with a CPU profile (PGO) can devirtualize the call here and
+// acc + a + b + c + d adds left to right, item by item as the one-call loop
+// did: a float sum keeps its bits (see sumBlock).
+//
+// A build with a CPU profile (PGO) can devirtualize the calls here and
 // align the loop to a line itself: the guide's PGO section.
 //
 //go:noinline
 func sumAt[T Number](at func(int) T, lo, hi int) T {
 	var acc T
-	if hi <= lo {
-		return acc
+	i := lo
+	// hi-i wraps negative only past 2^63 items; the one-call loop below
+	// takes those.
+	for i < hi && hi-i >= 4 {
+		a := at(i)
+		b := at(i + 1)
+		c := at(i + 2)
+		d := at(i + 3)
+		acc = acc + a + b + c + d
+		i += 4
 	}
-	for i := lo; i < hi; i++ {
+	for ; i < hi; i++ {
 		acc += at(i)
 	}
 	return acc

@@ -68,3 +68,58 @@ func TestCopiesInWholeWords(t *testing.T) {
 		}
 	}
 }
+
+// TestSumAtCallsEachItemOnceInOrder checks sumAt's unrolled loop on every
+// block length around its four calls a turn, at both ends of int (where
+// i+3 or hi-4 would wrap) and on reversed blocks: each item is called
+// once, in order, and a float sum adds left to right as a plain loop does.
+func TestSumAtCallsEachItemOnceInOrder(t *testing.T) {
+	const maxInt, minInt = int(^uint(0) >> 1), -int(^uint(0)>>1) - 1
+	for _, base := range []int{0, -5, minInt, maxInt - 12} {
+		for n := 0; n <= 12; n++ {
+			for _, cut := range []int{0, 1, 2, 3} { // a block that starts inside the range
+				lo, hi := base+min(cut, n), base+n
+				var got []int
+				sum := sumAt(func(i int) int {
+					if got = append(got, i); len(got) > n {
+						t.Fatalf("[%d, %d): calls %v, past the block", lo, hi, got)
+					}
+					return i - base
+				}, lo, hi)
+				want := 0
+				for k, i := 0, lo; i < hi; k, i = k+1, i+1 {
+					if k >= len(got) || got[k] != i {
+						t.Fatalf("[%d, %d): calls %v, want each index in order", lo, hi, got)
+					}
+					want += i - base
+				}
+				if len(got) != max(hi-lo, 0) || sum != want {
+					t.Fatalf("[%d, %d): %d calls, sum %d; want %d calls, sum %d", lo, hi, len(got), sum, max(hi-lo, 0), want)
+				}
+			}
+		}
+	}
+	for _, r := range [][2]int{{5, 2}, {maxInt, minInt}, {maxInt - 2, minInt + 1}} {
+		calls := 0
+		item := func(i int) int {
+			if calls++; calls > 4 {
+				t.Fatalf("reversed block [%d, %d): called item %d and more", r[0], r[1], i)
+			}
+			return 1
+		}
+		if s := sumAt(item, r[0], r[1]); s != 0 || calls != 0 {
+			t.Fatalf("reversed block [%d, %d): sum %d after %d calls, want 0 and none", r[0], r[1], s, calls)
+		}
+	}
+	// Left to right: 1e16 + 1 + 1 rounds each 1 away; (1 + 1) first would not.
+	xs := []float64{1e16, 1, 1, 1, 1, 1, 1, 1, 1, -1e16, 0.5, 1, 3}
+	for n := range len(xs) + 1 {
+		var want float64
+		for _, x := range xs[:n] {
+			want += x
+		}
+		if got := sumAt(func(i int) float64 { return xs[i] }, 0, n); got != want {
+			t.Fatalf("float sum of %v = %v, want %v (left to right)", xs[:n], got, want)
+		}
+	}
+}
