@@ -4,6 +4,7 @@ import (
 	"cmp"
 	"context"
 	"math"
+	"math/bits"
 	"slices"
 	"sync"
 	"sync/atomic"
@@ -677,9 +678,13 @@ func nextBlock(size, n int, took, target time.Duration, growth int) int {
 		if n < size {
 			return size // the block was cut short by the end of a range
 		}
+		// grow = min(growth, target/took), dividing only where target/took
+		// is the smaller: the inline phase asks this after each of a short
+		// loop's few blocks, and a 64-bit division costs several times the
+		// multiplication (whose 128-bit product cannot wrap).
 		grow := int64(growth)
-		if took > 0 {
-			grow = min(grow, int64(target/took))
+		if hi, lo := bits.Mul64(uint64(took), uint64(growth)); took > 0 && (hi != 0 || lo > uint64(target)) {
+			grow = int64(target / took)
 		}
 		return int(min(int64(size)*grow, int64(limit)))
 	case took > 2*target:

@@ -411,3 +411,26 @@ func TestRunExactlyOnceWhenCostsChange(t *testing.T) {
 		}
 	}
 }
+
+// TestNextBlockGrowsAsTheDivision checks that nextBlock's growth, which
+// divides only where target/took is below growth, is min(growth,
+// target/took) everywhere: at the boundary took*growth == target and
+// beside it, and with targets so long that took*growth passes 2^64.
+func TestNextBlockGrowsAsTheDivision(t *testing.T) {
+	const maxDur = time.Duration(math.MaxInt64)
+	for _, target := range []time.Duration{blockTarget, 3*blockTarget + 7, maxDur / 3, maxDur} {
+		for _, growth := range []int{maxGrowth, maxInlineGrowth, 3} {
+			g := time.Duration(growth)
+			for _, took := range []time.Duration{1, 2, 7, target / g, target/g + 1, target/g - 1, target / (g + 1), target/2 - 1, target / 5} {
+				if took <= 0 || took >= target/2 {
+					continue
+				}
+				want := int(min(int64(growth), int64(target/took)))
+				limit := blockLimit(target)
+				if got := nextBlock(1, 1, took, target, growth); got != min(want, limit) {
+					t.Errorf("nextBlock(1, 1, %v, target %v, growth %d) = %d, want %d", took, target, growth, got, min(want, limit))
+				}
+			}
+		}
+	}
+}
