@@ -123,3 +123,29 @@ func TestSumAtCallsEachItemOnceInOrder(t *testing.T) {
 		}
 	}
 }
+
+// TestSumCombineFromTable checks that Sum's Combine for a predeclared
+// number type comes from adds without an allocation, and that every type,
+// a defined one too, gets a + b.
+func TestSumCombineFromTable(t *testing.T) {
+	type celsius float64
+	checkSumCombine(t, int8(100), 27, true)
+	checkSumCombine(t, uint(7), 1<<40, true)
+	checkSumCombine(t, uintptr(3), 4, true)
+	checkSumCombine(t, 0.5, 0.25, true)
+	checkSumCombine(t, complex64(1+2i), 3i, true)
+	checkSumCombine(t, int64(-9), 9, true)
+	checkSumCombine(t, celsius(1.5), 2, false)
+}
+
+func checkSumCombine[T Number](t *testing.T, a, b T, fromTable bool) {
+	t.Helper()
+	var f func(a, b T) T
+	allocs := testing.AllocsPerRun(10, func() { f = sumCombine[T]() })
+	if got := f(a, b); got != a+b {
+		t.Errorf("%T: sumCombine()(%v, %v) = %v, want %v", a, a, b, got, a+b)
+	}
+	if fromTable && allocs != 0 {
+		t.Errorf("%T: sumCombine allocates %v times, want 0 (from adds)", a, allocs)
+	}
+}

@@ -33,7 +33,7 @@ func sumAtLoop[T Number](cfg Config, lo, hi int, at func(int) T) T {
 		Fold: func(acc T, lo, hi int) T {
 			return acc + sumAt(at, lo, hi)
 		},
-		Combine: func(a, b T) T { return a + b },
+		Combine: sumCombine[T](),
 	})
 }
 
@@ -43,9 +43,35 @@ func sumSpec[T Number](s Spec[T]) T {
 		Fold: func(acc T, lo, hi int) T {
 			return acc + SumBlock(&s, lo, hi)
 		},
-		Combine: func(a, b T) T { return a + b },
+		Combine: sumCombine[T](),
 	})
 }
+
+// sumCombine returns Sum's Combine, a + b. A func literal in a generic
+// function captures the type's dictionary, and Run's closures escape, so
+// it would cost an allocation at every Sum; for the predeclared number
+// types the func comes from adds instead, and only types defined on them
+// (type Celsius float64) get a closure.
+func sumCombine[T Number]() func(a, b T) T {
+	if k := reflect.TypeFor[T]().Kind(); int(k) < len(adds) {
+		if f, ok := adds[k].(func(a, b T) T); ok {
+			return f
+		}
+	}
+	return func(a, b T) T { return a + b }
+}
+
+// adds holds add for each predeclared number type, by its reflect.Kind.
+var adds = [...]any{
+	reflect.Int: add[int], reflect.Int8: add[int8], reflect.Int16: add[int16],
+	reflect.Int32: add[int32], reflect.Int64: add[int64],
+	reflect.Uint: add[uint], reflect.Uint8: add[uint8], reflect.Uint16: add[uint16],
+	reflect.Uint32: add[uint32], reflect.Uint64: add[uint64], reflect.Uintptr: add[uintptr],
+	reflect.Float32: add[float32], reflect.Float64: add[float64],
+	reflect.Complex64: add[complex64], reflect.Complex128: add[complex128],
+}
+
+func add[T Number](a, b T) T { return a + b }
 
 // Sums of floating-point items are reproducible: the same items give the
 // same bits, whatever the number of workers, the steals and the run.
