@@ -3,6 +3,7 @@ package runtime
 import (
 	"bytes"
 	"errors"
+	"math"
 	goruntime "runtime"
 	"runtime/trace"
 	"strings"
@@ -123,13 +124,33 @@ func TestParkedPoolUsesNoCPU(t *testing.T) {
 	p := newPool(t, 4)
 	p.Do(func(w *Worker) { fib(w, 18) })
 	waitParked(t, p)
-	before := cpuTime()
-	time.Sleep(200 * time.Millisecond) // the measurement window, not synchronisation
-	used := cpuTime() - before
+	used := idleCPU()
 	t.Logf("CPU used by an idle 4-worker pool over 200 ms: %v", used)
 	if used > 2*time.Millisecond {
-		t.Fatalf("idle pool used %v of CPU over 200 ms, want < 2ms", used)
+		t.Fatalf("idle pool used %v of CPU over 200 ms (the least of %d windows), want < 2ms", used, idleWindows)
 	}
+}
+
+// idleWindows is how many 200 ms windows idleCPU may measure.
+const idleWindows = 3
+
+// idleCPU is the CPU time the process uses over 200 ms while its pools are
+// idle: the least of up to idleWindows windows, stopping at one under 2 ms.
+// The process's own runtime and the VM it runs on sometimes take a few
+// milliseconds in a window (a parked pool measured 0.3-1.4 ms per window on
+// the 2-core development VM, and once 2.03 ms under go test ./...), while a
+// worker that spins or a heartbeat that never sleeps takes tens of
+// milliseconds in every window.
+func idleCPU() time.Duration {
+	least := time.Duration(math.MaxInt64)
+	for range idleWindows {
+		before := cpuTime()
+		time.Sleep(200 * time.Millisecond) // the measurement window, not synchronisation
+		if least = min(least, cpuTime()-before); least < 2*time.Millisecond {
+			break
+		}
+	}
+	return least
 }
 
 // waitParked waits until every worker of p has announced it is sleepy, by
