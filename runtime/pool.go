@@ -212,12 +212,10 @@ func (p *Pool) Hungry() bool { return p.idle.Load() > p.offered.Load() }
 // closed pool, where nobody is idle, it runs both calls inline.
 func (p *Pool) JoinLazy(a, b func()) {
 	if !p.Hungry() {
-		// Promote's first look, inline: in a recursion b's slot is most
-		// often in use (about 97% of W6's Joins), and calling Promote to
-		// find that out cost W6 par.Join 4-5% (docs/benchmarks.md,
-		// "par.Join's first look").
-		if s := p.board.slotFor(funcPtr(b)); s.entry.Load() == nil {
-			if pr := p.Promote(b); pr.Published() {
+		// Promote, with its first look inlined (board.freeSlot).
+		fv := funcPtr(b)
+		if s := p.board.freeSlot(fv); s != nil {
+			if pr := p.publish(s, fv); pr.Published() {
 				joinPromoted(pr, a, b)
 				return
 			}
