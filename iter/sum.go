@@ -3,6 +3,7 @@ package iter
 import (
 	"math"
 	"reflect"
+	"sync"
 )
 
 // Sum returns the sum of the surviving items of s (0 for none). Integer
@@ -23,19 +24,46 @@ func Sum[T Number](s Spec[T]) T {
 }
 
 // sumAtLoop is Sum over at(i) for i in [lo, hi): par.Range(lo, hi).Map(f).Sum().
-// Its Fold captures at alone. Run's closures escape (the parallel phase
-// keeps them in the loop's shared state), and a closure that captured the
-// whole Spec, as sumSpec's does, would move that Spec (some 200 bytes) to
-// the heap at every call, even for a loop that never leaves the caller: on
-// W0 (1,000 cheap items) that was a tenth of the call's fixed cost.
+// Its Fold is a sumAtFold's, which holds at alone, and which comes from a
+// pool rather than from a func literal. Run's closures escape (the parallel
+// phase keeps them in the loop's shared state), so a Fold that captured at
+// was allocated at every call, even for a loop that never leaves the
+// caller: on W0 (1,000 cheap items) that one allocation of 24 bytes was
+// some 0.1 us of the per-item form's 1.7-2.1 us (docs/benchmarks.md, "W0's
+// per-item form, eighth session"). (A closure that captured the whole
+// Spec, as sumSpec's does, would move that Spec, some 200 bytes, to the
+// heap instead.)
 func sumAtLoop[T Number](cfg Config, lo, hi int, at func(int) T) T {
-	return Run(cfg, lo, hi, Reducer[T]{ // Identity: 0
-		Fold: func(acc T, lo, hi int) T {
-			return acc + sumAt(at, lo, hi)
-		},
+	f, _ := sumAtFolds.Get().(*sumAtFold[T])
+	if f == nil {
+		f = new(sumAtFold[T])
+		f.fold = f.sum
+	}
+	f.at = at
+	acc := Run(cfg, lo, hi, Reducer[T]{ // Identity: 0
+		Fold:    f.fold,
 		Combine: sumCombine[T](),
 	})
+	// Run has returned: no goroutine calls f.fold any more (a promoted
+	// rest and every participant of the parallel phase are done, and a
+	// helper that starts late finds the loop over before it folds
+	// anything). After a panic or a Goexit, f is left to the collector.
+	f.at = nil
+	sumAtFolds.Put(f)
+	return acc
 }
+
+// sumAtFold is the Fold of sumAtLoop: the sum of at(i) over a block.
+type sumAtFold[T Number] struct {
+	at   func(int) T
+	fold func(acc T, lo, hi int) T // f.sum, bound once per sumAtFold
+}
+
+func (f *sumAtFold[T]) sum(acc T, lo, hi int) T { return acc + sumAt(f.at, lo, hi) }
+
+// sumAtFolds keeps the sumAtFolds of loops that have returned, for the next
+// Sum (of any type: one of another type is dropped and a new one made).
+var sumAtFolds sync.Pool
 
 // sumSpec is Sum over exact numbers of any other pipeline.
 func sumSpec[T Number](s Spec[T]) T {
