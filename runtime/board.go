@@ -43,26 +43,69 @@ func funcOf(p *funcval) (f func()) {
 	return f
 }
 
+// A slot's entry is a word: 0 (free), takenWord, or a published func's
+// address with the heartbeat's marks in its two low bits (a funcval is
+// pointer-aligned). The word is a uintptr, so that publishing and taking
+// back are one inlined CAS each, with no write barrier, and a tick's marks
+// make each publication's word its own: a func published again starts
+// unmarked (PROMOTION.md, "Ripe").
+//
+// The garbage collector does not see the word. What it refers to stays
+// reachable through the owner, which holds the func (Promotion.f) from
+// before its publishing CAS until its taking-back CAS, or until Wait
+// returns; a taker turns the word into a func only after its CAS from
+// that very word succeeded, so while the owner still waits for it. And it
+// stays on the heap: publish makes the func escape (escapeFunc), since a
+// func on its owner's stack would move with it.
+const (
+	seenMark = 1 // a tick saw the entry
+	ripeMark = 2 // the next tick saw it too: it is ripe
+	markBits = seenMark | ripeMark
+)
+
+// wordOf is fv's unmarked word.
+func wordOf(fv *funcval) uintptr { return uintptr(unsafe.Pointer(fv)) }
+
+// funcAt is the func of a taken entry's word (see above: only after a
+// successful CAS from that word).
+func funcAt(w uintptr) func() {
+	w &^= markBits
+	return funcOf(*(**funcval)(unsafe.Pointer(&w)))
+}
+
+// escapeFunc makes fv escape to the heap, which its word in the board does
+// not, to escape analysis (escapeSink.never is never set; the analysis
+// does not know).
+var escapeSink struct {
+	never bool
+	f     *funcval
+}
+
+func escapeFunc(fv *funcval) {
+	if escapeSink.never {
+		escapeSink.f = fv
+	}
+}
+
 // taken marks a slot whose func a worker took: the owner waits for done.
 var taken funcval
 
+// takenWord is taken's word: pointer-aligned, so without marks.
+var takenWord = uintptr(unsafe.Pointer(&taken))
+
 // boardSlot holds one published func.
 //
-// Ownership: a goroutine owns the slot from its CAS of entry from nil to
-// its func (Pool.Promote) until it stores nil again (Promotion.Reclaim
-// succeeding, or Promotion.Wait). In between, a worker, or a goroutine
-// waiting for a func this one descends from, may CAS entry from the func to
-// &taken, once; it then writes runner, panicked (or handback) and sends on
-// done, and touches the slot no more.
+// Ownership: a goroutine owns the slot from its CAS of entry from 0 to its
+// func's word (Pool.Promote) until it stores 0 again (Promotion.Reclaim
+// succeeding, or Promotion.Wait). In between, the heartbeat's ticks mark the
+// word, and a worker, or a goroutine waiting for a func this one descends
+// from, may CAS it from the ripe word to takenWord, once; it then writes
+// runner, panicked (or handback) and sends on done, and touches the slot no
+// more.
 type boardSlot struct {
-	entry atomic.Pointer[funcval]
-	// seq counts the publications in the slot: a func published again
-	// (a cached one, or the same top-level func) is a new entry.
-	seq atomic.Uint32
-	// ripe and ripeSeq are the entry the heartbeat saw at two consecutive
-	// ticks. A worker takes an entry only while it is the ripe one.
-	ripe     atomic.Pointer[funcval]
-	ripeSeq  atomic.Uint32
+	// entry is the slot's word (above): a worker takes an entry only
+	// while it has ripeMark.
+	entry    atomic.Uintptr
 	panicked *Panic
 	done     chan struct{} // capacity 1: the taker's one token per take
 	// pub is the goroutine that published the entry (its curG), written
@@ -109,8 +152,7 @@ type board struct {
 	// remembers between ticks: a tick runs on the timer's goroutine, or on
 	// a hunting worker's when it is overdue (watchBoard); ticks never
 	// overlap.
-	mu   sync.Mutex
-	prev []seen // the entries at the last tick
+	mu sync.Mutex
 	// The heartbeat's clock: nanoseconds since epoch (monotonic), read by
 	// now. lastSeen is when a tick last saw an entry (or the heartbeat
 	// was armed); lastTick when the last tick ran (or the heartbeat was
@@ -135,7 +177,6 @@ func (b *board) init(p *Pool, workers int) {
 	for m := n; m > 1; m >>= 1 {
 		b.shift--
 	}
-	b.prev = make([]seen, n)
 	b.epoch = time.Now()
 	b.timer = time.AfterFunc(time.Hour, p.beat)
 	b.timer.Stop()
@@ -183,7 +224,7 @@ func (p *Pool) Promote(f func()) Promotion {
 // (docs/benchmarks.md, "par.Join's first look"), and a failed CAS would
 // take the line from the core that owns it.
 func (b *board) freeSlot(fv *funcval) *boardSlot {
-	if s := b.slotFor(fv); s.entry.Load() == nil {
+	if s := b.slotFor(fv); s.entry.Load() == 0 {
 		return s
 	}
 	return nil
@@ -191,10 +232,11 @@ func (b *board) freeSlot(fv *funcval) *boardSlot {
 
 // publish is Promote once fv's slot looked free.
 func (p *Pool) publish(s *boardSlot, fv *funcval) Promotion {
-	if p.nWorkers < 2 || !s.entry.CompareAndSwap(nil, fv) {
+	w := wordOf(fv)
+	if p.nWorkers < 2 || w&markBits != 0 || !s.entry.CompareAndSwap(0, w) {
 		return Promotion{}
 	}
-	s.seq.Add(1)
+	escapeFunc(fv)
 	// pub matters only to a waiter whose func this goroutine runs: an
 	// entry published while no taken func runs is under none (a taken func
 	// that this goroutine starts later marks its older entries anyway), and
@@ -227,7 +269,26 @@ func (pr Promotion) Reclaim() bool {
 		// entry, so the load is exact.
 		pr.s.pub.Store(0)
 	}
-	return pr.s.entry.CompareAndSwap(pr.f, nil)
+	if w := wordOf(pr.f); !pr.s.entry.CompareAndSwap(w, 0) {
+		return pr.reclaimMarked(w)
+	}
+	return true
+}
+
+// reclaimMarked is Reclaim once its CAS of the unmarked word failed: a tick
+// marked the entry (it is still the owner's, and it takes it back with
+// the marks), or a worker took it. Marks only grow, so this loops at most
+// twice.
+func (pr Promotion) reclaimMarked(w uintptr) bool {
+	for {
+		e := pr.s.entry.Load()
+		if e&^markBits != w {
+			return false // takenWord
+		}
+		if pr.s.entry.CompareAndSwap(e, 0) {
+			return true
+		}
+	}
 }
 
 // Wait returns once the func a worker took has run, and frees its slot. It
@@ -249,12 +310,12 @@ func (pr Promotion) Wait() *Panic {
 	}
 	if s.handback {
 		s.handback = false
-		s.entry.Store(nil)
+		s.entry.Store(0)
 		return callRecord(funcOf(pr.f))
 	}
 	p := s.panicked
 	s.panicked = nil
-	s.entry.Store(nil)
+	s.entry.Store(0)
 	return p
 }
 
@@ -283,7 +344,7 @@ func (pr Promotion) help() {
 			s.handback = false
 			pn = nil // never ran: it is not this goroutine's to run any more
 		}
-		s.entry.Store(nil)
+		s.entry.Store(0)
 		if isPanic(pn) {
 			panic(pn) // a panic beats the Goexit, as in Join
 		}
@@ -328,10 +389,10 @@ func (pr Promotion) helpOnce() bool {
 	for i := range b.slots {
 		s := &b.slots[i]
 		e := s.entry.Load()
-		if e == nil || e == &taken || s.pub.Load() != r || s.ripe.Load() != e || s.ripeSeq.Load() != s.seq.Load() {
+		if e&ripeMark == 0 || s.pub.Load() != r {
 			continue
 		}
-		if !s.entry.CompareAndSwap(e, &taken) {
+		if !s.entry.CompareAndSwap(e, takenWord) {
 			continue
 		}
 		if s.pub.Load() != r || pr.s.runner.Load() != r {
@@ -340,7 +401,7 @@ func (pr Promotion) helpOnce() bool {
 			return true
 		}
 		pr.p.helped.Add(1)
-		pr.p.runTaken(s, funcOf(e))
+		pr.p.runTaken(s, funcAt(e))
 		return true
 	}
 	return false
@@ -363,24 +424,30 @@ func callRecord(f func()) (p *Panic) {
 // takePromoted takes a ripe entry from the board, if there is one, as a job
 // that w runs from its main loop.
 func (w *Worker) takePromoted() *job {
-	b := &w.pool.board
-	if b.ripeN.Load() == 0 {
+	s, e := w.pool.board.takeRipe()
+	if s == nil {
 		return nil
+	}
+	w.stats.promoted.Add(1)
+	f := funcAt(e)
+	j := w.newJob(func(*Worker) { w.pool.runTaken(s, f) })
+	j.fr.detached = true
+	return j
+}
+
+// takeRipe takes a ripe entry, if there is one: its slot, and the word it
+// took (the func's, with its marks).
+func (b *board) takeRipe() (*boardSlot, uintptr) {
+	if b.ripeN.Load() == 0 {
+		return nil, 0
 	}
 	for i := range b.slots {
 		s := &b.slots[i]
-		e := s.entry.Load()
-		if e == nil || e == &taken || s.ripe.Load() != e || s.ripeSeq.Load() != s.seq.Load() {
-			continue
-		}
-		if s.entry.CompareAndSwap(e, &taken) {
-			w.stats.promoted.Add(1)
-			j := w.newJob(func(*Worker) { w.pool.runTaken(s, funcOf(e)) })
-			j.fr.detached = true
-			return j
+		if e := s.entry.Load(); e&ripeMark != 0 && s.entry.CompareAndSwap(e, takenWord) {
+			return s, e
 		}
 	}
-	return nil
+	return nil, 0
 }
 
 // runTaken runs the func taken from s and hands its owner how it ended. A
@@ -429,7 +496,7 @@ func (b *board) markBelow(g uintptr) {
 // occupied reports whether any func is published and not taken.
 func (b *board) occupied() bool {
 	for i := range b.slots {
-		if e := b.slots[i].entry.Load(); e != nil && e != &taken {
+		if e := b.slots[i].entry.Load(); e != 0 && e != takenWord {
 			return true
 		}
 	}
@@ -463,7 +530,7 @@ func (p *Pool) watchBoard() bool {
 // tickAt runs one tick at now, on the heartbeat's clock, with b.mu held:
 // the timer's (beat) or an overdue one on a hunting worker (watchBoard).
 func (b *board) tickAt(p *Pool, now int64) {
-	if b.tick(p, b.prev) {
+	if b.tick(p) {
 		b.lastSeen = now
 	}
 	b.lastTick.Store(now)
@@ -475,7 +542,6 @@ func (p *Pool) pokeHeartbeat() {
 	b := &p.board
 	if b.state.Load() == hbAsleep && b.state.CompareAndSwap(hbAsleep, hbRunning) {
 		b.mu.Lock()
-		clear(b.prev)
 		b.lastSeen = b.now()
 		b.lastTick.Store(b.lastSeen)
 		b.mu.Unlock()
@@ -518,38 +584,32 @@ func (p *Pool) beat() {
 	}
 }
 
-// seen is an entry as the heartbeat saw it at a tick.
-type seen struct {
-	e   *funcval
-	seq uint32
-}
-
-// tick marks the entries that were on the board at the last tick too as
-// ripe, wakes a parked worker for each newly ripe one, and reports whether
-// the board holds any entry.
-func (b *board) tick(p *Pool, prev []seen) bool {
+// tick marks the entries on the board: one that the last tick saw too
+// becomes ripe. It wakes a parked worker for each newly ripe one, and
+// reports whether the board holds any entry. A mark is a CAS from the word
+// the tick loaded: if the owner took the entry back meanwhile, or published
+// again, the new word is unmarked.
+func (b *board) tick(p *Pool) bool {
 	occupied := false
 	ripe, fresh := 0, 0
 	for i := range b.slots {
 		s := &b.slots[i]
 		e := s.entry.Load()
-		if e == nil || e == &taken {
-			prev[i] = seen{}
+		if e == 0 || e == takenWord {
 			continue
 		}
 		occupied = true
-		// The sequence number after the entry: if it still matches at
-		// the next tick, so did the entry in between.
-		now := seen{e, s.seq.Load()}
-		if now == prev[i] {
-			ripe++
-			if s.ripe.Load() != e || s.ripeSeq.Load() != now.seq {
-				s.ripeSeq.Store(now.seq)
-				s.ripe.Store(e)
+		switch e & markBits {
+		case 0:
+			s.entry.CompareAndSwap(e, e|seenMark)
+		case seenMark:
+			if s.entry.CompareAndSwap(e, e|ripeMark) {
+				ripe++
 				fresh++
 			}
+		default:
+			ripe++
 		}
-		prev[i] = now
 	}
 	b.ripeN.Store(int32(ripe))
 	if fresh > 0 && p.helpers.Load() != 0 {

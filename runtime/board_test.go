@@ -169,6 +169,164 @@ func TestPromoteExactlyOnce(t *testing.T) {
 	}
 }
 
+// tickNow runs one tick of p's heartbeat, as the timer's beat does.
+func tickNow(p *Pool) {
+	p.board.mu.Lock()
+	p.board.tick(p)
+	p.board.mu.Unlock()
+}
+
+// TestMarkedEntryTakenBack: an entry that ticks marked, seen or ripe, is
+// still its owner's until a worker takes it: Reclaim takes it back, marks
+// and all, and frees the slot. Without Reclaim's second CAS (reclaimMarked)
+// it reports a marked f as taken, and its owner would wait for ever.
+func TestMarkedEntryTakenBack(t *testing.T) {
+	p := newPool(t, 2)
+	busyWorkers(t, p)
+	for ticks, marks := range []uintptr{0, seenMark, seenMark | ripeMark, seenMark | ripeMark} {
+		f := freshFunc(t, p, func() {})
+		pr := p.Promote(f)
+		if !pr.Published() {
+			t.Fatal("f was not published")
+		}
+		s := p.board.slotFor(funcPtr(f))
+		for range ticks {
+			tickNow(p)
+		}
+		if got, want := s.entry.Load(), wordOf(funcPtr(f))|marks; got != want {
+			t.Fatalf("after %d ticks the entry is %#x, want %#x", ticks, got, want)
+		}
+		if !pr.Reclaim() {
+			t.Fatalf("after %d ticks Reclaim reported f taken, though every worker was busy", ticks)
+		}
+		if e := s.entry.Load(); e != 0 {
+			t.Fatalf("after Reclaim the slot holds %#x, want 0", e)
+		}
+	}
+}
+
+// TestRepublishedFuncIsFresh: the same func value published again in the
+// same slot (as a loop's cached rest is) is a new entry, unmarked, however
+// ripe the last publication was: a worker that loaded the ripe word of the
+// last one cannot take the new one with it, and takePromoted finds nothing
+// ripe. With a separate seq (the code before the marks) the CAS from the old
+// word succeeded: a worker took the new publication fresh (PROMOTION.md,
+// "Ripe").
+func TestRepublishedFuncIsFresh(t *testing.T) {
+	p := newPool(t, 2)
+	busyWorkers(t, p)
+	f := freshFunc(t, p, func() {})
+	s := p.board.slotFor(funcPtr(f))
+	pr := p.Promote(f)
+	tickNow(p)
+	tickNow(p)
+	if !ripeIn(s, funcPtr(f)) {
+		t.Fatal("f did not ripen in two ticks")
+	}
+	old := s.entry.Load()
+	if !pr.Reclaim() {
+		t.Fatal("a worker took f, though every worker was busy")
+	}
+	pr = p.Promote(f)
+	if !pr.Published() {
+		t.Fatal("f was not published again")
+	}
+	if got, want := s.entry.Load(), wordOf(funcPtr(f)); got != want {
+		t.Fatalf("f published again is %#x, want %#x (unmarked)", got, want)
+	}
+	if s.entry.CompareAndSwap(old, takenWord) {
+		t.Fatal("a CAS from the last publication's ripe word took the new one")
+	}
+	if j := p.members[0].takePromoted(); j != nil {
+		t.Fatal("takePromoted took a publication no tick saw")
+	}
+	tickNow(p)
+	if ripeIn(s, funcPtr(f)) {
+		t.Fatal("f published again was ripe after one tick")
+	}
+	if !pr.Reclaim() {
+		t.Fatal("a worker took f, though every worker was busy")
+	}
+}
+
+// TestPromotedFuncOnTheHeap: the board's word is no pointer to escape
+// analysis, so publishing must make the func escape itself (escapeFunc):
+// a func on its owner's stack would move when that stack grows, and the
+// worker that took it would run the old copy, writing to the old stack.
+// Here a grows the owner's stack while b waits to be taken; b adds to a
+// variable it captures by reference. With b on the owner's stack, the owner
+// would read 0 (or crash). Today Wait's own use of the Promotion makes b
+// escape as well, so leaving out escapeFunc alone does not fail this test;
+// escapeFunc keeps it so whatever Wait does. The GC runs meanwhile, to catch
+// a func freed while the board's word refers to it.
+func TestPromotedFuncOnTheHeap(t *testing.T) {
+	p := newPool(t, 2)
+	stopGC := make(chan struct{})
+	gcDone := make(chan struct{})
+	go func() {
+		defer close(gcDone)
+		for {
+			select {
+			case <-stopGC:
+				return
+			default:
+				goruntime.GC()
+			}
+		}
+	}()
+	defer func() { close(stopGC); <-gcDone }()
+	before := p.Stats().Promoted
+	for i := range 100 / race.Scale {
+		done := make(chan int)
+		go func() {
+			sum := 0
+			data := make([]int, 64)
+			for k := range data {
+				data[k] = k + i
+			}
+			var started atomic.Bool
+			b := func() {
+				started.Store(true)
+				for _, v := range data {
+					sum += v
+				}
+			}
+			pr := p.Promote(b)
+			if !pr.Published() {
+				b()
+				done <- sum
+				return
+			}
+			grow(2000)
+			for deadline := time.Now().Add(10 * time.Second); !started.Load() && time.Now().Before(deadline); {
+				goruntime.Gosched()
+			}
+			if pr.Reclaim() {
+				b()
+			} else if pn := pr.Wait(); pn != nil {
+				t.Error(pn)
+			}
+			done <- sum
+		}()
+		if got, want := <-done, 64*63/2+64*i; got != want {
+			t.Fatalf("round %d: b's sum is %d, want %d", i, got, want)
+		}
+	}
+	if p.Stats().Promoted == before {
+		t.Fatal("no b was taken by a worker: the test tested nothing")
+	}
+}
+
+// grow uses about n*300 bytes of stack.
+func grow(n int) int {
+	var buf [256]byte
+	buf[n%256] = byte(n)
+	if n == 0 {
+		return int(buf[0])
+	}
+	return grow(n-1) + int(buf[(n*7)%256])
+}
+
 // TestHeartbeatStops: once nothing is published, the heartbeat arms no
 // more ticks, and after Close nothing arms it again.
 func TestHeartbeatStops(t *testing.T) {
@@ -262,12 +420,12 @@ func TestBeatSkipsATickWithinATick(t *testing.T) {
 	// are within a tick of it.
 	beatAt(b.now() + int64(time.Hour))
 	beatAt(b.now() + int64(time.Hour))
-	if s.ripe.Load() == funcPtr(f) {
+	if ripeIn(s, funcPtr(f)) {
 		t.Fatal("two beats within a tick of the last tick ripened f: they ticked")
 	}
 	beatAt(b.now() - int64(time.Hour))
 	beatAt(b.now() - int64(time.Hour))
-	if s.ripe.Load() != funcPtr(f) {
+	if !ripeIn(s, funcPtr(f)) {
 		t.Fatal("two beats a tick after the last did not ripen f")
 	}
 }
@@ -309,7 +467,7 @@ func freshFunc(t *testing.T, p *Pool, f func()) func() {
 	var keep []func()
 	for range 1 << 20 {
 		g := func() { f() }
-		if p.board.slotFor(funcPtr(g)).entry.Load() == nil {
+		if p.board.slotFor(funcPtr(g)).entry.Load() == 0 {
 			return g
 		}
 		keep = append(keep, g)
@@ -387,10 +545,10 @@ func TestWaiterRunsOnlyDescendants(t *testing.T) {
 		<-published
 		s := p.board.slotFor(funcPtr(f))
 		deadline := time.Now().Add(10 * time.Second)
-		for s.ripe.Load() != funcPtr(f) && time.Now().Before(deadline) {
+		for !ripeIn(s, funcPtr(f)) && time.Now().Before(deadline) {
 			time.Sleep(50 * time.Microsecond)
 		}
-		if s.ripe.Load() != funcPtr(f) {
+		if !ripeIn(s, funcPtr(f)) {
 			t.Error("the other goroutine's entry did not ripen within 10 s")
 		}
 		// Some ticks, for the owner to find it if it would.
@@ -444,10 +602,10 @@ func TestWaiterSkipsEntriesBelowItsFunc(t *testing.T) {
 		// Stay until e is ripe, and W has had some ticks to take
 		// it, if it would.
 		es := eSlot.Load()
-		for deadline := time.Now().Add(10 * time.Second); es.ripe.Load() != ePtr.Load() && time.Now().Before(deadline); {
+		for deadline := time.Now().Add(10 * time.Second); !ripeIn(es, ePtr.Load()) && time.Now().Before(deadline); {
 			time.Sleep(50 * time.Microsecond)
 		}
-		if es.ripe.Load() != ePtr.Load() {
+		if !ripeIn(es, ePtr.Load()) {
 			t.Error("e did not ripen within 10 s")
 		}
 		time.Sleep(20 * heartbeatTick)
@@ -528,3 +686,6 @@ func TestPublisherRecordedOnlyUnderATakenFunc(t *testing.T) {
 		t.Fatalf("running = %d after the taken func returned", n)
 	}
 }
+
+// ripeIn reports whether fv is published in s and ripe.
+func ripeIn(s *boardSlot, fv *funcval) bool { return s.entry.Load() == wordOf(fv)|markBits }

@@ -6,6 +6,7 @@ import (
 	"sync"
 	"sync/atomic"
 	"testing"
+	"unsafe"
 )
 
 // fuzzPools are shared by the fuzz executions, one per worker count:
@@ -117,5 +118,158 @@ func FuzzJoinFunc(f *testing.F) {
 		if want := n * (n - 1) / 2; got != want {
 			t.Fatalf("sum of leaves %d, want %d", got, want)
 		}
+	})
+}
+
+// FuzzBoard plays a sequence of board operations against a reference: owners
+// publishing (Promote) and taking back (Reclaim, or Wait after a take), the
+// heartbeat's ticks, and workers' takes (takeRipe, then runTaken), over six
+// funcs that share board slots, on a pool whose workers are busy and whose
+// heartbeat is off (the fuzz ticks for it). Each byte is one operation: the
+// low two bits say which, the rest which func. Checked after every step: a
+// publication succeeds only in a free slot, an entry carries the marks of
+// the ticks since it was published (a func published again starts
+// unmarked), a take gets the first ripe entry and only after a tick saw one,
+// Reclaim fails exactly when the entry was taken, and every func runs
+// exactly once per call.
+func FuzzBoard(f *testing.F) {
+	f.Add([]byte{0, 1, 1, 2, 3})                          // publish, ripen, take, wait
+	f.Add([]byte{0, 1, 3, 0, 1, 2, 1, 2, 3})              // a marked entry taken back, published again
+	f.Add([]byte{0, 4, 8, 1, 1, 2, 2, 2, 3, 7, 11, 1, 2}) // three funcs, two takes
+	f.Add([]byte{0, 1, 1, 3, 0, 2, 1, 2, 3})              // ripe, taken back, published again: no take before two ticks
+	f.Fuzz(func(t *testing.T, ops []byte) {
+		if len(ops) > 256 {
+			ops = ops[:256]
+		}
+		p := newPool(t, 2)
+		busyWorkers(t, p)
+		b := &p.board
+		// The fuzz is the heartbeat: no timer may tick meanwhile (a
+		// poke arms it only from asleep).
+		b.state.Store(hbClosed)
+		const nf = 6
+		var runs [nf]int
+		var fs [nf]func()
+		for k := range fs {
+			fs[k] = func() { runs[k]++ }
+		}
+		var (
+			prs    [nf]Promotion
+			calls  [nf]int // Promote calls: each must run its func once
+			slotOf [nf]int
+			owner  = map[int]int{} // slot -> func holding it (published or taken)
+			marks  = map[int]uintptr{}
+			taken  = map[int]bool{}
+			ripeN  int
+		)
+		for k := range fs {
+			slotOf[k] = int((uintptr(unsafe.Pointer(b.slotFor(funcPtr(fs[k])))) - uintptr(unsafe.Pointer(&b.slots[0]))) / unsafe.Sizeof(b.slots[0]))
+		}
+		check := func(step int) {
+			t.Helper()
+			for i := range b.slots {
+				want := uintptr(0)
+				if k, ok := owner[i]; ok {
+					want = takenWord
+					if !taken[i] {
+						want = wordOf(funcPtr(fs[k])) | marks[i]
+					}
+				}
+				if got := b.slots[i].entry.Load(); got != want {
+					t.Fatalf("step %d: slot %d holds %#x, want %#x", step, i, got, want)
+				}
+			}
+		}
+		takeBack := func(step, k int) {
+			s := slotOf[k]
+			ok := prs[k].Reclaim()
+			if ok == taken[s] {
+				t.Fatalf("step %d: Reclaim of func %d returned %v, taken %v", step, k, ok, taken[s])
+			}
+			if ok {
+				fs[k]()
+			} else if pn := prs[k].Wait(); pn != nil {
+				t.Fatalf("step %d: Wait: %v", step, pn)
+			}
+			delete(owner, s)
+			delete(marks, s)
+			delete(taken, s)
+			prs[k] = Promotion{}
+		}
+		for step, op := range ops {
+			k := int(op>>2) % nf
+			switch op & 3 {
+			case 0: // publish k
+				if prs[k].Published() {
+					break
+				}
+				calls[k]++
+				_, inUse := owner[slotOf[k]]
+				prs[k] = p.Promote(fs[k])
+				if prs[k].Published() == inUse {
+					t.Fatalf("step %d: func %d published %v, its slot in use %v", step, k, prs[k].Published(), inUse)
+				}
+				if !prs[k].Published() {
+					fs[k]()
+					break
+				}
+				owner[slotOf[k]] = k
+				marks[slotOf[k]] = 0
+			case 1: // a tick
+				tickNow(p)
+				ripeN = 0
+				for s := range owner {
+					if taken[s] {
+						continue
+					}
+					switch marks[s] {
+					case 0:
+						marks[s] = seenMark
+					default:
+						marks[s] = seenMark | ripeMark
+						ripeN++
+					}
+				}
+			case 2: // a worker's take
+				want := -1
+				if ripeN > 0 {
+					for i := range b.slots {
+						if _, ok := owner[i]; ok && !taken[i] && marks[i] == seenMark|ripeMark {
+							want = i
+							break
+						}
+					}
+				}
+				s, e := b.takeRipe()
+				got := -1
+				if s != nil {
+					got = int((uintptr(unsafe.Pointer(s)) - uintptr(unsafe.Pointer(&b.slots[0]))) / unsafe.Sizeof(b.slots[0]))
+				}
+				if got != want {
+					t.Fatalf("step %d: takeRipe took slot %d, want %d", step, got, want)
+				}
+				if s != nil {
+					taken[got] = true
+					p.runTaken(s, funcAt(e))
+				}
+			case 3: // the owner of k takes it back, or waits
+				if prs[k].Published() {
+					takeBack(step, k)
+				}
+			}
+			check(step)
+		}
+		for k := range prs {
+			if prs[k].Published() {
+				takeBack(len(ops), k)
+			}
+		}
+		check(len(ops))
+		for k := range fs {
+			if runs[k] != calls[k] {
+				t.Fatalf("func %d ran %d times in %d calls", k, runs[k], calls[k])
+			}
+		}
+		b.state.Store(hbAsleep)
 	})
 }

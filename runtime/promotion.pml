@@ -7,14 +7,12 @@
  * Checks, as .ci/spin.sh runs them (0 errors expected from each):
  *
  *   spin -a promotion.pml
- *   spin -DW=1 -DNPUB=2 -DNO_WORKER_TICK -a promotion.pml
+ *   spin -DW=1 -DNPUB=2 -a promotion.pml
  *   spin -DSTUCK_TIMER -DW=1 -a promotion.pml
  *   gcc -O2 -DNP -DNFAIR=4 -DCOLLAPSE -o pan pan.c && ./pan -l -f -m200000
  *
  * -DNO_WORKER_TICK leaves out the hunting workers' overdue ticks (only the
- * timer ticks, as before they were added): CI runs the two-publication
- * configuration so, since with them it takes four times the states (30 M,
- * 4.5 GB; PROMOTION.md, "The model", has that run's figures).
+ * timer ticks, as before they were added).
  * -DSTUCK_TIMER: the timer fires only while a worker is parked (its P runs
  * a goroutine that never yields, and Go runs it only once another P goes
  * idle); the hunting workers' ticks alone must then promote.
@@ -52,14 +50,22 @@
  *   -DBUG_TICK_NO_SKIP    the timer's beat ticks within a tick of a
  *                         worker's tick
  *   -DBUG_TICK_NO_LOCK    a worker ticks without mu: two ticks at once
+ *   -DBUG_MARK_NO_CAS     a tick marks the entry with a store of the word
+ *                         it loaded: it writes back an entry its owner took
+ *                         back, which a worker then runs a second time
+ *   -DBUG_RECLAIM_UNMARKED
+ *                         Reclaim tries only the unmarked word: the owner
+ *                         of an entry a tick marked waits, though nobody
+ *                         took it
  *
  * The program: W workers (default 2) in their main loop, counted in
  * hunting from the start; one job in the injector, which keeps the worker
  * that takes it busy until the owner is done (with W > 1), so that the
  * other worker alone must take what is published; one owner that publishes
  * NPUB times (default 1) one after the other in one slot. The publications
- * are of the same func F, as a loop's cached rest is, told apart by the
- * slot's seq; -DDISTINCT gives each its own func. For each, the owner is
+ * are of the same func F, as a loop's cached rest is: a publication
+ * starts unmarked, so the ticks' marks (below) tell them apart; -DDISTINCT
+ * gives each its own func. For each, the owner is
  * patient (its a waits until b has started, as in the peer test, so b must
  * be taken or the owner never returns) or not (a ends at any moment), as
  * spin chooses. The heartbeat's timer is one process that fires when armed;
@@ -76,8 +82,7 @@
  * Every statement is one atomic operation of the Go code, under sequential
  * consistency as sync/atomic gives, and a guard's test is its load. Left
  * out or abstracted:
- * - loads whose value nothing uses (they are stutter steps), and the
- *   heartbeat's loads of ripe and ripeSeq, which only ticks write;
+ * - loads whose value nothing uses (they are stutter steps);
  * - mu: a poker's critical section touches only what mu guards, so it is
  *   one step; a worker's TryLock and its look at the clock under mu are
  *   one step, and so are a tick's store of lastTick and its unlock;
@@ -96,16 +101,17 @@
  * Checked:
  * - exactly once: each publication's func runs here or on one worker,
  *   never both; at rest, each has run;
+ * - the owner waits only for a func a worker took (Reclaim failed only
+ *   because of a take, never because of a tick's marks);
  * - the slot is not reused before its owner stores nil: a taker writes
  *   panicked and sends on done only while the publication it took still
  *   owns the slot, and the owner receives its own taker's token;
  * - at most one tick is armed at a time, and at most one runs at a time;
  * - ticks are a tick apart: every tick starts a tick or more after the
  *   last one, so an entry that two ticks saw has waited a tick;
- * - ripeness: a worker takes only a publication that two ticks saw. It is
- *   asserted while no func value is published twice (-DDISTINCT, or
- *   NPUB 1); with the same func published again (-DCHECK_RIPE -DW=1
- *   -DNPUB=2) spin finds the window that PROMOTION.md, "Ripe", describes;
+ * - ripeness: a worker takes only a publication that two ticks marked,
+ *   also when the same func value is published again (NPUB 2 without
+ *   -DDISTINCT);
  * - no lost promotion: no infinite run (a worker hunting for ever beside a
  *   published entry, a heartbeat ticking for ever), and no rest with a
  *   patient owner blocked on a func that nobody took; with -DSTUCK_TIMER,
@@ -138,10 +144,13 @@
 #define JOBS 1
 #endif
 
-/* entry values */
+/* entry values: the word's func part; its marks are emark */
 #define NIL   0
 #define TAKEN 1
 #define F     2
+/* the marks: a tick saw the entry (SEEN), and the next one too (RIPE) */
+#define SEEN  1
+#define RIPE  2
 /* the func of publication k: the same F for every publication, or with
  * -DDISTINCT one func each */
 #ifdef DISTINCT
@@ -154,11 +163,9 @@
 #define ASLEEP  0
 #define RUNNING 1
 
-/* the slot */
+/* the slot: entry and emark are one word, read and written together */
 byte entry = NIL;
-byte seq = 0;
-byte ripe = NIL;
-byte ripeSeq = 0;
+byte emark = 0;
 byte ripeN = 0;
 byte panicked = 0;
 chan done = [1] of { byte };
@@ -169,8 +176,6 @@ bool helpTok = false;	/* the slot's help channel, capacity one */
 byte state = ASLEEP;
 bool armed = false;	/* the timer: armed only by whoever set RUNNING, or a beat */
 bool mu = false;
-byte prevE = NIL;	/* the entry at the last tick, and its seq */
-byte prevS = 0;
 byte since = 0;		/* timer beats since a tick saw an entry (lastSeen) */
 /* The clock, as far as lastTick tells it: the time since the last tick (or
  * the arming poke) is 0: under a tick, 1: a tick or more, 2: over two ticks
@@ -190,7 +195,7 @@ byte jobs = JOBS;
 byte owner = 0;		/* the publication owning the slot: CAS nil->F to store nil */
 byte runs[NPUB + 1];
 bool started[NPUB + 1];
-byte ticksSeen[NPUB + 1];	/* ticks that saw the publication (at most 2) */
+byte ticksSeen[NPUB + 1];	/* ticks that marked the publication (at most 2) */
 bool ownerDone = false;
 byte ticking = 0;	/* ticks running */
 
@@ -198,64 +203,68 @@ byte ticking = 0;	/* ticks running */
 inline arm() { atomic { assert(!armed); armed = true; wt = false } }
 
 /* pokeHeartbeat: arm the timer if the heartbeat is asleep. Its critical
- * section under mu (clear prev, lastSeen = now) touches only what mu
- * guards, so it is one step. */
+ * section under mu (lastSeen = now) touches only what mu guards, so it is
+ * one step. */
 inline poke() {
 	if
 	:: state == ASLEEP ->
 		atomic { if :: state == ASLEEP -> state = RUNNING; pk = true :: else -> skip fi };
 		if
-		:: pk -> atomic { !mu -> prevE = NIL; prevS = 0; since = 0; age = 0; pk = false }; arm()
+		:: pk -> atomic { !mu -> since = 0; age = 0; pk = false }; arm()
 		:: else -> skip
 		fi
 	:: else -> skip
 	fi
 }
 
-/* tick, under mu: mark the entry ripe if the last tick saw it too (same
- * seq), and wake one parked worker if it is newly ripe; tocc says whether
- * the board held an entry. It runs on the timer's goroutine (beat) or on a
- * hunting worker's (watchBoard), each of which first sets tgo, and then
- * stores lastTick (age = 0). prevE, prevS and since are the heartbeat's,
- * under mu; ripe and ripeSeq are written by ticks only, so a tick's own
- * loads of them are no steps of their own. Every tick comes at least a
- * tick after the last one (age), so that an entry that two ticks saw has
- * waited a tick. */
+/* tick, under mu: mark the entry, a CAS from the word it loaded: an
+ * unmarked one SEEN, a SEEN one RIPE (newly ripe: wake one parked worker);
+ * tocc says whether the board held an entry. It runs on the timer's
+ * goroutine (beat) or on a hunting worker's (watchBoard), each of which
+ * first sets tgo, and then stores lastTick (age = 0). since is the
+ * heartbeat's, under mu. Every tick comes at least a tick after the last
+ * one (age), so that an entry that two ticks marked has waited a tick: the
+ * first mark is before the first tick's lastTick, the second after the
+ * second tick began. */
 inline tick() {
 	atomic {
 		tgo -> tgo = false;
 		assert(ticking == 0 && age >= 1);
 		ticking = 1;
-		te = entry;
-		tg = (te >= F -> owner : 0);
+		te = entry; ts = emark;
 		if
-		:: te == NIL || te == TAKEN -> prevE = NIL; prevS = 0; te = 0; tg = 0
+		:: te == NIL || te == TAKEN -> te = 0; ts = 0
 		:: else -> tocc = true
 		fi
 	};
 	if
 	:: tocc ->
 		atomic {
-			ts = seq;
 			if
-			:: tg != 0 && owner == tg && ticksSeen[tg] < 2 -> ticksSeen[tg]++
-			:: else -> skip
+			:: ts == RIPE -> tn = 1
+			:: else ->
+				/* the CAS: the owner may have taken it back, or
+				 * published again (unmarked) */
+				if
+#ifdef BUG_MARK_NO_CAS
+				:: true -> entry = te; emark = ts + 1;
+#else
+				:: entry == te && emark == ts ->
+					emark++;
+#endif
+					if
+					:: ticksSeen[owner] < 2 -> ticksSeen[owner]++
+					:: else -> skip
+					fi;
+					if
+					:: emark == RIPE -> tn = 1; tfresh = true
+					:: else -> skip
+					fi
+				:: else -> skip
+				fi
 			fi;
-			tg = 0;
-			if
-			:: te == prevE && ts == prevS -> tn = 1; tfresh = (ripe != te || ripeSeq != ts)
-			:: else -> skip
-			fi;
-			prevE = te; prevS = ts;
-			if
-			:: !tfresh -> te = 0; ts = 0
-			:: else -> skip
-			fi
-		};
-		if
-		:: tfresh -> ripeSeq = ts; atomic { ripe = te; te = 0; ts = 0 }
-		:: else -> skip
-		fi
+			te = 0; ts = 0
+		}
 	:: else -> skip
 	fi;
 	atomic { ripeN = tn; tn = 0 };
@@ -362,8 +371,8 @@ inline watchBoard() {
 proctype Worker(byte me) {
 	bool idle = true;	/* counted in hunting from the start (New) */
 	bool seen, pk;
-	byte e, r, p, rounds;
-	byte te, ts, tg, ti, tn;	/* a tick's */
+	byte e, p, rounds;
+	byte te, ts, ti, tn;	/* a tick's */
 	bool tgo, tocc, tfresh, twk;
 end_loop:
 	/* findWork: own deque, injector, others' deques: one counter */
@@ -373,26 +382,21 @@ end_loop:
 		:: else -> skip
 		fi
 	};
-	/* takePromoted: ripeN, the entry, ripe, ripeSeq and seq, then the CAS */
+	/* takePromoted: ripeN, the entry's word (ripe?), then the CAS */
 	atomic { if :: ripeN == 0 -> goto idling :: else -> skip fi };
-	atomic { e = entry; if :: e == NIL || e == TAKEN -> e = 0; goto idling :: else -> skip fi };
-	atomic { if :: ripe != e -> e = 0; goto idling :: else -> skip fi };
-	r = ripeSeq;
-	atomic { if :: r != seq -> e = 0; r = 0; goto idling :: else -> r = 0 fi };
+	atomic { e = entry; if :: e == NIL || e == TAKEN || emark != RIPE -> e = 0; goto idling :: else -> skip fi };
 #ifdef BUG_TAKE_NO_CAS
-	atomic { if :: entry == e -> skip :: else -> e = 0; goto idling fi };
-	atomic { entry = TAKEN; p = owner; e = 0 };
+	atomic { if :: entry == e && emark == RIPE -> skip :: else -> e = 0; goto idling fi };
+	atomic { entry = TAKEN; emark = 0; p = owner; e = 0 };
 #else
 	atomic {
 		if
-		:: entry == e -> entry = TAKEN; p = owner; e = 0
+		:: entry == e && emark == RIPE -> entry = TAKEN; emark = 0; p = owner; e = 0
 		:: else -> e = 0; goto idling
 		fi
 	};
 #endif
-#if defined(CHECK_RIPE) || defined(DISTINCT) || NPUB == 1
 	assert(ticksSeen[p] >= 2);
-#endif
 	atomic { rounds = 0; if :: idle -> idle = false; hunting-- :: else -> skip fi };
 	/* s.run(f) on the taker: f, then panicked, then done */
 	atomic { started[p] = true; assert(runs[p] == 0); runs[p]++ };
@@ -437,7 +441,7 @@ awake:
 
 /* The timer's goroutine: fires beat when armed. */
 active proctype Heartbeat() {
-	byte te, ts, tg, ti, tn;
+	byte te, ts, ti, tn;
 	bool tgo, tocc, tfresh, twk, keep, pk;
 end_timer:
 	/* the timer fires beat, a tick or more after it was armed; the state
@@ -515,15 +519,14 @@ active proctype Owner() {
 		:: patient = true
 		:: patient = false
 		fi;
-		/* Promote: a load, then CAS nil->F, then seq++ */
+		/* Promote: a load, then CAS nil->F (unmarked) */
 		atomic { if :: entry != NIL -> goto inUse :: else -> skip fi };
 		atomic {
 			if
-			:: entry == NIL -> entry = FUNC(me); owner = me
+			:: entry == NIL -> entry = FUNC(me); emark = 0; owner = me
 			:: else -> goto inUse
 			fi
 		};
-		seq++;
 		if
 		:: sleepers != 0 -> poke()
 		:: else ->
@@ -538,14 +541,28 @@ active proctype Owner() {
 		:: else -> skip
 		fi;
 		patient = false;
-		/* Reclaim: CAS F->nil */
+		/* Reclaim: CAS of the unmarked word to nil; if a tick marked it
+		 * (reclaimMarked), a load and a CAS of the marked word, until it
+		 * is taken back or found taken */
 		atomic {
 			if
-			:: entry == FUNC(me) -> entry = NIL; owner = 0; assert(runs[me] == 0); runs[me]++; goto next	/* b runs here */
+			:: entry == FUNC(me) && emark == 0 -> entry = NIL; owner = 0; assert(runs[me] == 0); runs[me]++; goto next	/* b runs here */
 			:: else -> skip
 			fi
 		};
-		/* Wait */
+#ifndef BUG_RECLAIM_UNMARKED
+		do
+		:: atomic { if :: entry != FUNC(me) -> break :: else -> x = emark fi };
+			atomic {
+				if
+				:: entry == FUNC(me) && emark == x -> entry = NIL; emark = 0; owner = 0; x = 0; assert(runs[me] == 0); runs[me]++; goto next
+				:: else -> x = 0
+				fi
+			}
+		od;
+#endif
+		/* Wait: only for a func a worker took */
+		assert(entry == TAKEN);
 #ifdef BUG_NIL_BEFORE_WAIT
 		atomic { entry = NIL; owner = 0 };
 #endif
