@@ -149,3 +149,41 @@ func checkSumCombine[T Number](t *testing.T, a, b T, fromTable bool) {
 		t.Errorf("%T: sumCombine allocates %v times, want 0 (from adds)", a, allocs)
 	}
 }
+
+// TestSumAtFoldReused: sumAtLoop's Fold comes from a pool and goes back
+// once Run returns. A Sum nested in another's items, of the same type and
+// of another, takes a Fold of its own; one whose item panics leaves its
+// Fold out of the pool; and every sum is still right. Putting a Fold back
+// while its loop runs (or clearing its at early) gives the outer sums
+// another loop's items, or a nil call.
+func TestSumAtFoldReused(t *testing.T) {
+	const n = 300
+	inner := func(i int) int { return Sum(MapSpec(Ints(0, i%7), func(j int) int { return j + 1 })) }
+	wantInner := 0
+	for i := range n {
+		k := i % 7
+		wantInner += k * (k + 1) / 2
+	}
+	for round := range 50 {
+		if got := Sum(MapSpec(Ints(0, n), inner)); got != wantInner {
+			t.Fatalf("round %d: nested int sums give %d, want %d", round, got, wantInner)
+		}
+		mixed := Sum(MapSpec(Ints(0, n), func(i int) uint8 { return uint8(inner(i)) }))
+		if want := uint8(wantInner); mixed != want {
+			t.Fatalf("round %d: uint8 sum over nested int sums gives %d, want %d", round, mixed, want)
+		}
+		func() {
+			defer func() {
+				if recover() == nil {
+					t.Fatalf("round %d: the panicking sum returned", round)
+				}
+			}()
+			Sum(MapSpec(Ints(0, n), func(i int) int {
+				if i == n-1 {
+					panic("last item")
+				}
+				return i
+			}))
+		}()
+	}
+}
