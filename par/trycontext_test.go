@@ -211,7 +211,9 @@ func TestTryContextCause(t *testing.T) {
 func TestTryContextPanicAndGoexit(t *testing.T) {
 	// On the pool, the caller runs item 0 alone first: the failing item
 	// must be item 0 there. In Blocking mode item 0 waits for item 1's
-	// failure and records the cause it sees.
+	// failure and records the cause it sees; item 1 fails only once item 0
+	// has been called, since an item handed out before a failure but not
+	// yet called is skipped (its goroutine may be descheduled in between).
 	for _, mode := range []struct {
 		name    string
 		it      par.Nums[int]
@@ -219,9 +221,19 @@ func TestTryContextPanicAndGoexit(t *testing.T) {
 	}{{"pool", par.Range(0, 2).WithPool(newPool(t, 2)).Nums, 0}, {"Blocking(2)", par.Range(0, 2).Blocking(2), 1}} {
 		for _, goexit := range []bool{false, true} {
 			var cause atomic.Value
+			called := make(chan struct{}) // item 0 was called (Blocking mode)
 			e := endOf(t, func() {
 				mode.it.TryForEachContext(func(ctx context.Context, i int) error {
+					if i == 0 && mode.failing == 1 {
+						close(called)
+					}
 					if i == mode.failing {
+						if mode.failing == 1 {
+							select {
+							case <-called:
+							case <-time.After(hangLimit):
+							}
+						}
 						if goexit {
 							goruntime.Goexit()
 						}
