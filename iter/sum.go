@@ -34,7 +34,8 @@ func Sum[T Number](s Spec[T]) T {
 // Spec, as sumSpec's does, would move that Spec, some 200 bytes, to the
 // heap instead.)
 func sumAtLoop[T Number](cfg Config, lo, hi int, at func(int) T) T {
-	f, _ := sumAtFolds.Get().(*sumAtFold[T])
+	pool := &sumAtFolds[reflect.TypeFor[T]().Kind()]
+	f, _ := pool.Get().(*sumAtFold[T])
 	if f == nil {
 		f = new(sumAtFold[T])
 		f.fold = f.sum
@@ -49,7 +50,7 @@ func sumAtLoop[T Number](cfg Config, lo, hi int, at func(int) T) T {
 	// helper that starts late finds the loop over before it folds
 	// anything). After a panic or a Goexit, f is left to the collector.
 	f.at = nil
-	sumAtFolds.Put(f)
+	pool.Put(f)
 	return acc
 }
 
@@ -62,8 +63,11 @@ type sumAtFold[T Number] struct {
 func (f *sumAtFold[T]) sum(acc T, lo, hi int) T { return acc + sumAt(f.at, lo, hi) }
 
 // sumAtFolds keeps the sumAtFolds of loops that have returned, for the next
-// Sum (of any type: one of another type is dropped and a new one made).
-var sumAtFolds sync.Pool
+// Sum, a pool per reflect.Kind (every Number's is at most Complex128), so
+// that Sums of two predeclared types in turn do not drop each other's. A
+// type defined on a number (type Celsius float64) shares its kind's pool:
+// one of another type is dropped and a new one made.
+var sumAtFolds [reflect.Complex128 + 1]sync.Pool
 
 // sumSpec is Sum over exact numbers of any other pipeline.
 func sumSpec[T Number](s Spec[T]) T {
