@@ -3,9 +3,11 @@ package par_test
 import (
 	"math"
 	goruntime "runtime"
+	"slices"
 	"strconv"
 	"sync"
 	"testing"
+	"time"
 
 	"github.com/gopar-dev/gopar/par"
 	"github.com/gopar-dev/gopar/runtime"
@@ -128,6 +130,40 @@ func BenchmarkFewCheap(b *testing.B) {
 			}
 		})
 	}
+}
+
+// BenchmarkLoopAtAnIdlePool: a loop of 2^15 to 2^17 cheap items (about 80
+// to 330 us here) that comes 1 ms after the last, when the pool's workers
+// have parked, as a loop does between a server's requests. seq/ is the plain
+// loop. The pause is not timed; the median op is reported beside the mean,
+// which the VM's outliers move. The loop's helper once started 60-100 us
+// late (runtime/SLEEP.md, "Waking from a goroutine that goes on running").
+func BenchmarkLoopAtAnIdlePool(b *testing.B) {
+	for _, lg := range []int{15, 16, 17} {
+		n := 1 << lg
+		b.Run("seq/n=2^"+itoa(lg), func(b *testing.B) {
+			afterAPause(b, func() { sink = seqSum(0, n) })
+		})
+		b.Run("gopar/n=2^"+itoa(lg), func(b *testing.B) {
+			afterAPause(b, func() { sink = par.ReduceBlocks(0, n, seqSum, addU64) })
+		})
+	}
+}
+
+// afterAPause times op b.N times, each after an untimed pause of 1 ms, and
+// reports the median op in us-median.
+func afterAPause(b *testing.B, op func()) {
+	times := make([]time.Duration, 0, b.N)
+	for range b.N {
+		b.StopTimer()
+		time.Sleep(time.Millisecond)
+		b.StartTimer()
+		t0 := time.Now()
+		op()
+		times = append(times, time.Since(t0))
+	}
+	slices.Sort(times)
+	b.ReportMetric(float64(times[len(times)/2].Nanoseconds())/1e3, "us-median")
 }
 
 // firstFrom is a plain loop's search: it calls pred through a func value,

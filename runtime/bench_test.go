@@ -74,6 +74,38 @@ func BenchmarkWakeParked(b *testing.B) {
 	b.ReportMetric(float64(lat[len(lat)/2].Nanoseconds())/1e3, "us-median")
 }
 
+// BenchmarkSpreadWakesParked measures how long the helper of a Spread takes
+// to start when every worker of the pool is parked and the caller goes on
+// with work of its own, as a loop's parallel phase does when it reaches an
+// idle pool (SLEEP.md, "Waking from a goroutine that goes on running"). The
+// caller's own work spins until the helper has started, or for 1 ms.
+func BenchmarkSpreadWakesParked(b *testing.B) {
+	p := newPool(b, 2)
+	lat := make([]time.Duration, 0, b.N)
+	b.ResetTimer()
+	for range b.N {
+		b.StopTimer()
+		waitParked(b, p)
+		b.StartTimer()
+		var fr Frame
+		var done Latch
+		var started atomic.Int64 // when help started, in ns after t0, plus 1
+		t0 := time.Now()
+		help := func(*Worker) {
+			started.CompareAndSwap(0, int64(time.Since(t0))+1)
+			done.Set()
+		}
+		self := func(*Worker) {
+			for started.Load() == 0 && time.Since(t0) < time.Millisecond {
+			}
+		}
+		p.Do(func(w *Worker) { w.Spread(&fr, 1, help, self, &done) })
+		lat = append(lat, time.Duration(started.Load()-1))
+	}
+	slices.Sort(lat)
+	b.ReportMetric(float64(lat[len(lat)/2].Nanoseconds())/1e3, "us-median")
+}
+
 // BenchmarkJoinOneWorkerAlone measures Join's overhead where nobody can
 // steal: fib runs on the only worker of a one-worker pool, submitted with
 // Go, while the caller blocks on a channel.

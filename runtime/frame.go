@@ -1,6 +1,9 @@
 package runtime
 
-import "sync/atomic"
+import (
+	goruntime "runtime"
+	"sync/atomic"
+)
 
 // The waiting rule: a goroutine that waits runs only work that descends
 // from what it waits for. WAITING.md beside this file states the rule, why
@@ -141,6 +144,11 @@ func (w *Worker) unseal(mark int) {
 // never (if done is set first); whoever sets done decides when the region
 // ends.
 //
+// If the offers wake a parked worker, Spread yields the processor once
+// before it calls self, so that the worker starts at once rather than after
+// the Go scheduler's back-off (SLEEP.md, "Waking from a goroutine that goes
+// on running").
+//
 // On a nil Worker, Spread calls self and returns; done must then be set by
 // self.
 func (w *Worker) Spread(fr *Frame, n int, help, self func(*Worker), done *Latch) {
@@ -150,8 +158,12 @@ func (w *Worker) Spread(fr *Frame, n int, help, self func(*Worker), done *Latch)
 	}
 	r := w.enter(&fr.f)
 	defer w.leave(r)
+	wakes := n > 0 && w.pool.sleepers.Load() > 0
 	for range n {
 		w.Offer(help)
+	}
+	if wakes {
+		goruntime.Gosched()
 	}
 	self(w)
 	w.waitUntil(done, &fr.f)

@@ -8,6 +8,7 @@ import (
 	"runtime/trace"
 	"strings"
 	"sync"
+	"sync/atomic"
 	"testing"
 	"time"
 
@@ -187,6 +188,41 @@ func TestWakeFromParked(t *testing.T) {
 	}
 	if s := p.Stats(); s.Wakeups == 0 && s.Executed == 0 {
 		t.Fatalf("no wake-up recorded: %+v", s)
+	}
+}
+
+// TestSpreadYieldsToAWokenWorker: a Spread whose offer wakes a parked worker
+// lets that worker run before it calls self. On one P the difference is
+// plain: without the yield the caller runs self first every time, since the
+// woken worker waits on the caller's P (SLEEP.md, "Waking from a goroutine
+// that goes on running"). With it, the worker runs first unless the
+// scheduler's periodic look at its global queue picks the caller back
+// (once in 61 schedules), so one attempt of five suffices.
+func TestSpreadYieldsToAWokenWorker(t *testing.T) {
+	defer goruntime.GOMAXPROCS(goruntime.GOMAXPROCS(1))
+	p := newPool(t, 2)
+	helpFirst := 0
+	for range 5 {
+		waitParked(t, p)
+		var first, left atomic.Int32
+		left.Store(2)
+		var fr Frame
+		var done Latch
+		ran := func(who int32) func(*Worker) {
+			return func(*Worker) {
+				first.CompareAndSwap(0, who)
+				if left.Add(-1) == 0 {
+					done.Set()
+				}
+			}
+		}
+		p.Do(func(w *Worker) { w.Spread(&fr, 1, ran(1), ran(2), &done) })
+		if first.Load() == 1 {
+			helpFirst++
+		}
+	}
+	if helpFirst == 0 {
+		t.Fatal("in 5 Spreads that woke a parked worker on one P, the caller ran self before the worker ran help every time")
 	}
 }
 
