@@ -1,5 +1,5 @@
-// Command itemstarts records when each item of a few-coarse-items loop (W10's
-// shape) starts and ends, for gopar and for a goroutine per item, so that a
+// Command itemstarts records when each item of a few-coarse-items loop (W10)
+// starts and ends, for gopar and for a goroutine per item, so that a
 // loss on W10 can be placed: in the items' start (a wake-up), in the items
 // themselves, or after the last one ends (the caller's wake-up). It runs n
 // items of about 20 ms of CPU each, alternating the two forms call by call,
@@ -11,8 +11,8 @@
 //	tail        from the end of the call's last item to the call's return
 //
 // W10 at P = 16 lost about 5 ms a call to every peer on a lent 16-core VM
-// (docs/benchmarks-16core.md, "Issue 22 on 16 cores"); at P = 2 gopar's last
-// item starts about 70 us later than a goroutine's. Run it as W10 runs:
+// (docs/benchmarks-16core.md, "Issue 22 on 16 cores"). The items are W10's
+// own (benchmarks.CoarseItem). Run it as W10 runs:
 //
 //	go build -o /tmp/itemstarts ./cmd/itemstarts
 //	GOMAXPROCS=16 /tmp/itemstarts -n 16
@@ -28,25 +28,11 @@ import (
 	"sync"
 	"time"
 
+	"github.com/gopar-dev/gopar/benchmarks"
 	"github.com/gopar-dev/gopar/par"
 )
 
-// itemRounds of the splitmix64 finalizer take about 20 ms here, as W10's
-// item does (benchmarks.coarseRounds).
-const itemRounds = 6_000_000
-
 var sink uint64
-
-func item(i int) uint64 {
-	h := uint64(i)
-	for range itemRounds {
-		h += 0x9E3779B97F4A7C15
-		h = (h ^ h>>30) * 0xBF58476D1CE4E5B9
-		h = (h ^ h>>27) * 0x94D049BB133111EB
-		h ^= h >> 31
-	}
-	return h
-}
 
 // form is one way to run the n items.
 type form struct {
@@ -85,7 +71,7 @@ func (rec *record) once(f form, n int) {
 	t0 := time.Now()
 	sink += f.run(n, func(i int) uint64 {
 		starts[i] = time.Since(t0)
-		v := item(i)
+		v := benchmarks.CoarseItem(i)
 		ends[i] = time.Since(t0)
 		return v
 	})
