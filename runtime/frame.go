@@ -144,10 +144,10 @@ func (w *Worker) unseal(mark int) {
 // never (if done is set first); whoever sets done decides when the region
 // ends.
 //
-// If the offers wake a parked worker, Spread yields the processor once
-// before it calls self, so that the worker starts at once rather than after
-// the Go scheduler's back-off (SLEEP.md, "Waking from a goroutine that goes
-// on running").
+// If a participant was asleep as Spread made its offers (so that they woke
+// it), Spread yields the processor once before it calls self, so that the
+// woken worker starts at once rather than after the Go scheduler's back-off
+// (SLEEP.md, "Waking from a goroutine that goes on running").
 //
 // On a nil Worker, Spread calls self and returns; done must then be set by
 // self.
