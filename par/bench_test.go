@@ -150,6 +150,26 @@ func BenchmarkLoopAtAnIdlePool(b *testing.B) {
 	}
 }
 
+// BenchmarkJoinAtAnIdlePool: par.Join of two halves of 2^15 to 2^17 cheap
+// items that comes 1 ms after the last, when the pool's workers have
+// parked: a fork at the top of a request. seq/ is the plain loop over both
+// halves. The median op is reported beside the mean.
+func BenchmarkJoinAtAnIdlePool(b *testing.B) {
+	for _, lg := range []int{15, 16, 17} {
+		n := 1 << lg
+		b.Run("seq/n=2^"+itoa(lg), func(b *testing.B) {
+			afterAPause(b, func() { sink = seqSum(0, n) })
+		})
+		b.Run("gopar/n=2^"+itoa(lg), func(b *testing.B) {
+			afterAPause(b, func() {
+				var x, y uint64
+				par.Join(func() { x = seqSum(0, n/2) }, func() { y = seqSum(n/2, n) })
+				sink = x + y
+			})
+		})
+	}
+}
+
 // afterAPause times op b.N times, each after an untimed pause of 1 ms, and
 // reports the median op in us-median.
 func afterAPause(b *testing.B, op func()) {

@@ -111,6 +111,30 @@ func BenchmarkSpreadWakesParked(b *testing.B) {
 	reportMedian(b, lat)
 }
 
+// BenchmarkJoinLazyWakesParked is BenchmarkSpreadWakesParked for a
+// JoinLazy (par.Join) that reaches a parked pool: from the call to b's
+// start, while a spins until b has started, or for 1 ms.
+func BenchmarkJoinLazyWakesParked(b *testing.B) {
+	p := newPool(b, 2)
+	lat := make([]time.Duration, 0, b.N)
+	b.ResetTimer()
+	for range b.N {
+		b.StopTimer()
+		waitParked(b, p)
+		b.StartTimer()
+		var started atomic.Int64 // when b started, in ns after t0, plus 1
+		t0 := time.Now()
+		p.JoinLazy(func() {
+			for started.Load() == 0 && time.Since(t0) < time.Millisecond {
+			}
+		}, func() {
+			started.CompareAndSwap(0, int64(time.Since(t0))+1)
+		})
+		lat = append(lat, time.Duration(started.Load()-1))
+	}
+	reportMedian(b, lat)
+}
+
 // BenchmarkJoinOneWorkerAlone measures Join's overhead where nobody can
 // steal: fib runs on the only worker of a one-worker pool, submitted with
 // Go, while the caller blocks on a channel.

@@ -1,5 +1,7 @@
 package runtime
 
+import goruntime "runtime"
+
 // Join runs a and b, possibly in parallel, and returns when both are done.
 //
 // b is pushed onto w's deque, where an idle worker can steal it, while w runs
@@ -30,15 +32,25 @@ func (w *Worker) Join(a, b func(*Worker)) {
 	w.join(a, b, false)
 }
 
-// join is Join on a non-nil worker. An offered b counts in Pool.offered
-// until it starts (see Worker.started).
+// join is Join on a non-nil worker. An offered b (JoinLazy's shared path)
+// counts in Pool.offered until it starts (see Worker.started), and if a
+// worker was parked as it was offered, the caller yields once before a, as
+// Spread does; Worker.Join's own forks do not (SLEEP.md).
 func (w *Worker) join(a, b func(*Worker), offered bool) {
 	jb := w.newJob(b)
+	wakes := false
 	if offered {
 		jb.offered = true
 		w.pool.offered.Add(1)
+		wakes = w.pool.sleepers.Load() > 0
 	}
 	w.push(jb)
+	if wakes {
+		// Let the worker the push woke start b now, not after the
+		// scheduler's back-off (SLEEP.md, "Waking from a goroutine that
+		// goes on running").
+		goruntime.Gosched()
+	}
 	// As in JoinFunc, one deferred function covers both calls, and does
 	// nothing unless one of them panics or calls runtime.Goexit: cheaper
 	// than a recover around each.

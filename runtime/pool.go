@@ -201,7 +201,10 @@ func (p *Pool) Hungry() bool { return p.idle.Load() > p.offered.Load() }
 //     leaves b unpublished. The cost is a few nanoseconds over the two
 //     calls, and no allocation.
 //   - Otherwise it enters the pool as Do does and forks as Worker.Join does:
-//     b is offered for stealing while the caller runs a.
+//     b is offered for stealing while the caller runs a. If that woke a
+//     parked worker, the caller first yields its processor once, so that
+//     the worker starts b at once (SLEEP.md, "Waking from a goroutine that
+//     goes on running").
 //
 // What it offers is the b of the call that saw an idle participant, which in
 // a recursion is most often a small piece near the leaves; JoinFunc, which

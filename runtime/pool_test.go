@@ -226,6 +226,30 @@ func TestSpreadYieldsToAWokenWorker(t *testing.T) {
 	}
 }
 
+// TestJoinLazyYieldsToAWokenWorker: a JoinLazy that shares b with a parked
+// worker yields, as Spread does, so that the worker runs b while a waits.
+// On one P the caller, had it not yielded, would run a and then take b back
+// every time.
+func TestJoinLazyYieldsToAWokenWorker(t *testing.T) {
+	defer goruntime.GOMAXPROCS(goruntime.GOMAXPROCS(1))
+	p := newPool(t, 2)
+	bFirst := 0
+	for range 5 {
+		waitParked(t, p)
+		if !p.Hungry() {
+			t.Fatal("a pool whose workers are all parked is not Hungry: JoinLazy would not share b")
+		}
+		var first atomic.Int32
+		p.JoinLazy(func() { first.CompareAndSwap(0, 1) }, func() { first.CompareAndSwap(0, 2) })
+		if first.Load() == 2 {
+			bFirst++
+		}
+	}
+	if bFirst == 0 {
+		t.Fatal("in 5 JoinLazy calls that woke a parked worker on one P, a ran before b every time")
+	}
+}
+
 func TestPanicError(t *testing.T) {
 	base := errors.New("base")
 	p := NewPanic(base)
