@@ -12,7 +12,9 @@ import "github.com/gopar-dev/gopar/runtime"
 //   - While some participant of the pool is idle, Join offers b for
 //     stealing at once. A parked worker counts as idle, and so do the
 //     workers of a new pool before they first run, so the first Join of a
-//     program goes parallel. If nobody took b by the time a returns, the
+//     program goes parallel; a worker that the offer wakes starts b within
+//     a wake-up (microseconds), since the caller lets it run first. If
+//     nobody took b by the time a returns, the
 //     caller runs b too; while it waits for a b that was taken, it runs the
 //     pool work that b forks.
 //   - While every participant is busy, Join publishes b on the pool's
