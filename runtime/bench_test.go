@@ -80,59 +80,35 @@ func reportMedian(b *testing.B, lat []time.Duration) {
 	b.ReportMetric(float64(lat[len(lat)/2].Nanoseconds())/1e3, "us-median")
 }
 
-// BenchmarkSpreadWakesParked measures how long the helper of a Spread takes
-// to start when every worker of the pool is parked and the caller goes on
-// with work of its own, as a loop's parallel phase does when it reaches an
-// idle pool (SLEEP.md, "Waking from a goroutine that goes on running"). The
-// caller's own work spins until the helper has started, or for 1 ms.
-func BenchmarkSpreadWakesParked(b *testing.B) {
-	p := newPool(b, 2)
-	lat := make([]time.Duration, 0, b.N)
-	b.ResetTimer()
-	for range b.N {
-		b.StopTimer()
-		waitParked(b, p)
-		b.StartTimer()
-		var fr Frame
-		var done Latch
-		var started atomic.Int64 // when help started, in ns after t0, plus 1
-		t0 := time.Now()
-		help := func(*Worker) {
-			started.CompareAndSwap(0, int64(time.Since(t0))+1)
-			done.Set()
-		}
-		self := func(*Worker) {
-			for started.Load() == 0 && time.Since(t0) < time.Millisecond {
+// BenchmarkForkWakesParked measures how long the work that a fork offers
+// takes to start when every worker of the pool is parked and the caller
+// goes on with work of its own, as a loop's parallel phase (Spread) or a
+// par.Join (JoinLazy) does when it reaches an idle pool (SLEEP.md, "Waking
+// from a goroutine that goes on running"). The caller's own work spins
+// until the offered work has started, or for 1 ms.
+func BenchmarkForkWakesParked(b *testing.B) {
+	for _, f := range forksThatWake {
+		b.Run(f.name, func(b *testing.B) {
+			p := newPool(b, 2)
+			lat := make([]time.Duration, 0, b.N)
+			b.ResetTimer()
+			for range b.N {
+				b.StopTimer()
+				waitParked(b, p)
+				b.StartTimer()
+				var started atomic.Int64 // when the offered work started, in ns after t0, plus 1
+				t0 := time.Now()
+				f.fork(p, func() {
+					started.CompareAndSwap(0, int64(time.Since(t0))+1)
+				}, func() {
+					for started.Load() == 0 && time.Since(t0) < time.Millisecond {
+					}
+				})
+				lat = append(lat, time.Duration(started.Load()-1))
 			}
-		}
-		p.Do(func(w *Worker) { w.Spread(&fr, 1, help, self, &done) })
-		lat = append(lat, time.Duration(started.Load()-1))
-	}
-	reportMedian(b, lat)
-}
-
-// BenchmarkJoinLazyWakesParked is BenchmarkSpreadWakesParked for a
-// JoinLazy (par.Join) that reaches a parked pool: from the call to b's
-// start, while a spins until b has started, or for 1 ms.
-func BenchmarkJoinLazyWakesParked(b *testing.B) {
-	p := newPool(b, 2)
-	lat := make([]time.Duration, 0, b.N)
-	b.ResetTimer()
-	for range b.N {
-		b.StopTimer()
-		waitParked(b, p)
-		b.StartTimer()
-		var started atomic.Int64 // when b started, in ns after t0, plus 1
-		t0 := time.Now()
-		p.JoinLazy(func() {
-			for started.Load() == 0 && time.Since(t0) < time.Millisecond {
-			}
-		}, func() {
-			started.CompareAndSwap(0, int64(time.Since(t0))+1)
+			reportMedian(b, lat)
 		})
-		lat = append(lat, time.Duration(started.Load()-1))
 	}
-	reportMedian(b, lat)
 }
 
 // BenchmarkJoinOneWorkerAlone measures Join's overhead where nobody can

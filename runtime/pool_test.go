@@ -191,62 +191,61 @@ func TestWakeFromParked(t *testing.T) {
 	}
 }
 
-// TestSpreadYieldsToAWokenWorker: a Spread whose offer wakes a parked worker
-// lets that worker run before it calls self. On one P the difference is
-// plain: without the yield the caller runs self first every time, since the
-// woken worker waits on the caller's P (SLEEP.md, "Waking from a goroutine
-// that goes on running"). With it, the worker runs first unless the
-// scheduler's periodic look at its global queue picks the caller back
-// (once in 61 schedules), so one attempt of five suffices.
-func TestSpreadYieldsToAWokenWorker(t *testing.T) {
-	defer goruntime.GOMAXPROCS(goruntime.GOMAXPROCS(1))
-	p := newPool(t, 2)
-	helpFirst := 0
-	for range 5 {
-		waitParked(t, p)
-		var first, left atomic.Int32
-		left.Store(2)
-		var fr Frame
-		var done Latch
-		ran := func(who int32) func(*Worker) {
-			return func(*Worker) {
-				first.CompareAndSwap(0, who)
-				if left.Add(-1) == 0 {
-					done.Set()
-				}
-			}
-		}
-		p.Do(func(w *Worker) { w.Spread(&fr, 1, ran(1), ran(2), &done) })
-		if first.Load() == 1 {
-			helpFirst++
-		}
-	}
-	if helpFirst == 0 {
-		t.Fatal("in 5 Spreads that woke a parked worker on one P, the caller ran self before the worker ran help every time")
-	}
+// forksThatWake are the forks that may offer work to a parked pool and then
+// go on with work of their own: Spread (a loop's parallel phase) and
+// JoinLazy (par.Join). Each runs offered (on the worker it woke, unless the
+// caller gets to it first) and own (on the caller), and returns when both
+// have run.
+var forksThatWake = []struct {
+	name string
+	fork func(p *Pool, offered, own func())
+}{
+	{"Spread", spreadOne},
+	{"JoinLazy", func(p *Pool, offered, own func()) { p.JoinLazy(own, offered) }},
 }
 
-// TestJoinLazyYieldsToAWokenWorker: a JoinLazy that shares b with a parked
-// worker yields, as Spread does, so that the worker runs b while a waits.
-// On one P the caller, had it not yielded, would run a and then take b back
-// every time.
-func TestJoinLazyYieldsToAWokenWorker(t *testing.T) {
-	defer goruntime.GOMAXPROCS(goruntime.GOMAXPROCS(1))
-	p := newPool(t, 2)
-	bFirst := 0
-	for range 5 {
-		waitParked(t, p)
-		if !p.Hungry() {
-			t.Fatal("a pool whose workers are all parked is not Hungry: JoinLazy would not share b")
-		}
-		var first atomic.Int32
-		p.JoinLazy(func() { first.CompareAndSwap(0, 1) }, func() { first.CompareAndSwap(0, 2) })
-		if first.Load() == 2 {
-			bFirst++
+// spreadOne is a Spread of one helper running offered, with own as self.
+func spreadOne(p *Pool, offered, own func()) {
+	var fr Frame
+	var done Latch
+	var left atomic.Int32
+	left.Store(2)
+	ran := func(f func()) func(*Worker) {
+		return func(*Worker) {
+			f()
+			if left.Add(-1) == 0 {
+				done.Set()
+			}
 		}
 	}
-	if bFirst == 0 {
-		t.Fatal("in 5 JoinLazy calls that woke a parked worker on one P, a ran before b every time")
+	p.Do(func(w *Worker) { w.Spread(&fr, 1, ran(offered), ran(own), &done) })
+}
+
+// TestForksYieldToAWokenWorker: a fork whose offer wakes a parked worker
+// lets that worker run before it runs its own work. On one P the difference
+// is plain: without the yield the caller runs its own work first every
+// time, since the woken worker waits on the caller's P (SLEEP.md, "Waking
+// from a goroutine that goes on running"). With it, the worker runs first
+// unless the scheduler's periodic look at its global queue picks the caller
+// back (once in 61 schedules), so one attempt of five suffices.
+func TestForksYieldToAWokenWorker(t *testing.T) {
+	defer goruntime.GOMAXPROCS(goruntime.GOMAXPROCS(1))
+	for _, f := range forksThatWake {
+		t.Run(f.name, func(t *testing.T) {
+			p := newPool(t, 2)
+			offeredFirst := 0
+			for range 5 {
+				waitParked(t, p)
+				var first atomic.Int32
+				f.fork(p, func() { first.CompareAndSwap(0, 1) }, func() { first.CompareAndSwap(0, 2) })
+				if first.Load() == 1 {
+					offeredFirst++
+				}
+			}
+			if offeredFirst == 0 {
+				t.Fatalf("in 5 calls of %s that woke a parked worker on one P, the caller ran its own work before the worker ran the offered work every time", f.name)
+			}
+		})
 	}
 }
 
