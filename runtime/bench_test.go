@@ -111,6 +111,40 @@ func BenchmarkForkWakesParked(b *testing.B) {
 	}
 }
 
+// BenchmarkPromotionAtAnIdlePool: how long a func published on the
+// promotion board waits for a worker when the pool is idle (every worker
+// parked, the heartbeat asleep), as a loop's rest does while its item 0
+// runs on a pool that was idle at the call. The publisher spins, never
+// yielding, as CPU-bound user code does, until the func has started, or
+// for 10 ms. It reports the median time from the publication to the start.
+func BenchmarkPromotionAtAnIdlePool(b *testing.B) {
+	p := newPool(b, 2)
+	lat := make([]time.Duration, 0, b.N)
+	b.ResetTimer()
+	for range b.N {
+		b.StopTimer()
+		waitParked(b, p)
+		waitHeartbeatAsleep(b, p)
+		b.StartTimer()
+		var started atomic.Int64 // when f started, in ns after t0, plus 1
+		t0 := time.Now()
+		pr := p.Promote(func() { started.CompareAndSwap(0, int64(time.Since(t0))+1) })
+		if !pr.Published() {
+			b.Fatal("nothing was published on an idle pool's board")
+		}
+		for started.Load() == 0 && time.Since(t0) < 10*time.Millisecond {
+		}
+		if !pr.Reclaim() {
+			Raise(pr.Wait())
+		}
+		if started.Load() == 0 {
+			started.Store(int64(10 * time.Millisecond)) // never taken: counted as 10 ms
+		}
+		lat = append(lat, time.Duration(started.Load()-1))
+	}
+	reportMedian(b, lat)
+}
+
 // BenchmarkJoinOneWorkerAlone measures Join's overhead where nobody can
 // steal: fib runs on the only worker of a one-worker pool, submitted with
 // Go, while the caller blocks on a channel.

@@ -536,14 +536,20 @@ func (b *board) tickAt(p *Pool, now int64) {
 	b.lastTick.Store(now)
 }
 
-// pokeHeartbeat makes sure the heartbeat is ticking: it arms its timer if
-// it is asleep.
+// pokeHeartbeat makes sure the heartbeat is ticking: if it is asleep, it
+// runs a tick itself, unless the last one is under a tick old, and arms the
+// timer for the next (PROMOTION.md, "The heartbeat": on an idle pool the
+// timer's first tick comes about a millisecond late, and without the poke's
+// tick an entry ripened only at its second).
 func (p *Pool) pokeHeartbeat() {
 	b := &p.board
 	if b.state.Load() == hbAsleep && b.state.CompareAndSwap(hbAsleep, hbRunning) {
 		b.mu.Lock()
-		b.lastSeen = b.now()
-		b.lastTick.Store(b.lastSeen)
+		now := b.now()
+		if now-b.lastTick.Load() >= int64(heartbeatTick) {
+			b.tickAt(p, now)
+		}
+		b.lastSeen = now
 		b.mu.Unlock()
 		b.timer.Reset(heartbeatTick)
 	}

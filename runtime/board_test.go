@@ -327,6 +327,53 @@ func grow(n int) int {
 	return grow(n-1) + int(buf[(n*7)%256])
 }
 
+// waitHeartbeatAsleep waits until p's heartbeat has gone to sleep, which it
+// does a linger after the board last held an entry.
+func waitHeartbeatAsleep(t testing.TB, p *Pool) {
+	t.Helper()
+	deadline := time.Now().Add(10 * time.Second)
+	for p.board.state.Load() != hbAsleep {
+		if time.Now().After(deadline) {
+			t.Fatalf("the heartbeat still runs 10 s after the board emptied (state %d)", p.board.state.Load())
+		}
+		time.Sleep(time.Millisecond)
+	}
+}
+
+// TestPokeTicks: the poke that wakes the heartbeat ticks, so that what a
+// publisher put on the board is marked at once and ripens at the timer's
+// first tick, which on an idle pool comes about a millisecond late
+// (PROMOTION.md, "The heartbeat"). Without the poke's tick the entry stays
+// unmarked until that first tick.
+func TestPokeTicks(t *testing.T) {
+	p := newPool(t, 2)
+	b := &p.board
+	for range 20 {
+		waitParked(t, p)
+		waitHeartbeatAsleep(t, p)
+		for b.now()-b.lastTick.Load() < int64(heartbeatTick) {
+			goruntime.Gosched() // the poke ticks only a tick after the last tick
+		}
+		ran := false
+		pr := p.Promote(func() { ran = true })
+		if !pr.Published() {
+			t.Fatal("nothing was published on an idle pool's board")
+		}
+		e := pr.s.entry.Load()
+		if e != takenWord && e&markBits == 0 {
+			t.Fatalf("the publisher's poke woke the heartbeat (state %d), but its entry is unmarked (%#x)", b.state.Load(), e)
+		}
+		if pr.Reclaim() {
+			ran = true
+		} else if pn := pr.Wait(); pn != nil {
+			t.Fatal(pn)
+		}
+		if !ran {
+			t.Fatal("the promoted func did not run")
+		}
+	}
+}
+
 // TestHeartbeatStops: once nothing is published, the heartbeat arms no
 // more ticks, and after Close nothing arms it again.
 func TestHeartbeatStops(t *testing.T) {
@@ -340,13 +387,7 @@ func TestHeartbeatStops(t *testing.T) {
 		release(0)
 		<-started
 	}, func() { close(started) })
-	deadline := time.Now().Add(10 * time.Second)
-	for p.board.state.Load() != hbAsleep {
-		if time.Now().After(deadline) {
-			t.Fatalf("the heartbeat still runs 10 s after the board emptied (state %d)", p.board.state.Load())
-		}
-		time.Sleep(time.Millisecond)
-	}
+	waitHeartbeatAsleep(t, p)
 	release(1)
 	if err := p.Close(); err != nil {
 		t.Fatal(err)

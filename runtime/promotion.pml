@@ -53,6 +53,10 @@
  *   -DBUG_MARK_NO_CAS     a tick marks the entry with a store of the word
  *                         it loaded: it writes back an entry its owner took
  *                         back, which a worker then runs a second time
+ *   -DBUG_POKE_TICK_ANY_AGE
+ *                         the poke that wakes the heartbeat ticks without
+ *                         looking at the clock: two ticks under a tick
+ *                         apart
  *   -DBUG_RECLAIM_UNMARKED
  *                         Reclaim tries only the unmarked word: the owner
  *                         of an entry a tick marked waits, though nobody
@@ -73,8 +77,8 @@
  * the last tick is overdue (watchBoard).
  *
  * Time is the clock that lastTick is read against: age is the time since
- * the last tick (or the poke that armed the timer) in three steps, under a
- * tick, a tick or more, over two ticks. It passes when somebody reads it:
+ * the last tick in three steps, under a tick, a tick or more, over two
+ * ticks. It passes when somebody reads it:
  * a worker's look may find any time passed; the timer fires a tick or
  * more after it was armed, so it finds a tick passed unless a worker
  * ticked since then (wt). A tick sets it back to 0.
@@ -83,9 +87,9 @@
  * consistency as sync/atomic gives, and a guard's test is its load. Left
  * out or abstracted:
  * - loads whose value nothing uses (they are stutter steps);
- * - mu: a poker's critical section touches only what mu guards, so it is
- *   one step; a worker's TryLock and its look at the clock under mu are
- *   one step, and so are a tick's store of lastTick and its unlock;
+ * - mu: a poker's Lock and its look at the clock under mu are one step,
+ *   as are a worker's TryLock and its look; so are a tick's store of
+ *   lastTick (and lastSeen) and its unlock;
  * - the linger: LINGER (2) ticks without an entry; spin rounds: SPIN (0)
  *   before park, since a round does what the loop after a park that stays
  *   awake does (search, watchBoard);
@@ -177,9 +181,8 @@ byte state = ASLEEP;
 bool armed = false;	/* the timer: armed only by whoever set RUNNING, or a beat */
 bool mu = false;
 byte since = 0;		/* timer beats since a tick saw an entry (lastSeen) */
-/* The clock, as far as lastTick tells it: the time since the last tick (or
- * the arming poke) is 0: under a tick, 1: a tick or more, 2: over two ticks
- * (overdue). Time passes when somebody reads the clock (below). */
+/* The clock, as far as lastTick tells it: the time since the last tick is
+ * 0: under a tick, 1: a tick or more, 2: over two ticks (overdue). Time passes when somebody reads the clock (below). */
 byte age = 0;
 bool wt = false;	/* a worker ticked since the timer was armed */
 
@@ -202,15 +205,35 @@ byte ticking = 0;	/* ticks running */
 /* timer.Reset: one tick at most is armed. */
 inline arm() { atomic { assert(!armed); armed = true; wt = false } }
 
-/* pokeHeartbeat: arm the timer if the heartbeat is asleep. Its critical
- * section under mu (lastSeen = now) touches only what mu guards, so it is
- * one step. */
+/* pokeHeartbeat: if the heartbeat is asleep, set it running, tick under mu
+ * unless the last tick is under a tick old, and arm the timer. It reads
+ * the clock once, under mu, where any time may have passed; its lastSeen
+ * (since) is the poke's whether it ticks or not. */
 inline poke() {
 	if
 	:: state == ASLEEP ->
 		atomic { if :: state == ASLEEP -> state = RUNNING; pk = true :: else -> skip fi };
 		if
-		:: pk -> atomic { !mu -> since = 0; age = 0; pk = false }; arm()
+		:: pk ->
+			atomic {
+				!mu -> mu = true; pk = false;
+#ifdef STUCK_TIMER
+				if :: age < 2 -> age++ :: else -> skip fi;
+#else
+				if :: skip :: age < 2 -> age++ :: age = 2 fi;
+#endif
+#ifdef BUG_POKE_TICK_ANY_AGE
+				tgo = true
+#else
+				tgo = (age >= 1)
+#endif
+			};
+			if
+			:: tgo -> tick();
+				atomic { tocc = false; ticking = 0; age = 0; since = 0; mu = false }
+			:: else -> atomic { since = 0; mu = false }
+			fi;
+			arm()
 		:: else -> skip
 		fi
 	:: else -> skip
@@ -513,6 +536,8 @@ rearm:
 active proctype Owner() {
 	byte me = 1, x;
 	bool patient, pk;
+	byte te, ts, ti, tn;	/* a poke's tick's */
+	bool tgo, tocc, tfresh, twk;
 	do
 	:: me <= NPUB ->
 		if
