@@ -14,9 +14,8 @@ import "github.com/gopar-dev/gopar/runtime"
 //     workers of a new pool before they first run, so the first Join of a
 //     program goes parallel; a worker that the offer wakes starts b within
 //     a wake-up (microseconds), since the caller lets it run first. If
-//     nobody took b by the time a returns, the
-//     caller runs b too; while it waits for a b that was taken, it runs the
-//     pool work that b forks.
+//     nobody took b by the time a returns, the caller runs b too; while it
+//     waits for a b that was taken, it runs the pool work that b forks.
 //   - While every participant is busy, Join publishes b on the pool's
 //     promotion board, where a worker that frees up takes it once it has
 //     waited a heartbeat tick (50 microseconds). After a, the caller takes b
