@@ -89,24 +89,9 @@ func reportMedian(b *testing.B, lat []time.Duration) {
 func BenchmarkForkWakesParked(b *testing.B) {
 	for _, f := range forksThatWake {
 		b.Run(f.name, func(b *testing.B) {
-			p := newPool(b, 2)
-			lat := make([]time.Duration, 0, b.N)
-			b.ResetTimer()
-			for range b.N {
-				b.StopTimer()
-				waitParked(b, p)
-				b.StartTimer()
-				var started atomic.Int64 // when the offered work started, in ns after t0, plus 1
-				t0 := time.Now()
-				f.fork(p, func() {
-					started.CompareAndSwap(0, int64(time.Since(t0))+1)
-				}, func() {
-					for started.Load() == 0 && time.Since(t0) < time.Millisecond {
-					}
-				})
-				lat = append(lat, time.Duration(started.Load()-1))
-			}
-			reportMedian(b, lat)
+			benchStartLatency(b, waitParked, func(p *Pool, mark func(), spin func(time.Duration)) {
+				f.fork(p, mark, func() { spin(time.Millisecond) })
+			})
 		})
 	}
 }
@@ -116,30 +101,47 @@ func BenchmarkForkWakesParked(b *testing.B) {
 // parked, the heartbeat asleep), as a loop's rest does while its item 0
 // runs on a pool that was idle at the call. The publisher spins, never
 // yielding, as CPU-bound user code does, until the func has started, or
-// for 10 ms. It reports the median time from the publication to the start.
+// for 10 ms (a func not started by then counts as 10 ms).
 func BenchmarkPromotionAtAnIdlePool(b *testing.B) {
+	idle := func(t testing.TB, p *Pool) {
+		waitParked(t, p)
+		waitHeartbeatAsleep(t, p)
+	}
+	benchStartLatency(b, idle, func(p *Pool, mark func(), spin func(time.Duration)) {
+		pr := p.Promote(mark)
+		if !pr.Published() {
+			b.Fatal("nothing was published on an idle pool's board")
+		}
+		spin(10 * time.Millisecond)
+		if !pr.Reclaim() {
+			Raise(pr.Wait())
+		}
+	})
+}
+
+// benchStartLatency runs op b.N times on a pool of 2 workers, each time
+// after idle has brought the pool to rest (untimed), and reports the median
+// time from op's call to the start of the work it offers, which calls
+// mark. op's own work calls spin(limit), which returns once that work has
+// started or limit has passed since the call; work not started by then
+// counts as limit.
+func benchStartLatency(b *testing.B, idle func(testing.TB, *Pool), op func(p *Pool, mark func(), spin func(limit time.Duration))) {
 	p := newPool(b, 2)
 	lat := make([]time.Duration, 0, b.N)
 	b.ResetTimer()
 	for range b.N {
 		b.StopTimer()
-		waitParked(b, p)
-		waitHeartbeatAsleep(b, p)
+		idle(b, p)
 		b.StartTimer()
-		var started atomic.Int64 // when f started, in ns after t0, plus 1
+		var started atomic.Int64 // when the offered work started, in ns after t0, plus 1
 		t0 := time.Now()
-		pr := p.Promote(func() { started.CompareAndSwap(0, int64(time.Since(t0))+1) })
-		if !pr.Published() {
-			b.Fatal("nothing was published on an idle pool's board")
+		mark := func() { started.CompareAndSwap(0, int64(time.Since(t0))+1) }
+		spin := func(limit time.Duration) {
+			for started.Load() == 0 && time.Since(t0) < limit {
+			}
+			started.CompareAndSwap(0, int64(limit)+1)
 		}
-		for started.Load() == 0 && time.Since(t0) < 10*time.Millisecond {
-		}
-		if !pr.Reclaim() {
-			Raise(pr.Wait())
-		}
-		if started.Load() == 0 {
-			started.Store(int64(10 * time.Millisecond)) // never taken: counted as 10 ms
-		}
+		op(p, mark, spin)
 		lat = append(lat, time.Duration(started.Load()-1))
 	}
 	reportMedian(b, lat)
