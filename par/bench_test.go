@@ -139,15 +139,7 @@ func BenchmarkFewCheap(b *testing.B) {
 // which the VM's outliers move. The loop's helper once started 60-100 us
 // late (runtime/SLEEP.md, "Waking from a goroutine that goes on running").
 func BenchmarkLoopAtAnIdlePool(b *testing.B) {
-	for _, lg := range []int{15, 16, 17} {
-		n := 1 << lg
-		b.Run("seq/n=2^"+itoa(lg), func(b *testing.B) {
-			afterAPause(b, func() { sink = seqSum(0, n) })
-		})
-		b.Run("gopar/n=2^"+itoa(lg), func(b *testing.B) {
-			afterAPause(b, func() { sink = par.ReduceBlocks(0, n, seqSum, addU64) })
-		})
-	}
+	benchAtAnIdlePool(b, func(n int) uint64 { return par.ReduceBlocks(0, n, seqSum, addU64) })
 }
 
 // BenchmarkJoinAtAnIdlePool: par.Join of two halves of 2^15 to 2^17 cheap
@@ -155,17 +147,23 @@ func BenchmarkLoopAtAnIdlePool(b *testing.B) {
 // parked: a fork at the top of a request. seq/ is the plain loop over both
 // halves. The median op is reported beside the mean.
 func BenchmarkJoinAtAnIdlePool(b *testing.B) {
+	benchAtAnIdlePool(b, func(n int) uint64 {
+		var x, y uint64
+		par.Join(func() { x = seqSum(0, n/2) }, func() { y = seqSum(n/2, n) })
+		return x + y
+	})
+}
+
+// benchAtAnIdlePool runs gopar(n), the sum of the cheap items [0, n), and
+// the plain loop (seq/) for n of 2^15 to 2^17, each op after a pause.
+func benchAtAnIdlePool(b *testing.B, gopar func(n int) uint64) {
 	for _, lg := range []int{15, 16, 17} {
 		n := 1 << lg
 		b.Run("seq/n=2^"+itoa(lg), func(b *testing.B) {
 			afterAPause(b, func() { sink = seqSum(0, n) })
 		})
 		b.Run("gopar/n=2^"+itoa(lg), func(b *testing.B) {
-			afterAPause(b, func() {
-				var x, y uint64
-				par.Join(func() { x = seqSum(0, n/2) }, func() { y = seqSum(n/2, n) })
-				sink = x + y
-			})
+			afterAPause(b, func() { sink = gopar(n) })
 		})
 	}
 }

@@ -1,9 +1,6 @@
 package runtime
 
-import (
-	goruntime "runtime"
-	"sync/atomic"
-)
+import "sync/atomic"
 
 // The waiting rule: a goroutine that waits runs only work that descends
 // from what it waits for. WAITING.md beside this file states the rule, why
@@ -163,7 +160,7 @@ func (w *Worker) Spread(fr *Frame, n int, help, self func(*Worker), done *Latch)
 		w.Offer(help)
 	}
 	if wakes {
-		goruntime.Gosched()
+		yield()
 	}
 	self(w)
 	w.waitUntil(done, &fr.f)

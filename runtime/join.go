@@ -1,7 +1,5 @@
 package runtime
 
-import goruntime "runtime"
-
 // Join runs a and b, possibly in parallel, and returns when both are done.
 //
 // b is pushed onto w's deque, where an idle worker can steal it, while w runs
@@ -49,7 +47,7 @@ func (w *Worker) join(a, b func(*Worker), offered bool) {
 		// Let the worker the push woke start b now, not after the
 		// scheduler's back-off (SLEEP.md, "Waking from a goroutine that
 		// goes on running").
-		goruntime.Gosched()
+		yield()
 	}
 	// As in JoinFunc, one deferred function covers both calls, and does
 	// nothing unless one of them panics or calls runtime.Goexit: cheaper

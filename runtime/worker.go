@@ -480,5 +480,6 @@ func (w *Worker) random() uint64 {
 	return x
 }
 
-// yield lets other goroutines run during the spin phase.
+// yield lets other goroutines run: during the spin phase, and after offers
+// that woke a parked worker (Spread, join).
 func yield() { goruntime.Gosched() }
