@@ -444,8 +444,9 @@ func fewItems(pool *runtime.Pool, lo, hi int) bool {
 // once the block has run for a heartbeat tick runs it as a loop of its own
 // (inline, then parallel) and hands back its result. The first block is
 // the one whose time nothing predicts: it is item 0 (see sizer), and a
-// costly item 0 used to run alone however long it took. Later blocks are
-// sized by the clock, and the inline phase ends after goParallelAfter.
+// costly item 0 would otherwise run alone however long it took. Later
+// blocks are sized by the clock, and the inline phase ends after
+// goParallelAfter.
 type restOfLoop[A any] struct {
 	cfg    Config
 	r      Reducer[A]
@@ -460,9 +461,13 @@ type restOfLoop[A any] struct {
 }
 
 // restOfLoops keeps the restOfLoop of loops whose rest was not taken, for
-// the next loop: the board's entry is then the same func, told apart by the
-// slot's sequence number, and a short loop pays no allocation for it
-// (docs/benchmarks.md, "Lazy promotion").
+// the next loop, so that a short loop pays no allocation for it
+// (docs/benchmarks.md, "Lazy promotion"). The board's entry is then the same
+// func (h.fn) again. That is safe because an entry's heartbeat marks belong
+// to its publication, not to the func: published again, the func's word
+// starts unmarked, so a worker's take, which needs the ripe mark, cannot
+// take the new publication with a CAS from the old one's word
+// (runtime/PROMOTION.md, "Ripe").
 var restOfLoops sync.Pool
 
 // release keeps h for the next loop, which overwrites cfg and r. Only a

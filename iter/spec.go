@@ -406,8 +406,8 @@ func sumBound[T Number](s *Spec[T], lo, hi int) T {
 // unrelated code changes. The unrolled loop (165 bytes) crosses two or
 // three lines in either place, a few bytes' share of four items: par's W0
 // per-item call differs by under 2% between the two places, where the
-// one-call loop's differed by 17% (docs/benchmarks.md, "sumAt's loop,
-// four calls a turn"). The index and the sum also go through memory once
+// one-call loop's differed by 17% (docs/benchmarks.md, "W0 and the
+// per-item call"). The index and the sum also go through memory once
 // per four items instead of once per item.
 //
 // acc + a + b + c + d adds left to right, item by item as the one-call loop

@@ -29,8 +29,8 @@ func Sum[T Number](s Spec[T]) T {
 // phase keeps them in the loop's shared state), so a Fold that captured at
 // was allocated at every call, even for a loop that never leaves the
 // caller: on W0 (1,000 cheap items) that one allocation of 24 bytes was
-// some 0.1 us of the per-item form's 1.7-2.1 us (docs/benchmarks.md, "W0's
-// per-item form, eighth session"). (A closure that captured the whole
+// some 0.1 us of the per-item form's 1.7-2.1 us (docs/benchmarks.md, "W0
+// and the per-item call"). (A closure that captured the whole
 // Spec, as sumSpec's does, would move that Spec, some 200 bytes, to the
 // heap instead.)
 func sumAtLoop[T Number](cfg Config, lo, hi int, at func(int) T) T {

@@ -82,8 +82,8 @@ func specOf[T any](it Iterator[T]) iter.Spec[T] {
 		// Range's iterator, the common source. T is int here (Ints is
 		// an Iterator[int] and no other), which the assertion checks;
 		// the method call below would cost an indirect call and two
-		// more copies of the Spec (docs/benchmarks.md, "W0's per-item
-		// form, sixth session").
+		// more copies of the Spec (docs/benchmarks.md, "W0 and the
+		// per-item call").
 		return *any(&v.s).(*iter.Spec[T])
 	}
 	return (*(*Iterator[T])(noescape(unsafe.Pointer(&it)))).spec()

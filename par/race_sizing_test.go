@@ -14,13 +14,12 @@ import (
 // TestBlocksDoNotCollapseUnderRace: under the race detector every take from
 // the partitioner costs about a microsecond, more than a block's time
 // target. Block sizing accounts for that fixed cost (iter's sizer), so cheap
-// loops still run in long blocks. Measured on the 2-core development machine
-// (2026-11-22): a sum over 2^30 items 0.36 s, a FindFirst with no match over
-// 2^26 items 1.35 s, 10-20k blocks for 2^30 items. Before, blocks shrank to
-// one item: 2^24 items took 7 s. The bounds below leave ten times the
+// loops still run in long blocks: on the 2-core development machine a sum
+// over 2^30 items takes 0.23-0.36 s, a FindFirst with no match over 2^26
+// items 0.09-1.35 s, in 10-20k blocks for 2^30 items; with blocks of one
+// item, 2^24 items took 7 s. The bounds below leave ten times the
 // measured time, for slower CI machines; the block count is the bound that
-// does not depend on the machine. Measured again after issue 8's audit
-// (same machine): 0.23 s and 0.09 s, 13-15k blocks.
+// does not depend on the machine.
 //
 // With -tags gopar_debug as well, the partitioner marks every item it hands
 // out in a bitmap (loops up to 2^28 items): a cost per item, about 160 ns

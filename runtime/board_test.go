@@ -47,8 +47,8 @@ func busyWorkers(t testing.TB, p *Pool) (release func(i int)) {
 
 // TestJoinPromotedWhenAWorkerFreesUp: at the call every worker is busy, so
 // JoinLazy cannot share b; a then frees a worker and waits for b to start.
-// b must be promoted to that worker while a still runs. On the old code
-// (JoinLazy decided once, at the call) b never started while a waited.
+// b must be promoted to that worker while a still runs. A JoinLazy that
+// decided once, at the call, would never start b while a waited.
 func TestJoinPromotedWhenAWorkerFreesUp(t *testing.T) {
 	for _, workers := range []int{2, 4} {
 		p := newPool(t, workers)
@@ -520,8 +520,8 @@ func freshFunc(t *testing.T, p *Pool, f func()) func() {
 // TestWaiterRunsWhatBPublishes: the owner of a b that a worker took runs,
 // while it waits, what b publishes (leapfrogging). Every worker is busy but
 // the one that takes b, and b's own Join waits for its b, c, to start: only
-// the owner is free to run c. On the old code the owner blocked on the
-// slot's channel, and c never started (a 10 s timeout).
+// the owner is free to run c. An owner that only blocked on the slot's
+// channel would never start c (the test's 10 s timeout).
 func TestWaiterRunsWhatBPublishes(t *testing.T) {
 	if !haveCurG {
 		t.Skip("waiters help only where curG is implemented")
@@ -690,8 +690,7 @@ func TestWaiterSkipsEntriesBelowItsFunc(t *testing.T) {
 // TestPublisherRecordedOnlyUnderATakenFunc: Promote records the publisher
 // (pub), which only a waiter for a func the publisher runs reads, only
 // while some taken func runs (Pool.running); otherwise it saves the two
-// locked stores. On the old code pub was the publisher's at every
-// publication.
+// locked stores. It fails where pub is recorded at every publication.
 func TestPublisherRecordedOnlyUnderATakenFunc(t *testing.T) {
 	if !haveCurG {
 		t.Skip("pub is recorded only where curG is implemented")

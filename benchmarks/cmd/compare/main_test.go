@@ -100,8 +100,8 @@ func TestRedrawReadsRender(t *testing.T) {
 }
 
 // TestSelectWorkloads: -w matches ids whatever their case, so that an id
-// with lower-case letters (P4i, probe) can be chosen; it used to upper-case
-// the list, which found no "P4I" or "PROBE".
+// with lower-case letters (P4i, probe) can be chosen: upper-casing the list
+// would find no "P4I" or "PROBE".
 func TestSelectWorkloads(t *testing.T) {
 	p4i := &benchmarks.Workload{ID: "P4i"}
 	p4I := &benchmarks.Workload{ID: "P4I"}
