@@ -63,7 +63,7 @@ func BenchmarkT7(b *testing.B) { bench(b, T7) }
 // TestChecksums checks that every implementation of every workload returns the
 // checksum of seq. With -short it skips the slowest implementations.
 func TestChecksums(t *testing.T) {
-	for _, w := range slices.Concat(All, Toolkit) {
+	for _, w := range slices.Concat(All, Toolkit, Streams) {
 		if testing.Short() && w == T4 {
 			continue // about 15 s
 		}
@@ -83,7 +83,7 @@ func TestChecksums(t *testing.T) {
 
 // TestTargets checks that every target names implementations that exist.
 func TestTargets(t *testing.T) {
-	for _, w := range slices.Concat(All, Toolkit) {
+	for _, w := range slices.Concat(All, Toolkit, Streams) {
 		if _, ok := w.Impl("seq"); !ok || w.Impls[0].Name != "seq" {
 			t.Errorf("%s: seq is not the first implementation", w.ID)
 		}
