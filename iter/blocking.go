@@ -47,7 +47,7 @@ func runBlocking[A any](cfg Config, lo, hi int, r Reducer[A]) A {
 		return r.identity()
 	}
 	sortRuns(b.runs)
-	return combineRuns(b.runs, r)
+	return combineRuns(r.prefixRuns(b.runs, lo, b.stop), r)
 }
 
 // blockingLoop is the shared state of one runBlocking.

@@ -53,6 +53,19 @@ type Reducer[A any] struct {
 	// few microseconds of work. Half of a range stays in the thieves'
 	// reach. See docs/design.md, "Blocks with a setup".
 	Setup bool
+	// AllRuns keeps every run that ran when a done context stops the loop.
+	// By default a stopped loop's result covers a prefix: only the runs
+	// before the first index that did not run are combined (see
+	// prefixRuns), so that a cancelled Collect, Reduce or Sum is the result
+	// of a shorter input, never one with holes. The Try forms set it: an
+	// error counts wherever it came from, and they return no partial
+	// result.
+	AllRuns bool
+	// SeqLen, if not nil, is told the number of items of a seq that ended
+	// by itself (the sequence driver's; see window.batches). It is not
+	// called when the loop stopped the seq while it still had items, or
+	// over a range, whose length the caller knows.
+	SeqLen func(n int)
 }
 
 // identity returns r.Identity(), or A's zero value if it is nil.
@@ -75,7 +88,7 @@ func (r *Reducer[A]) answered(acc A, hi int) bool {
 }
 
 // decided reports whether the loop ends after acc: it is answered, or done
-// is closed (a cancelled loop stops, but what ran counts).
+// is closed (a cancelled loop stops, and its prefix counts).
 func (r *Reducer[A]) decided(acc A, hi int, done <-chan struct{}) bool {
 	return r.answered(acc, hi) || isClosed(done)
 }
@@ -528,9 +541,9 @@ func foldFirst[A any](pool *runtime.Pool, cfg Config, lo, n, hi int, r Reducer[A
 		h.decided = true
 		h.cancel.Store(true)
 	} else if isClosed(cfg.done()) {
-		// A done context stops the loop, but what ran counts (a cancelled
-		// Partition or Collect keeps every item that ran): the rest stops
-		// after the block it runs, and its result is combined.
+		// A done context stops the loop, and its prefix counts: the first
+		// block ran whole, so the rest, which stops after the block it
+		// runs, gives its own prefix (see prefixRuns) to be combined.
 		h.cancel.Store(true)
 	}
 	h.panicked = pr.Wait()
@@ -565,6 +578,20 @@ func RunBlocks(cfg Config, lo, hi int, body func(lo, hi int)) {
 			body(lo, hi)
 			return acc
 		},
+	})
+}
+
+// RunPrefix is RunBlocks for a loop whose results land in place (Collect
+// into a slice): it returns how many items from lo ran without a hole, all
+// of them unless a done context stopped the loop (see Reducer.AllRuns).
+// Items after the first hole may have run too; their results do not count.
+func RunPrefix(cfg Config, lo, hi int, body func(lo, hi int)) int {
+	return Run(cfg, lo, hi, Reducer[int]{
+		Fold: func(acc int, lo, hi int) int {
+			body(lo, hi)
+			return acc + (hi - lo)
+		},
+		Combine: func(a, b int) int { return a + b },
 	})
 }
 
@@ -954,12 +981,33 @@ func (o *loop[A]) combine() A {
 	if invariant.Enabled && o.parts.Cut() == math.MaxInt {
 		o.checkRunsTile()
 	}
-	return combineRuns(o.runs, o.r)
+	return combineRuns(o.r.prefixRuns(o.runs, o.lo, o.stop), o.r)
 }
 
 // sortRuns puts runs in index order.
 func sortRuns[A any](runs []run[A]) {
 	slices.SortFunc(runs, func(a, b run[A]) int { return cmp.Compare(a.lo, b.lo) })
+}
+
+// prefixRuns returns the sorted runs of a loop from lo whose results count.
+// A loop that a done context stopped may have skipped blocks anywhere, so
+// its runs leave holes; its result is then that of the prefix, the runs
+// before the first index that did not run (all of them with AllRuns). A
+// loop whose context is not done keeps every run: its holes, if any, come
+// from a Cut, which drops only the items above the answer, or from a Stop,
+// whose answer stands wherever it came from.
+func (r *Reducer[A]) prefixRuns(runs []run[A], lo int, done <-chan struct{}) []run[A] {
+	if r.AllRuns || !isClosed(done) {
+		return runs
+	}
+	at := lo
+	for k, run := range runs {
+		if run.lo != at {
+			return runs[:k]
+		}
+		at = run.hi
+	}
+	return runs
 }
 
 // combineRuns joins sorted runs, left to right, with r.Combine; no runs give

@@ -19,9 +19,10 @@ import (
 // the Spec (Map, Filter) and every terminal operation need no change.
 
 // batchSource drives a seq in batches (see batching): body runs the batch
-// at positions [lo, hi) and says whether to go on.
+// at positions [lo, hi) and says whether to go on. It returns the number of
+// items the seq yielded and whether the seq ended by itself.
 type batchSource interface {
-	batches(b *batching, body func(lo, hi int) bool)
+	batches(b *batching, body func(lo, hi int) bool) (n int, ended bool)
 }
 
 // Batch sizes adapt to the item cost: a batch should take about
@@ -47,6 +48,12 @@ type batching struct {
 	// window. False stops the loop.
 	reserve func(size int) bool
 	start   time.Time // when the current batch started
+	// done is the loop's context's, if any. With exact set, a seq that a
+	// done context stopped is asked for one more item, which does not run:
+	// whether it comes tells whether the context left an item out (see
+	// window.batches).
+	done  <-chan struct{}
+	exact bool
 }
 
 // newBatching returns the batching of the sequence and stream drivers for
@@ -64,7 +71,7 @@ func newBatching(cfg Config, bound int) *batching {
 	if bound > 0 {
 		least, most = min(least, bound), bound
 	}
-	return &batching{least: least, most: most, size: least}
+	return &batching{least: least, most: most, size: least, done: cfg.done()}
 }
 
 // ready waits, if it must, until the next batch may start, and starts its
@@ -113,18 +120,31 @@ type window[T any] struct {
 	items []T
 }
 
-func (w *window[T]) batches(b *batching, body func(lo, hi int) bool) {
+// batches pulls the seq into batches of b's sizes and runs body on each.
+// It returns the number of items the seq yielded, and whether the seq ended
+// by itself rather than because yield returned false.
+//
+// Once a done context has stopped the loop, yield returns false at once
+// unless b is exact: then the seq goes on to its next yield, which returns
+// false without running the item, or to its end. So the sequence driver
+// knows whether the context left an item out (a seq is not asked for more
+// than one item past the stop), and a Try form cancelled during its last
+// item returns nil, as over a slice.
+func (w *window[T]) batches(b *batching, body func(lo, hi int) bool) (n int, ended bool) {
+	// A second operation on the same iterator is refused first, whatever
+	// the state of its context.
 	if !w.busy.CompareAndSwap(false, true) {
 		panic("gopar: an iterator from par.FromSeq runs one terminal operation at a time")
 	}
 	defer w.busy.Store(false)
 	if w.seq == nil {
-		return
+		return 0, true
 	}
 	var (
 		buf     []T
-		stopped bool
-		caught  any // a panic in body, re-raised once seq has returned
+		stopped bool // yield returned false
+		peek    bool // a done context stopped the loop: the next item is left out
+		caught  any  // a panic in body, re-raised once seq has returned
 	)
 	flush := func() (more bool) {
 		defer func() {
@@ -139,9 +159,21 @@ func (w *window[T]) batches(b *batching, body func(lo, hi int) bool) {
 		// The next item is pulled once the next batch may start.
 		return more && b.ready()
 	}
+	// stop says what yield returns once body has said to stop.
+	stop := func() bool {
+		if caught == nil && b.exact && isClosed(b.done) {
+			peek = true
+			return true
+		}
+		stopped = true
+		return false
+	}
 	w.base, w.items = 0, nil
-	if !b.ready() {
-		return
+	switch {
+	case isClosed(b.done) && b.exact:
+		peek = true // no batch runs; the seq says whether it is empty
+	case isClosed(b.done) || !b.ready():
+		return 0, false // not pulled at all
 	}
 	w.seq(func(v T) bool {
 		if stopped {
@@ -152,19 +184,25 @@ func (w *window[T]) batches(b *batching, body func(lo, hi int) bool) {
 			}
 			panic("gopar: par.FromSeq: the sequence called yield again after yield returned false")
 		}
+		if peek {
+			stopped = true // an item that the context left out
+			return false
+		}
+		n++
 		buf = append(buf, v)
 		if len(buf) >= b.size && !flush() {
-			stopped = true
+			return stop()
 		}
-		return !stopped
+		return true
 	})
-	if !stopped && len(buf) > 0 {
+	if !stopped && !peek && len(buf) > 0 {
 		flush()
 	}
 	w.items = nil
 	if caught != nil {
 		panic(caught)
 	}
+	return n, !stopped
 }
 
 // runSeq is the sequence driver, for a pipeline over a seq (cfg.seq !=
@@ -176,15 +214,17 @@ func runSeq[A any](cfg Config, r Reducer[A]) A {
 	cfg.seq = nil
 	done := cfg.done()
 	acc := r.identity()
-	if isClosed(done) {
-		return acc
-	}
-	src.batches(newBatching(cfg, 0), func(lo, hi int) bool {
-		part := drive(cfg, lo, hi, r)
+	b := newBatching(cfg, 0)
+	b.exact = r.SeqLen != nil
+	n, ended := src.batches(b, func(lo, hi int) bool {
+		part := drive(cfg, lo, hi, r) // nothing runs once done is closed
 		if r.Combine != nil {
 			acc = r.Combine(acc, part)
 		}
 		return !r.decided(acc, hi, done)
 	})
+	if ended && r.SeqLen != nil {
+		r.SeqLen(n)
+	}
 	return acc
 }

@@ -35,7 +35,10 @@ import (
 // is not pulled again, and what was computed is dropped. The consumer then
 // waits until the producer has returned, so no goroutine is left behind.
 // A panic in the pipeline ends the producer; the consumer hands over the
-// items of the batches before it, then re-raises it. A runtime.Goexit on
+// items of the batches before it, then re-raises it. It re-raises it also
+// after the loop body broke or returned, since the callback that panicked
+// did run (a seq that yields again after yield returned false panics
+// likewise); a panic of the loop body itself goes on as it is. A runtime.Goexit on
 // the producer's goroutine (a callback that calls t.Fatal while the
 // producer runs it) ends the consumer's goroutine the same way.
 
@@ -71,9 +74,14 @@ func Stream[T any](s Spec[T]) stditer.Seq[[]T] {
 		collect := collector(&s)
 		st.wait.Add(1)
 		go st.produce(func() { Run(cfg, s.Lo, s.Hi, collect) })
-		defer st.stop(cancel)
+		defer st.stop(cancel) // the loop body panicked: its panic goes on
 		for part := range st.parts {
 			if !yield(part.items.([]T)) {
+				// The loop body broke or returned: the work stops, and
+				// a panic or Goexit of a callback that ran meanwhile is
+				// still passed on, never dropped.
+				st.stop(cancel)
+				st.end()
 				return
 			}
 			st.release(part.reserved)
@@ -248,7 +256,7 @@ func runStream[A any](cfg Config, lo, hi int, r Reducer[A]) A {
 	}
 	if src := cfg.seq; src != nil {
 		cfg.seq = nil
-		src.batches(b, body)
+		src.batches(b, body) // Values has no use for the seq's length
 		return r.identity()
 	}
 	if !b.ready() {

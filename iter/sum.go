@@ -190,22 +190,56 @@ func reproducibleSum[T Number](s Spec[T]) T {
 			}
 		}()
 	}
-	RunBlocks(cfg, 0, len(sums), func(lo, hi int) {
-		for k := lo; k < hi; k++ {
-			sums[k] = sumPieces(&s, item(k), item(k+1), stop)
-		}
+	if stop == nil {
+		RunBlocks(cfg, 0, len(sums), func(lo, hi int) {
+			for k := lo; k < hi; k++ {
+				sums[k], _ = sumPieces(&s, item(k), item(k+1), stop)
+			}
+		})
+		return pairwise(sums)
+	}
+	// A done context may stop the loop with blocks skipped or cut short:
+	// the sum is that of the blocks before the first one that did not run
+	// whole (see Reducer.AllRuns).
+	type whole struct {
+		n      int  // blocks added up whole, from the run's start
+		broken bool // a block after them was cut short
+	}
+	w := Run(cfg, 0, len(sums), Reducer[whole]{
+		Fold: func(acc whole, lo, hi int) whole {
+			for k := lo; k < hi && !acc.broken; k++ {
+				var ok bool
+				sums[k], ok = sumPieces(&s, item(k), item(k+1), stop)
+				if ok {
+					acc.n++
+				} else {
+					acc.broken = true
+				}
+			}
+			return acc
+		},
+		Combine: func(a, b whole) whole {
+			if a.broken {
+				return a
+			}
+			return whole{a.n + b.n, b.broken}
+		},
 	})
-	return pairwise(sums)
+	if w.n == 0 {
+		return 0
+	}
+	return pairwise(sums[:w.n])
 }
 
 // sumPieces adds up the items of [lo, hi) in order, sumBlock items at a
 // time, and stops early once stop is closed: the blocks of a very long
 // range hold up to 2^44 items (hours), and a done context must still end
-// the loop promptly. A block of sumBlock items or fewer (every block of a
-// range up to 2^32 items) is one SumBlock.
-func sumPieces[T Number](s *Spec[T], lo, hi int, stop <-chan struct{}) T {
+// the loop promptly; whole says whether it reached hi. A block of sumBlock
+// items or fewer (every block of a range up to 2^32 items) is one
+// SumBlock.
+func sumPieces[T Number](s *Spec[T], lo, hi int, stop <-chan struct{}) (sum T, whole bool) {
 	if uint64(hi)-uint64(lo) <= sumBlock {
-		return SumBlock(s, lo, hi)
+		return SumBlock(s, lo, hi), true
 	}
 	var acc T
 	for i := lo; i < hi; {
@@ -214,11 +248,11 @@ func sumPieces[T Number](s *Spec[T], lo, hi int, stop <-chan struct{}) T {
 		i = e
 		select {
 		case <-stop:
-			return acc
+			return acc, i == hi
 		default:
 		}
 	}
-	return acc
+	return acc, true
 }
 
 // pairwise adds xs up in a fixed binary tree: the sum of each half, then

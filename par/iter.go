@@ -186,15 +186,30 @@ func (it Iter[T]) WithPool(pool *Pool) Iter[T] {
 	return it
 }
 
-// WithContext returns it with its terminal operations cancelled by ctx:
-// once ctx is done, blocks of items not yet started are skipped (calls
-// already running finish), and the operation returns promptly.
+// WithContext returns it with its terminal operations cancelled by ctx.
+// The context is polled between blocks of items (every few microseconds of
+// work): once it is done, no block starts, calls already running finish,
+// and the operation returns promptly. A context that is already done runs
+// no item at all.
 //
-// TryForEach then returns context.Cause(ctx), unless a call of f returned an
-// error first. The other terminal operations have no error to return: they
-// return what the items that ran produced (a partial Sum, a shorter Collect,
-// a ForEach that skipped items, Find's false), so check ctx.Err() before
-// using their result. A context that is already done runs no item at all.
+// An operation that a done context stopped before every item ran returns
+// its result over a prefix of the source: the items before the first one
+// that did not run, as if the input ended there. So a cancelled Collect is
+// shorter, never holed with zero values; Sum, Count, Reduce, Fold, Min,
+// Max, Partition, ReduceBlocksIn and the searches (Any, Every, Find,
+// FindFirst) answer for that prefix; Values and All end after it. Items
+// after the prefix may have run too: their side effects happened, their
+// results are dropped. A context done before the operation starts gives the
+// empty prefix: an empty Collect, a zero Sum, Find's false. Check ctx.Err()
+// to tell a cut result from a whole one.
+//
+// The Try forms (TryForEach, TryMap, and their Context forms) return no
+// partial result. An error returned by a call wins over the context (see
+// TryForEach for which one). If no call failed, they return
+// context.Cause(ctx) when the context left an item out, and nil (TryMap
+// with every result) when every item ran, even if ctx was done by the end:
+// over an empty input, a done context gives nil.
+//
 // docs/guide.md, "Where a done context is observed", lists the forms that
 // take no context.
 func (it Iter[T]) WithContext(ctx context.Context) Iter[T] {
@@ -287,10 +302,16 @@ func (it Nums[T]) WithPool(pool *Pool) Nums[T] {
 // no field or method Sum"), use the function par.Sum.
 //
 // Integer sums wrap around on overflow as the + operator does. Float (and
-// complex) sums are reproducible: the same items give the same bits on any
-// number of workers and in every run, which may differ from a sequential
-// loop's in the last bits (docs/guide.md, "Float sums are reproducible",
-// says how, and what it costs).
+// complex) sums are reproducible: the same pipeline over the same source
+// gives the same bits on any number of workers and in every run, though
+// they may differ from a sequential loop's in the last bits. The items are
+// added in fixed blocks of source positions, so the items that a Filter
+// drops still shape the blocks: Slice(xs).Filter(p).Sum() need not have the
+// bits of Slice(kept).Sum(), where kept holds the items that pass p. Over
+// FromSeq the positions are the sequence's: the bits are those of the same
+// pipeline over a Slice of the same items (up to 2^32 of them).
+// docs/guide.md, "Float sums are reproducible", says how, and what it
+// costs.
 func (it Nums[T]) Sum() T { return iter.Sum(it.s) } // not Sum(it): an Iterator holding it would be allocated
 
 // Map returns an iterator over f(x) for every item x of it; f may change the

@@ -29,8 +29,9 @@ import (
 // compute again, each participant appends to two slices of its own per run
 // of items, and the runs are then copied, in parallel, into the results.
 //
-// The iterator's settings apply; a done context leaves the results
-// holding the items that ran, and a panic in pred is re-raised as a *Panic.
+// The iterator's settings apply; a done context leaves the results holding
+// the items of a prefix (see Iter.WithContext), and a panic in pred is
+// re-raised as a *Panic.
 // A nil pred panics at once.
 func (it Iter[T]) Partition(pred func(T) bool) (matched, rest []T) {
 	mustFunc(pred, "Partition")
@@ -83,7 +84,7 @@ func pack[T any](s iter.Spec[T], n int, pred func(T) bool) (matched, rest []T) {
 	flags := makeFor[uint8](s, n, "Partition")
 	chunks := (n-1)/packChunk + 1
 	counts := make([]struct{ yes, no atomic.Int64 }, chunks)
-	iter.RunBlocks(s.Config, s.Lo, s.Hi, func(lo, hi int) {
+	flag := func(lo, hi int) {
 		// A block may start or end inside a chunk, whose other part
 		// another participant counts: hence the atomic adds, one per
 		// chunk and block.
@@ -95,7 +96,30 @@ func pack[T any](s iter.Spec[T], n int, pred func(T) bool) (matched, rest []T) {
 			counts[c].no.Add(int64(end - lo - y))
 			lo = end
 		}
-	})
+	}
+	if s.Context == nil {
+		iter.RunBlocks(s.Config, s.Lo, s.Hi, flag)
+	} else if p := iter.RunPrefix(s.Config, s.Lo, s.Hi, flag); p < n {
+		// A done context stopped the loop: the results are those of the
+		// prefix that ran (see Iter.WithContext), so the items after it
+		// count as not run.
+		clear(flags[p:])
+		c := p / packChunk
+		var yes, no int64
+		for _, f := range flags[c*packChunk : p] {
+			if f == iter.FlagYes {
+				yes++
+			} else {
+				no++
+			}
+		}
+		counts[c].yes.Store(yes)
+		counts[c].no.Store(no)
+		for k := c + 1; k < chunks; k++ {
+			counts[k].yes.Store(0)
+			counts[k].no.Store(0)
+		}
+	}
 	// Where each chunk's items go.
 	at := make([][2]int, chunks+1)
 	for c := range counts {

@@ -100,13 +100,17 @@ func (it Iter[T]) FindFirst(pred func(T) bool) (T, bool) {
 }
 
 // TryForEach calls f for every item until one returns an error, and returns
-// that error (nil if none did). After an error, blocks not yet started are
-// skipped and calls already running finish. When several calls fail, the
-// error of the lowest-index one among them is returned.
+// that error (nil if none did).
 //
-// With WithContext, TryForEach also stops once the context is done, and
-// returns context.Cause(ctx) if that left items out (and no call of f
-// failed).
+// Once a call returns an error, no item starts that has not been handed
+// out: the failing call's own block stops at it, and the blocks already
+// handed out to other goroutines run to their end (a block is a few
+// microseconds of items; in Blocking mode, one item, or WithBlockSize's
+// min). When several calls fail, the error of the lowest-index one among
+// them is returned, which does not depend on timing; TryForEachContext
+// returns the first in time instead. An error wins over a done context
+// (WithContext): without one, see Iter.WithContext for what a cancelled
+// TryForEach returns.
 func (it Iter[T]) TryForEach(f func(T) error) error {
 	mustFunc(f, "TryForEach")
 	_, err := tryMap(it.s, func(v T) (struct{}, error) { return struct{}{}, f(v) }, false, "TryForEach")

@@ -20,13 +20,16 @@ import (
 //     FindFirst keep seq's order;
 //   - once the result is decided (Any, Find, FindFirst, an error in
 //     TryForEach), a panic in a callback, or the context is done, seq's
-//     yield returns false and no more items are pulled;
+//     yield returns false and no more items are pulled; except that the
+//     Try forms, which must tell whether a done context left an item out
+//     (Iter.WithContext), let seq go on to its next item, and return false
+//     there without running it;
 //   - with Blocking(limit), a batch holds at least 4*limit items, so that
 //     limit calls run at once; the next batch is pulled when every call of
 //     the last one has returned;
 //   - Sum on floats is reproducible as over a slice: the same bits
-//     whatever the batches, the workers and the run, and the same bits as
-//     Sum over a slice of the same items (up to 2^32 of them).
+//     whatever the batches, the workers and the run, those of the same
+//     pipeline over a Slice of the same items (see Nums.Sum).
 //
 // Every adapter and terminal operation works as on other iterators, except
 // Len, which returns -1 (the length is not known before the items are
@@ -53,7 +56,8 @@ import (
 // Each terminal operation iterates seq once more, so the iterator can be
 // reused only if seq can. One iterator runs one terminal operation at a
 // time: starting a second while one runs (from another goroutine, or from
-// inside one of its callbacks) panics. A nil seq is an empty sequence.
+// inside one of its callbacks) panics, whatever the state of its context.
+// A nil seq is an empty sequence.
 func FromSeq[T any](seq goiter.Seq[T]) Iter[T] {
 	return Iter[T]{iter.FromSeq(seq)}
 }

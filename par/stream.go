@@ -29,9 +29,15 @@ import (
 // the operation has returned before the loop statement ends. A loop body
 // that stops after k items has had at most k + n source items pulled. A
 // panic in the pipeline's functions is re-raised in the loop's goroutine as
-// a *Panic, after the items before the batch that panicked. WithContext's
-// context ends the iteration early (check ctx.Err()), and WithProgress and
-// WithTimeline observe it as any operation.
+// a *Panic, after the items before the batch that panicked. No panic or
+// runtime.Goexit of a callback that ran is dropped: one that happens in a
+// batch computed ahead while the loop body breaks or returns is re-raised
+// by the range statement once the work has stopped (as is the panic of a
+// FromSeq sequence that yields again after yield returned false); a panic
+// of the loop body itself goes on as it is. WithContext's context ends the
+// iteration after a prefix of the items (Iter.WithContext; check
+// ctx.Err()), and WithProgress and WithTimeline observe it as any
+// operation.
 //
 // Each range over the result runs the pipeline again (an iterator from
 // FromSeq pulls its sequence again, and runs one operation at a time). The

@@ -24,9 +24,12 @@ func (it Iter[T]) Reduce(identity func() T, op func(T, T) T) T {
 	return Fold(it, identity, op, op) // a Fold whose accumulator is an item
 }
 
-// Count returns the number of items. Without a Filter in the pipeline it is
-// known without running anything, and no function of the pipeline is
-// called; then it panics as Len does on a range longer than math.MaxInt.
+// Count returns the number of items. When no step of the pipeline can drop
+// or add items (no Filter, FilterMap or FlatMap, and a source other than
+// FromSeq), the number is known without running anything, and no function
+// of the pipeline is called (not even Map's); then it panics as Len does on
+// a range longer than math.MaxInt. Otherwise Count runs the pipeline: every
+// function of it is called as by ForEach.
 func (it Iter[T]) Count() int {
 	s := it.s
 	if !s.Filtered() {
@@ -42,7 +45,8 @@ func (it Iter[T]) Count() int {
 	})
 }
 
-// Collect returns the items in a new slice, in source order. Without a
+// Collect returns the items in a new slice, in source order; a cancelled
+// Collect returns those of a prefix (see Iter.WithContext). Without a
 // Filter in the pipeline it makes the slice first, before any item runs: a
 // range longer than math.MaxInt panics as Len does, and a length that no
 // slice can have panics with a message that names Collect, the range and
@@ -53,8 +57,15 @@ func (it Iter[T]) Collect() []T {
 	if !s.Filtered() {
 		// Every item has a known place: write it there directly.
 		out := makeFor[T](s, length(s, "Collect"), "Collect")
-		iter.RunBlocks(s.Config, s.Lo, s.Hi, func(lo, hi int) { s.Fill(out, lo, hi) })
-		return out
+		if s.Context == nil {
+			iter.RunBlocks(s.Config, s.Lo, s.Hi, func(lo, hi int) { s.Fill(out, lo, hi) })
+			return out
+		}
+		// A done context may stop the loop with holes in out: count the
+		// items of the prefix that ran (see Iter.WithContext), and return
+		// that much.
+		n := iter.RunPrefix(s.Config, s.Lo, s.Hi, func(lo, hi int) { s.Fill(out, lo, hi) })
+		return out[:n:n]
 	}
 	out := iter.Run(s.Config, s.Lo, s.Hi, iter.Reducer[[]T]{
 		Identity: func() []T { return nil },

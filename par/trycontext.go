@@ -28,9 +28,11 @@ var ErrGoexit = errors.New("gopar: a call called runtime.Goexit")
 // context, as errgroup's Wait returns the first error: the errors that the
 // cancellation then provokes in the calls still running (context.Canceled,
 // a broken connection) are never returned in its place. If the parent
-// context was cancelled first, its cause is returned. (TryForEach, whose
-// calls cannot observe each other's failures, returns the lowest-index
-// error instead, which does not depend on timing.)
+// context was cancelled before any call failed, its cause is returned when
+// that left an item out, and nil when every call had run and returned nil
+// (Iter.WithContext's rule). (TryForEach, whose calls cannot observe each
+// other's failures, returns the lowest-index error instead, which does not
+// depend on timing.)
 //
 // A panic in f cancels the context with the *Panic as its cause, and is
 // re-raised in the caller as TryForEach does; a runtime.Goexit cancels it

@@ -7,13 +7,12 @@ import (
 )
 
 // TryMap calls f for every item of it, in parallel, and returns the results
-// in source order; the errgroup fan-out that fills a results slice, in one
-// call. Once a call returns an error, no item that is not already running
-// is started, and TryMap returns a nil slice with the error of the
-// lowest-index failing item among those that ran (the rule of TryForEach).
-//
-// With WithContext, TryMap also stops once the context is done, and returns
-// context.Cause(ctx) if that left items out and no call failed.
+// in source order (an empty, non-nil slice for no items); the errgroup
+// fan-out that fills a results slice, in one call. On an error it stops as
+// TryForEach does, and returns a nil slice with the error of the
+// lowest-index failing item among those that ran. A done context
+// (WithContext) that left an item out gives a nil slice and
+// context.Cause(ctx): see Iter.WithContext.
 func TryMap[T, U any](it Iterator[T], f func(T) (U, error)) ([]U, error) {
 	mustFunc(f, "TryMap")
 	return tryMap(specOf(it), f, true, "TryMap")
@@ -29,6 +28,9 @@ func tryMap[T, U any](s iter.Spec[T], f func(T) (U, error), collect bool, op str
 		indexes uint64 // how many indexes the folds covered: all, unless cancelled
 	}
 	var out []U
+	// The items of the source: a seq's are known once it has ended by
+	// itself (SeqLen); one that the loop stopped had items left.
+	total, known := uint64(s.Hi)-uint64(s.Lo), !s.IsSeq()
 	if collect && !s.Filtered() {
 		// Every result has a known place: write it there directly.
 		out = makeFor[U](s, length(s, op), op)
@@ -62,12 +64,15 @@ func tryMap[T, U any](s iter.Spec[T], f func(T) (U, error), collect bool, op str
 			a.indexes += b.indexes
 			return a
 		},
-		Stop: func(acc part) bool { return acc.err != nil },
+		Stop:    func(acc part) bool { return acc.err != nil },
+		AllRuns: true, // an error counts wherever it came from
+		SeqLen:  func(n int) { total, known = uint64(n), true },
 	})
 	switch {
 	case r.err != nil:
 		return nil, r.err
-	case s.Context != nil && r.indexes < uint64(s.Hi)-uint64(s.Lo):
+	case s.Context != nil && (!known || r.indexes < total):
+		// The context stopped the loop before every item ran.
 		return nil, context.Cause(s.Context)
 	case out != nil || !collect:
 		return out, nil
