@@ -36,6 +36,35 @@ func FoldBlock[T, A any](s *Spec[T], acc A, lo, hi int, fold func(A, T) A) A {
 	return acc
 }
 
+// FoldUnordered folds the items of s with one accumulator per goroutine
+// that runs the loop, whatever the number of blocks, steals and batches
+// (over a seq, for the whole seq): each block checks an accumulator out of
+// a free list, as MapInit checks out its states (state.go), folds its items
+// into it in index order, and gives it back. The accumulators are then
+// joined with combine in no particular order, so combine must be
+// commutative as well as associative. init runs at most as many times as
+// blocks ran at once; with no item, FoldUnordered returns init().
+//
+// A done context stops the loop as usual; what the accumulators hold is
+// then what ran (the prefix rule of ordered loops does not apply: there is
+// no order to cut).
+func FoldUnordered[T, A any](s Spec[T], init func() A, fold func(A, T) A, combine func(A, A) A) A {
+	accs := &stateList[A]{init: init}
+	RunBlocks(s.Config, s.Lo, s.Hi, func(lo, hi int) {
+		acc := accs.get()
+		acc = FoldBlock(&s, acc, lo, hi, fold)
+		accs.put(acc) // not after a panic: the operation ends with it
+	})
+	if len(accs.idle) == 0 {
+		return init()
+	}
+	acc := accs.idle[0]
+	for _, a := range accs.idle[1:] {
+		acc = combine(acc, a)
+	}
+	return acc
+}
+
 // SplitBlock appends the surviving items with index in [lo, hi) for which
 // pred is true to yes and the others to no, in index order, and returns
 // both: Partition's loop, with one call per item (pred) on the unfiltered

@@ -183,9 +183,16 @@ type Config struct {
 	stream *stream     // a loop whose results go to Stream: the stream driver, runStream
 	rec    *recording  // the timeline being recorded, for the drivers to add to
 
+	// Unordered, if set, frees the operations that can use it from source
+	// order (par's Iter.Unordered): Fold keeps one accumulator per
+	// goroutine that runs the loop (FoldUnordered), and Values hands out
+	// the items of a blocking loop as their calls return
+	// (StreamUnordered).
+	Unordered bool
+
 	// Padding: Config, and so Spec, is a whole number of 16-byte words
 	// on 64-bit platforms (see TestCopiesInWholeWords).
-	_ [8]byte
+	_ [7]byte
 }
 
 // done returns the channel that cancels the loop, nil if nothing can.

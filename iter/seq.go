@@ -11,18 +11,28 @@ import (
 // seq produces them. Its Spec addresses items by their position in the seq,
 // over [0, math.MaxInt), through a window onto the current batch, and its
 // Config carries the window as a batchSource. Run, given such a Config,
-// picks the sequence driver, runSeq: the caller pulls a batch from the seq into the window, runs
-// an ordinary parallel loop over the batch's positions, combines the result
-// into what came before, and pulls the next batch, until the seq ends or the
-// Reducer says the result is decided. The seq is therefore only ever called
-// from the caller's goroutine, one item at a time, and the adapters built on
-// the Spec (Map, Filter) and every terminal operation need no change.
+// picks the sequence driver, runSeq: a feeder goroutine pulls the seq
+// (feed.go) while the caller takes what it pulled as a batch into the
+// window, runs an ordinary parallel loop over the batch's positions,
+// combines the result into what came before, and takes the next batch,
+// until the seq ends or the Reducer says the result is decided. The seq is
+// therefore called on one goroutine, one item at a time, and the adapters
+// built on the Spec (Map, Filter) and every terminal operation need no
+// change. (The stream driver, whose producer goroutine already runs beside
+// the loop that takes its items, pulls the seq itself: window.batches.)
 
-// batchSource drives a seq in batches (see batching): body runs the batch
-// at positions [lo, hi) and says whether to go on. It returns the number of
-// items the seq yielded and whether the seq ended by itself.
+// batchSource drives a seq in batches: body runs the batch at positions
+// [lo, hi) and says whether to go on.
 type batchSource interface {
-	batches(b *batching, body func(lo, hi int) bool) (n int, ended bool)
+	batches(b *batching, body func(lo, hi int) bool)
+	// fed is batches with the seq pulled by a feeder (feed.go) while body
+	// runs, each batch all the items that wait (at least least, but the
+	// last, and up to about most). It returns the number of items the seq
+	// yielded and whether it ended by itself. Unless exact, a context done
+	// from the start keeps the seq from being pulled at all; with exact,
+	// the seq is pulled, so that n and ended tell whether the context left
+	// an item out.
+	fed(least, most int, exact bool, done <-chan struct{}, body func(lo, hi int) bool) (n int, ended bool)
 }
 
 // Batch sizes adapt to the item cost: a batch should take about
@@ -48,12 +58,6 @@ type batching struct {
 	// window. False stops the loop.
 	reserve func(size int) bool
 	start   time.Time // when the current batch started
-	// done is the loop's context's, if any. With exact set, a seq that a
-	// done context stopped is asked for one more item, which does not run:
-	// whether it comes tells whether the context left an item out (see
-	// window.batches).
-	done  <-chan struct{}
-	exact bool
 }
 
 // newBatching returns the batching of the sequence and stream drivers for
@@ -71,7 +75,7 @@ func newBatching(cfg Config, bound int) *batching {
 	if bound > 0 {
 		least, most = min(least, bound), bound
 	}
-	return &batching{least: least, most: most, size: least, done: cfg.done()}
+	return &batching{least: least, most: most, size: least}
 }
 
 // ready waits, if it must, until the next batch may start, and starts its
@@ -120,17 +124,10 @@ type window[T any] struct {
 	items []T
 }
 
-// batches pulls the seq into batches of b's sizes and runs body on each.
-// It returns the number of items the seq yielded, and whether the seq ended
-// by itself rather than because yield returned false.
-//
-// Once a done context has stopped the loop, yield returns false at once
-// unless b is exact: then the seq goes on to its next yield, which returns
-// false without running the item, or to its end. So the sequence driver
-// knows whether the context left an item out (a seq is not asked for more
-// than one item past the stop), and a Try form cancelled during its last
-// item returns nil, as over a slice.
-func (w *window[T]) batches(b *batching, body func(lo, hi int) bool) (n int, ended bool) {
+// batches pulls the seq into batches of b's sizes on the calling goroutine
+// and runs body on each (the stream driver's way through a seq: its
+// producer goroutine already runs beside the loop that takes the items).
+func (w *window[T]) batches(b *batching, body func(lo, hi int) bool) {
 	// A second operation on the same iterator is refused first, whatever
 	// the state of its context.
 	if !w.busy.CompareAndSwap(false, true) {
@@ -138,13 +135,12 @@ func (w *window[T]) batches(b *batching, body func(lo, hi int) bool) (n int, end
 	}
 	defer w.busy.Store(false)
 	if w.seq == nil {
-		return 0, true
+		return
 	}
 	var (
 		buf     []T
-		stopped bool // yield returned false
-		peek    bool // a done context stopped the loop: the next item is left out
-		caught  any  // a panic in body, re-raised once seq has returned
+		stopped bool
+		caught  any // a panic in body, re-raised once seq has returned
 	)
 	flush := func() (more bool) {
 		defer func() {
@@ -159,21 +155,9 @@ func (w *window[T]) batches(b *batching, body func(lo, hi int) bool) (n int, end
 		// The next item is pulled once the next batch may start.
 		return more && b.ready()
 	}
-	// stop says what yield returns once body has said to stop.
-	stop := func() bool {
-		if caught == nil && b.exact && isClosed(b.done) {
-			peek = true
-			return true
-		}
-		stopped = true
-		return false
-	}
 	w.base, w.items = 0, nil
-	switch {
-	case isClosed(b.done) && b.exact:
-		peek = true // no batch runs; the seq says whether it is empty
-	case isClosed(b.done) || !b.ready():
-		return 0, false // not pulled at all
+	if !b.ready() {
+		return
 	}
 	w.seq(func(v T) bool {
 		if stopped {
@@ -184,25 +168,58 @@ func (w *window[T]) batches(b *batching, body func(lo, hi int) bool) (n int, end
 			}
 			panic("gopar: par.FromSeq: the sequence called yield again after yield returned false")
 		}
-		if peek {
-			stopped = true // an item that the context left out
-			return false
-		}
-		n++
 		buf = append(buf, v)
 		if len(buf) >= b.size && !flush() {
-			return stop()
+			stopped = true
 		}
-		return true
+		return !stopped
 	})
-	if !stopped && !peek && len(buf) > 0 {
+	if !stopped && len(buf) > 0 {
 		flush()
 	}
 	w.items = nil
 	if caught != nil {
 		panic(caught)
 	}
-	return n, !stopped
+}
+
+func (w *window[T]) fed(least, most int, exact bool, done <-chan struct{}, body func(lo, hi int) bool) (n int, ended bool) {
+	if !w.busy.CompareAndSwap(false, true) {
+		panic("gopar: an iterator from par.FromSeq runs one terminal operation at a time")
+	}
+	defer w.busy.Store(false)
+	if w.seq == nil {
+		return 0, true
+	}
+	if isClosed(done) && !exact {
+		return 0, false // not pulled at all
+	}
+	f := startFeed(w.seq, most)
+	normal := false
+	defer func() {
+		if !normal {
+			f.stop() // body panicked: its panic goes on, the seq's is dropped
+		}
+	}()
+	w.base, w.items = 0, nil
+	var batch []T
+	taken := 0
+	for {
+		var more bool
+		if batch, more = f.take(batch[:0], least, most); !more {
+			break
+		}
+		w.base, w.items = taken, batch
+		taken += len(batch)
+		if !body(w.base, taken) {
+			break
+		}
+	}
+	w.items = nil
+	f.stop()
+	normal = true
+	f.raise()
+	return f.pulled, f.ended
 }
 
 // runSeq is the sequence driver, for a pipeline over a seq (cfg.seq !=
@@ -215,8 +232,7 @@ func runSeq[A any](cfg Config, r Reducer[A]) A {
 	done := cfg.done()
 	acc := r.identity()
 	b := newBatching(cfg, 0)
-	b.exact = r.SeqLen != nil
-	n, ended := src.batches(b, func(lo, hi int) bool {
+	n, ended := src.fed(b.least, b.most, r.SeqLen != nil, done, func(lo, hi int) bool {
 		part := drive(cfg, lo, hi, r) // nothing runs once done is closed
 		if r.Combine != nil {
 			acc = r.Combine(acc, part)

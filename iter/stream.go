@@ -256,7 +256,7 @@ func runStream[A any](cfg Config, lo, hi int, r Reducer[A]) A {
 	}
 	if src := cfg.seq; src != nil {
 		cfg.seq = nil
-		src.batches(b, body) // Values has no use for the seq's length
+		src.batches(b, body)
 		return r.identity()
 	}
 	if !b.ready() {
@@ -274,4 +274,62 @@ func runStream[A any](cfg Config, lo, hi int, r Reducer[A]) A {
 		}
 	}
 	return r.identity()
+}
+
+// StreamUnordered is Stream for a loop in blocking mode whose consumer does
+// not need source order (Config.Unordered): each block's items (one item,
+// unless MinBlock says more) go to the loop body as soon as the block's
+// calls have returned, with their source positions (see EachIndex). The
+// loop runs on a producer goroutine as for Stream, on the blocking driver,
+// whose goroutines wait to hand their items over while the body is busy:
+// at most the limit's calls run, and as many blocks wait, ahead of the
+// body. Stopping, panics and runtime.Goexit are as for Stream.
+func StreamUnordered[T any](s Spec[T]) stditer.Seq2[[]int, []T] {
+	return func(yield func([]int, []T) bool) {
+		if p := s.Pool; p != nil && p.Closed() {
+			panic(runtime.ErrClosed)
+		}
+		parent := s.Context
+		if parent == nil {
+			parent = context.Background()
+		}
+		ctx, cancel := context.WithCancel(parent)
+		st := &stream{
+			parts: make(chan streamPart, max(s.Blocking, 1)),
+			quit:  make(chan struct{}),
+		}
+		cfg := s.Config
+		cfg.Context = ctx
+		emit := Reducer[struct{}]{
+			Fold: func(acc struct{}, lo, hi int) struct{} {
+				var part unorderedPart[T]
+				s.EachIndex(lo, hi, func(i int, v T) {
+					part.pos = append(part.pos, i)
+					part.items = append(part.items, v)
+				})
+				if len(part.items) > 0 {
+					st.emit(part, 0)
+				}
+				return acc
+			},
+		}
+		st.wait.Add(1)
+		go st.produce(func() { Run(cfg, s.Lo, s.Hi, emit) })
+		defer st.stop(cancel) // the loop body panicked: its panic goes on
+		for p := range st.parts {
+			part := p.items.(unorderedPart[T])
+			if !yield(part.pos, part.items) {
+				st.stop(cancel)
+				st.end()
+				return
+			}
+		}
+		st.end()
+	}
+}
+
+// unorderedPart is one block's items and their source positions.
+type unorderedPart[T any] struct {
+	pos   []int
+	items []T
 }

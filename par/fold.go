@@ -17,6 +17,11 @@ import "github.com/gopar-dev/gopar/iter"
 // not be commutative); fold(acc, x) may change and return acc, since no
 // other goroutine sees it.
 //
+// With Unordered, Fold keeps one accumulator per goroutine that runs it
+// for the whole operation (over FromSeq too, where the runs of an ordered
+// Fold are cut at every batch), and combines them in no particular order:
+// combine must then be commutative as well, as merging maps of counts is.
+//
 //	counts := par.Fold(par.Slice(words),
 //		func() map[string]int { return map[string]int{} },
 //		func(m map[string]int, w string) map[string]int { m[w]++; return m },
@@ -31,6 +36,9 @@ func Fold[T, A any](it Iterator[T], init func() A, fold func(A, T) A, combine fu
 	mustFunc(fold, "Fold (fold)")
 	mustFunc(combine, "Fold (combine)")
 	s := specOf(it)
+	if s.Unordered {
+		return iter.FoldUnordered(s, init, fold, combine)
+	}
 	return iter.Run(s.Config, s.Lo, s.Hi, iter.Reducer[A]{
 		Identity: init,
 		Fold: func(acc A, lo, hi int) A {

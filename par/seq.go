@@ -9,24 +9,33 @@ import (
 // FromSeq returns an iterator over the items of seq, such as the keys of a
 // map (maps.Keys), the lines of a file or a generator: Rayon's par_bridge.
 //
-// A terminal operation pulls items from seq on the calling goroutine, in
-// batches whose size adapts to the cost of the work (they start at one item
-// and grow while batches finish quickly), and processes each batch in
-// parallel on the pool before pulling the next. So:
+// A terminal operation pulls seq on a goroutine of its own while the pool
+// works on the items already pulled: each batch it runs in parallel is
+// every item that has arrived since the last one began, up to 65,536. A
+// seq faster than the work runs ahead of it by at most about 65,536 items
+// (then it waits: memory stays bounded); a slower one has each item taken
+// up as soon as the pool is free. So:
 //
-//   - seq is never called concurrently, and it runs on the caller's
-//     goroutine: it needs no locking of its own;
+//   - seq is never called concurrently: it needs no locking of its own.
+//     It runs on another goroutine than the caller's, which it may not
+//     assume is its own (a runtime.Goexit or a panic in seq is passed on
+//     to the caller);
 //   - an item's index is its position in seq: Collect, Reduce and
 //     FindFirst keep seq's order;
 //   - once the result is decided (Any, Find, FindFirst, an error in
 //     TryForEach), a panic in a callback, or the context is done, seq's
-//     yield returns false and no more items are pulled; except that the
-//     Try forms, which must tell whether a done context left an item out
-//     (Iter.WithContext), let seq go on to its next item, and return false
-//     there without running it;
+//     next yield returns false; the items it had pulled ahead (at most
+//     about two batches of 65,536) are dropped, and every goroutine of the
+//     operation has returned when the operation does. A Try form whose
+//     context is done tells from them whether the context left an item out
+//     (Iter.WithContext);
 //   - with Blocking(limit), a batch holds at least 4*limit items, so that
-//     limit calls run at once; the next batch is pulled when every call of
+//     limit calls run at once; the next batch starts when every call of
 //     the last one has returned;
+//   - Fold and Reduce make an accumulator per run of each batch, in
+//     order; with Unordered, one per goroutine for the whole seq, as a
+//     hand-written fan-out keeps one per worker. MapInit and ForEachInit
+//     make their states once per goroutine for the whole seq either way;
 //   - Sum on floats is reproducible as over a slice: the same bits
 //     whatever the batches, the workers and the run, those of the same
 //     pipeline over a Slice of the same items (see Nums.Sum).
@@ -34,15 +43,15 @@ import (
 // Every adapter and terminal operation works as on other iterators, except
 // Len, which returns -1 (the length is not known before the items are
 // pulled). A panic in seq propagates to the caller as it is. A seq that
-// calls yield again after yield returned false gets a panic from that call:
-// the panic of the callback that stopped it, if one did, and otherwise one
-// that says what the seq did wrong.
+// calls yield again after yield returned false gets a panic from that call
+// that says what the seq did wrong, and the operation passes it on (unless
+// the panic of a callback is already on its way).
 //
-// An item is used after yield returns: the batch holding it runs only
-// once it is full. A seq that reuses its buffer between items therefore
-// hands the callbacks values that change under them: bufio.Scanner.Bytes
-// returns a slice that the next Scan overwrites. Yield a copy, or a string
-// (Scanner.Text, string(b), bytes.Clone(b)):
+// An item is used after yield returns, on another goroutine. A seq that
+// reuses its buffer between items therefore hands the callbacks values
+// that change under them: bufio.Scanner.Bytes returns a slice that the
+// next Scan overwrites. Yield a copy, or a string (Scanner.Text, string(b),
+// bytes.Clone(b)):
 //
 //	lines := func(yield func(string) bool) {
 //		for sc.Scan() {

@@ -46,6 +46,17 @@ import (
 // caller's goroutine and may call par, or stop early, freely.
 func (it Iter[T]) Values() goiter.Seq[T] {
 	s := it.s
+	if s.Unordered && s.Blocking > 0 {
+		return func(yield func(T) bool) {
+			for _, items := range iter.StreamUnordered(s) {
+				for _, v := range items {
+					if !yield(v) {
+						return
+					}
+				}
+			}
+		}
+	}
 	return func(yield func(T) bool) {
 		for batch := range iter.Stream(s) {
 			for _, v := range batch {
@@ -61,10 +72,24 @@ func (it Iter[T]) Values() goiter.Seq[T] {
 // standard iterator for a range loop, as slices.All does for a slice:
 // position i is the item that Collect would put at index i (after a Filter,
 // the positions count the items that survive it). It works as Values does.
+// With Unordered and Blocking, the items come in completion order, each
+// with its source position instead (the source item it came from, after a
+// Filter or FlatMap), so that the loop body can tell them apart.
 //
 // (To test a predicate on every item, use Every.)
 func (it Iter[T]) All() goiter.Seq2[int, T] {
 	s := it.s
+	if s.Unordered && s.Blocking > 0 {
+		return func(yield func(int, T) bool) {
+			for pos, items := range iter.StreamUnordered(s) {
+				for k, v := range items {
+					if !yield(pos[k]-s.Lo, v) {
+						return
+					}
+				}
+			}
+		}
+	}
 	return func(yield func(int, T) bool) {
 		i := 0
 		for batch := range iter.Stream(s) {
@@ -77,6 +102,34 @@ func (it Iter[T]) All() goiter.Seq2[int, T] {
 		}
 	}
 }
+
+// Unordered returns it with its terminal operations free of source order,
+// for consumers that do not need it; results stay the same, but:
+//
+//   - with Blocking, Values and All hand out each item as soon as its call
+//     returns (completion order: print each result of an I/O fan-out as
+//     it comes), at most the limit's calls and as many finished items
+//     ahead of the loop body; All then gives each item's source position;
+//   - Fold and Reduce keep one accumulator per goroutine that runs them,
+//     for the whole operation (over FromSeq too), and combine them in no
+//     particular order: their combine (op) must be commutative as well as
+//     associative, and a done context leaves the items that ran in them
+//     rather than a prefix.
+//
+// Collect, FindFirst and the CPU mode's Values keep source order: keeping
+// it costs them next to nothing.
+func (it Iter[T]) Unordered() Iter[T] {
+	it.s.Unordered = true
+	return it
+}
+
+// Unordered returns it with its terminal operations free of source order;
+// see Iter.Unordered.
+func (it Nums[T]) Unordered() Nums[T] { return Nums[T]{it.Iter.Unordered()} }
+
+// Unordered returns r with its terminal operations free of source order;
+// see Iter.Unordered.
+func (r Ints) Unordered() Ints { return Ints{r.Nums.Unordered()} }
 
 // WithBuffer returns it with Values and All holding at most n source items
 // pulled or computed ahead of the loop body, rather than the default of

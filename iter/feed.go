@@ -1,0 +1,161 @@
+package iter
+
+import (
+	"iter"
+	goruntime "runtime"
+	"sync"
+	"sync/atomic"
+)
+
+// The feeder: how the sequence driver overlaps a seq with the work. A
+// goroutine of the operation's own pulls the seq, one item at a time and
+// never concurrently, into chunks that it hands to the driver through a
+// buffered channel, while the pool runs the items that came before. The
+// driver takes, for each batch, all the items that wait (up to a bound):
+// when the seq is faster than the work, batches grow to the bound and the
+// pool runs few loops; when it is slower, each batch is what arrived while
+// the last one ran, and no item waits for a batch to fill.
+//
+// Backpressure: the channel holds at most a bound's worth of chunks, so
+// the feeder waits once it is that far ahead, and memory stays bounded
+// however long the seq. A chunk is handed over when it is full, or at once
+// when the driver waits for items (hungry), so that a slow seq's items do
+// not wait for a chunk to fill.
+//
+// Stopping: the driver closes quit; the feeder's next yield returns false,
+// and a feeder that waits for room returns. The driver then drains the
+// channel until the feeder closes it, so no goroutine is left behind. A
+// panic or runtime.Goexit of the seq ends the feeder, which records it
+// before closing the channel; the driver re-raises it on its goroutine
+// once it has taken every item that came before.
+
+// feedChunk is the number of items the feeder hands over at a time when
+// the driver is not waiting: one channel operation per chunk, not per item.
+const feedChunk = 256
+
+// feed is the state that the feeder and the driver share.
+type feed[T any] struct {
+	chunks chan []T      // the items, in order; closed when the feeder ends
+	quit   chan struct{} // closed by the driver: pull no more
+	once   sync.Once     // closes quit
+	// hungry: the driver waits for items, so a chunk goes at once.
+	hungry atomic.Bool
+	// quitting mirrors quit for the feeder's check at every item (an
+	// atomic load, where a select would cost a channel operation).
+	quitting atomic.Bool
+
+	// Written by the feeder before it closes chunks.
+	pulled int  // items the seq yielded
+	ended  bool // the seq returned by itself, not after a false yield
+	fail   any  // what the seq panicked with
+	exit   bool // the seq called runtime.Goexit
+}
+
+// startFeed starts a feeder that pulls seq at most about most items ahead.
+func startFeed[T any](seq iter.Seq[T], most int) *feed[T] {
+	f := &feed[T]{
+		chunks: make(chan []T, max(1, most/feedChunk)),
+		quit:   make(chan struct{}),
+	}
+	go f.run(seq)
+	return f
+}
+
+// run is the feeder's goroutine.
+func (f *feed[T]) run(seq iter.Seq[T]) {
+	normal := false
+	defer func() {
+		if !normal {
+			if v := recover(); v != nil {
+				f.fail = v
+			} else {
+				f.exit = true // only runtime.Goexit ends a function without a panic or a return
+			}
+		}
+		close(f.chunks)
+	}()
+	var pending []T
+	stopped := false
+	// send hands pending over, waiting for room; false if the driver quit.
+	send := func() bool {
+		select {
+		case f.chunks <- pending:
+			pending = make([]T, 0, feedChunk)
+			return true
+		case <-f.quit:
+			return false
+		}
+	}
+	seq(func(v T) bool {
+		if stopped {
+			panic("gopar: par.FromSeq: the sequence called yield again after yield returned false")
+		}
+		if f.quitting.Load() {
+			stopped = true
+			return false
+		}
+		f.pulled++
+		pending = append(pending, v)
+		if (len(pending) >= feedChunk || f.hungry.Load()) && !send() {
+			stopped = true
+		}
+		return !stopped
+	})
+	if !stopped && len(pending) > 0 {
+		send() // the driver may have quit: then these items are left out
+	}
+	f.ended = !stopped
+	normal = true
+}
+
+// take appends to batch the items that wait, up to about most, waiting
+// until it holds least (or the feeder has ended). False: the feeder has
+// ended and every item was taken.
+func (f *feed[T]) take(batch []T, least, most int) ([]T, bool) {
+	for len(batch) < most {
+		select {
+		case c, ok := <-f.chunks:
+			if !ok {
+				return batch, len(batch) > 0
+			}
+			batch = append(batch, c...)
+			continue
+		default:
+		}
+		if len(batch) >= max(least, 1) {
+			return batch, true
+		}
+		// Nothing waits: ask the feeder for its items as they come.
+		f.hungry.Store(true)
+		c, ok := <-f.chunks
+		f.hungry.Store(false)
+		if !ok {
+			return batch, len(batch) > 0
+		}
+		batch = append(batch, c...)
+	}
+	return batch, true
+}
+
+// stop ends the feeder, if it still runs, and waits until it has. It is
+// idempotent.
+func (f *feed[T]) stop() {
+	f.once.Do(func() {
+		f.quitting.Store(true)
+		close(f.quit)
+	})
+	for range f.chunks {
+		// Dropped: items the operation does not run.
+	}
+}
+
+// raise passes on, in the driver's goroutine, a panic or runtime.Goexit of
+// the seq. The feeder has ended.
+func (f *feed[T]) raise() {
+	switch {
+	case f.fail != nil:
+		panic(f.fail)
+	case f.exit:
+		goruntime.Goexit()
+	}
+}

@@ -1,0 +1,196 @@
+package par_test
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"runtime"
+	"sync/atomic"
+	"testing"
+
+	"github.com/gopar-dev/gopar/internal/race"
+	"github.com/gopar-dev/gopar/par"
+)
+
+// A sequence is pulled on a goroutine of the operation's own while the
+// pool works (iter/feed.go). These tests check what that must not change:
+// each item once, the sequence never called concurrently, bounded pulling
+// ahead, and no goroutine of the operation left when it returns, however
+// it ends.
+
+// watchedSeq is a sequence of the ints 0, 1, ..., n-1 (endless if n < 0)
+// that records how many items were pulled, whether it is running, and
+// whether two calls of it ever overlapped.
+type watchedSeq struct {
+	n       int
+	pulled  atomic.Int64
+	running atomic.Int64
+	overlap atomic.Bool
+	// panicAt, exitAt: the item before which the sequence panics or calls
+	// runtime.Goexit (-1: never).
+	panicAt, exitAt int
+}
+
+func newWatchedSeq(n int) *watchedSeq { return &watchedSeq{n: n, panicAt: -1, exitAt: -1} }
+
+func (w *watchedSeq) seq(yield func(int) bool) {
+	if w.running.Add(1) > 1 {
+		w.overlap.Store(true)
+	}
+	defer w.running.Add(-1)
+	for i := 0; w.n < 0 || i < w.n; i++ {
+		switch i {
+		case w.panicAt:
+			panic(fmt.Sprintf("the sequence failed at %d", i))
+		case w.exitAt:
+			runtime.Goexit()
+		}
+		w.pulled.Add(1)
+		if !yield(i) {
+			return
+		}
+	}
+}
+
+// check fails if the sequence still runs after the operation returned, or
+// was ever called concurrently.
+func (w *watchedSeq) check(t *testing.T, where string) {
+	t.Helper()
+	if w.running.Load() != 0 {
+		t.Fatalf("%s: the sequence still runs after the operation returned", where)
+	}
+	if w.overlap.Load() {
+		t.Fatalf("%s: the sequence was called concurrently", where)
+	}
+}
+
+// feedPools are pools of 1, 2, 8 and 32 workers.
+var feedPools = func() []*par.Pool {
+	var pools []*par.Pool
+	for _, k := range []int{1, 2, 8, 32} {
+		p, err := par.NewPool(k)
+		if err != nil {
+			panic(err)
+		}
+		pools = append(pools, p)
+	}
+	return pools
+}()
+
+// TestSeqExactlyOnce: every item of a sequence runs exactly once, on 1,
+// 2, 8 and 32 workers, for items of several costs (the pool runs batches
+// of all that the feeder pulled meanwhile).
+func TestSeqExactlyOnce(t *testing.T) {
+	n := 200_000 / race.Scale
+	for _, p := range feedPools {
+		for _, spin := range []int{0, 1000} {
+			w := newWatchedSeq(n)
+			got := make([]atomic.Int32, n)
+			var sink atomic.Int64
+			par.FromSeq(w.seq).WithPool(p).ForEach(func(i int) {
+				h := i
+				for range spin {
+					h = h*31 + 1
+				}
+				sink.Add(int64(h & 1))
+				got[i].Add(1)
+			})
+			for i := range got {
+				if c := got[i].Load(); c != 1 {
+					t.Fatalf("%d workers, spin %d: item %d ran %d times", p.Workers(), spin, i, c)
+				}
+			}
+			w.check(t, fmt.Sprintf("%d workers", p.Workers()))
+		}
+	}
+}
+
+// TestSeqPulledAheadIsBounded: an endless sequence whose search is
+// decided at item 1,000 has at most two batches (2 x 65,536 items, plus
+// the feeder's chunk of 256) pulled past that item, and has returned when
+// the search does.
+func TestSeqPulledAheadIsBounded(t *testing.T) {
+	const decided, bound = 1000, 2*(1<<16) + 2*256
+	for _, p := range feedPools {
+		w := newWatchedSeq(-1)
+		if !par.FromSeq(w.seq).WithPool(p).Any(func(i int) bool { return i == decided }) {
+			t.Fatalf("%d workers: Any did not find item %d", p.Workers(), decided)
+		}
+		if got := w.pulled.Load(); got > decided+bound {
+			t.Fatalf("%d workers: %d items pulled for a search decided at %d, want at most %d", p.Workers(), got, decided, decided+bound)
+		}
+		w.check(t, fmt.Sprintf("%d workers", p.Workers()))
+	}
+}
+
+// TestSeqStopsEveryWay: a panic or runtime.Goexit in the sequence or in a
+// callback, an error, and a cancelled context each end the operation with
+// the sequence returned and never called concurrently.
+func TestSeqStopsEveryWay(t *testing.T) {
+	boom := errors.New("boom")
+	for _, p := range feedPools {
+		on := fmt.Sprintf("%d workers", p.Workers())
+
+		w := newWatchedSeq(1_000_000)
+		w.panicAt = 5000
+		mustPanicWith(t, "the sequence failed at 5000", func() { par.FromSeq(w.seq).WithPool(p).ForEach(func(int) {}) })
+		w.check(t, on+", panic in the sequence")
+
+		w = newWatchedSeq(1_000_000)
+		mustPanicWith(t, "callback failed", func() {
+			par.FromSeq(w.seq).WithPool(p).ForEach(func(i int) {
+				if i == 5000 {
+					panic("callback failed")
+				}
+			})
+		})
+		w.check(t, on+", panic in a callback")
+
+		w = newWatchedSeq(1_000_000)
+		err := par.FromSeq(w.seq).WithPool(p).TryForEach(func(i int) error {
+			if i == 5000 {
+				return boom
+			}
+			return nil
+		})
+		if err != boom {
+			t.Fatalf("%s: TryForEach = %v, want boom", on, err)
+		}
+		w.check(t, on+", an error")
+
+		w = newWatchedSeq(-1)
+		ctx, cancel := context.WithCancel(context.Background())
+		n := par.FromSeq(w.seq).WithPool(p).WithContext(ctx).Filter(func(i int) bool {
+			if i == 5000 {
+				cancel()
+			}
+			return true
+		}).Count()
+		if n > 5000+2*(1<<16)+512 {
+			t.Fatalf("%s: a cancelled Count over an endless sequence counted %d items", on, n)
+		}
+		w.check(t, on+", cancelled")
+
+		for name, goexitIn := range map[string]bool{"the sequence": true, "a callback": false} {
+			w = newWatchedSeq(1_000_000)
+			if goexitIn {
+				w.exitAt = 5000
+			}
+			ended := make(chan bool)
+			go func() {
+				returned := false
+				defer func() { ended <- returned }()
+				par.FromSeq(w.seq).WithPool(p).ForEach(func(i int) {
+					if !goexitIn && i == 5000 {
+						runtime.Goexit()
+					}
+				})
+				returned = true
+			}()
+			if <-ended {
+				t.Fatalf("%s: ForEach returned after a runtime.Goexit in %s", on, name)
+			}
+			w.check(t, on+", Goexit in "+name)
+		}
+	}
+}
