@@ -60,6 +60,10 @@
 // handing out items at the first error and return the lowest-index one
 // among the calls that ran (errgroup returns the first in time: the
 // context forms [Iter.TryForEachContext] and [TryMapContext] do that).
+// [TryForEachInit] and [TryMapInit] do the same with a value per goroutine,
+// as ForEachInit and MapInit. [Iter.ForEachErr] and [MapErr] (every result)
+// run every item instead and return every failure: an errors.Join of one
+// [ItemError] per failed call, with the item's index, in index order.
 //
 // Context: [Iter.WithContext] stops a pipeline between blocks. The guide's
 // section "Where a done context is observed" lists where, and what each
