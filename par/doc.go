@@ -81,7 +81,9 @@
 // then costs about the two calls, and Join also allocates its two closures
 // (docs/benchmarks.md, "Headline figures"). [JoinAll](fns...) runs any
 // number of different tasks; [Scope] runs tasks that start more tasks
-// through a [Group].
+// through a [Group]; [TryScope] does that for tasks that block (a
+// directory walk, a crawler), at most a limit at once, with errors and a
+// context as TryForEachContext has.
 //
 // Pools: [DefaultPool] (sized by the GOPAR_WORKERS environment variable,
 // else GOMAXPROCS), [NewPool], [Pool], and [ErrClosed], the panic of an
