@@ -168,6 +168,9 @@ func TestMapInitEveryOperation(t *testing.T) {
 		"Iter.Blocking":      func(it par.Iter[int]) string { return collect(it.Blocking(3)) },
 		"Iter.WithBlockSize": func(it par.Iter[int]) string { return collect(it.WithBlockSize(1, 64)) },
 		"Iter.WithBuffer":    func(it par.Iter[int]) string { return sumOf(slices.Collect(it.WithBuffer(7).Values())) },
+		"Iter.Unordered": func(it par.Iter[int]) string {
+			return fmt.Sprint(par.Fold(it.Unordered(), func() int { return 0 }, func(a, x int) int { return a + x }, func(a, b int) int { return a + b }))
+		},
 		"Iter.WithProgress": func(it par.Iter[int]) string {
 			var last atomic.Int64
 			out := collect(it.WithProgress(func(done, total int) { last.Store(int64(done)) }))
@@ -209,6 +212,33 @@ func TestMapInitEveryOperation(t *testing.T) {
 			var sum atomic.Int64
 			par.ForEachInit(it, func() *scratch { return &scratch{} }, func(s *scratch, x int) { sum.Add(int64(use(s, x))) })
 			return fmt.Sprint(sum.Load())
+		},
+		"Iter.ForEachErr": func(it par.Iter[int]) string {
+			var sum atomic.Int64
+			err := it.ForEachErr(func(x int) error {
+				sum.Add(int64(x))
+				if x%1000 == 2 {
+					return errors.New("odd")
+				}
+				return nil
+			})
+			return fmt.Sprint(sum.Load(), len(err.(interface{ Unwrap() []error }).Unwrap()))
+		},
+		"MapErr": func(it par.Iter[int]) string {
+			out, err := par.MapErr(it, func(x int) (int, error) { return x / 2, nil })
+			return fmt.Sprint(sumOf(out), err)
+		},
+		"TryMapInit": func(it par.Iter[int]) string {
+			out, err := par.TryMapInit(it, func() *scratch { return &scratch{} }, func(s *scratch, x int) (int, error) { return use(s, x), nil })
+			return fmt.Sprint(sumOf(out), err)
+		},
+		"TryForEachInit": func(it par.Iter[int]) string {
+			var sum atomic.Int64
+			err := par.TryForEachInit(it, func() *scratch { return &scratch{} }, func(s *scratch, x int) error {
+				sum.Add(int64(use(s, x)))
+				return nil
+			})
+			return fmt.Sprint(sum.Load(), err)
 		},
 	}
 	for _, name := range mapInitAPI(t) {
