@@ -13,9 +13,9 @@ import "github.com/gopar-dev/gopar/iter"
 //
 // init is called when a goroutine starts a run of items and no value made
 // earlier is idle: at most once per goroutine running the pipeline at once
-// (the pool's workers, or Blocking's limit), never per item, block or
-// steal, and the values are reused by later runs and later operations on
-// the result. Use a pointer type for a value that f changes in place. A
+// (the caller and the pool's workers, or Blocking's limit), never per
+// item, block or steal, and the values are reused by later runs and later
+// operations on the result. Use a pointer type for a value that f changes in place. A
 // value is used by one goroutine at a time, but by several in turn, and
 // f finds it as the previous call left it (reset it in f if that matters).
 // A value whose call of f panicked is not reused. The values are freed

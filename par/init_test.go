@@ -65,7 +65,9 @@ func TestMapInitCalls(t *testing.T) {
 					t.Fatalf("Sum %d, want %d", got, want)
 				}
 			}
-			if m := c.made.Load(); m < 1 || m > int64(workers) {
+			// The caller and the workers: while the caller runs its first
+			// block, a worker may take the rest and start the others.
+			if m := c.made.Load(); m < 1 || m > int64(workers+1) {
 				t.Fatalf("%d workers, %d items: init called %d times", workers, items, m)
 			}
 		}
@@ -75,7 +77,7 @@ func TestMapInitCalls(t *testing.T) {
 		if got := par.Sum(it); got != n*(n-1) {
 			t.Fatalf("FromSeq Sum %d", got)
 		}
-		if m := c.made.Load(); m > int64(workers) {
+		if m := c.made.Load(); m > int64(workers+1) {
 			t.Fatalf("%d workers, FromSeq: init called %d times", workers, m)
 		}
 	}

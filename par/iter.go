@@ -203,12 +203,14 @@ func (it Iter[T]) WithPool(pool *Pool) Iter[T] {
 // empty prefix: an empty Collect, a zero Sum, Find's false. Check ctx.Err()
 // to tell a cut result from a whole one.
 //
-// The Try forms (TryForEach, TryMap, and their Context forms) return no
-// partial result. An error returned by a call wins over the context (see
-// TryForEach for which one). If no call failed, they return
+// The Try forms (TryForEach, TryMap, their Context and Init forms) return
+// no partial result. An error returned by a call wins over the context
+// (see TryForEach for which one). If no call failed, they return
 // context.Cause(ctx) when the context left an item out, and nil (TryMap
 // with every result) when every item ran, even if ctx was done by the end:
-// over an empty input, a done context gives nil.
+// over an empty input, a done context gives nil. ForEachErr and MapErr
+// return the failures of the calls that ran, and context.Cause(ctx) last
+// when the context left an item out.
 //
 // docs/guide.md, "Where a done context is observed", lists the forms that
 // take no context.
