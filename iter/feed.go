@@ -16,11 +16,13 @@ import (
 // pool runs few loops; when it is slower, each batch is what arrived while
 // the last one ran, and no item waits for a batch to fill.
 //
-// Backpressure: the channel holds at most a bound's worth of chunks, so
-// the feeder waits once it is that far ahead, and memory stays bounded
-// however long the seq. A chunk is handed over when it is full, or at once
-// when the driver waits for items (hungry), so that a slow seq's items do
-// not wait for a chunk to fill.
+// Backpressure: the feeder runs ahead of the driver by at most as many
+// items as the driver has taken so far (at least least, at most most), so
+// memory stays bounded however long the seq, and an operation decided early
+// (a search that matches at item m) has had O(m) items pulled, not a bound's
+// worth. A chunk is handed over when it is full, when the feeder reaches
+// that bound, or at once when the driver waits for items (hungry), so that
+// a slow seq's items do not wait for a chunk to fill.
 //
 // Stopping: the driver closes quit; the feeder's next yield returns false,
 // and a feeder that waits for room returns. The driver then drains the
@@ -43,6 +45,11 @@ type feed[T any] struct {
 	// quitting mirrors quit for the feeder's check at every item (an
 	// atomic load, where a select would cost a channel operation).
 	quitting atomic.Bool
+	// taken counts the items the driver has taken; room wakes a feeder
+	// that waits to be fewer items ahead (capacity 1).
+	taken       atomic.Int64
+	room        chan struct{}
+	least, most int
 
 	// Written by the feeder before it closes chunks.
 	pulled int  // items the seq yielded
@@ -51,14 +58,25 @@ type feed[T any] struct {
 	exit   bool // the seq called runtime.Goexit
 }
 
-// startFeed starts a feeder that pulls seq at most about most items ahead.
-func startFeed[T any](seq iter.Seq[T], most int) *feed[T] {
+// startFeed starts a feeder that pulls seq ahead of the driver by as many
+// items as the driver has taken, at least least and at most most.
+func startFeed[T any](seq iter.Seq[T], least, most int) *feed[T] {
 	f := &feed[T]{
-		chunks: make(chan []T, max(1, most/feedChunk)),
+		chunks: make(chan []T, max(1, most/feedChunk)+1),
 		quit:   make(chan struct{}),
+		room:   make(chan struct{}, 1),
+		least:  max(least, 1),
+		most:   max(most, 1),
 	}
 	go f.run(seq)
 	return f
+}
+
+// ahead reports whether the feeder is as far ahead of the driver as it may
+// be.
+func (f *feed[T]) ahead() bool {
+	taken := int(f.taken.Load())
+	return f.pulled-taken >= min(max(taken, f.least), f.most)
 }
 
 // run is the feeder's goroutine.
@@ -96,10 +114,23 @@ func (f *feed[T]) run(seq iter.Seq[T]) {
 		}
 		f.pulled++
 		pending = append(pending, v)
-		if (len(pending) >= feedChunk || f.hungry.Load()) && !send() {
+		full := f.ahead()
+		if (len(pending) >= feedChunk || full || f.hungry.Load()) && !send() {
 			stopped = true
+			return false
 		}
-		return !stopped
+		// Is the feeder far enough ahead? Then it waits for the driver
+		// to take items before it pulls the next one.
+		for full {
+			select {
+			case <-f.room:
+			case <-f.quit:
+				stopped = true
+				return false
+			}
+			full = f.ahead()
+		}
+		return true
 	})
 	if !stopped && len(pending) > 0 {
 		send() // the driver may have quit: then these items are left out
@@ -112,6 +143,15 @@ func (f *feed[T]) run(seq iter.Seq[T]) {
 // until it holds least (or the feeder has ended). False: the feeder has
 // ended and every item was taken.
 func (f *feed[T]) take(batch []T, least, most int) ([]T, bool) {
+	n := len(batch)
+	defer func() {
+		// The feeder may run further ahead now.
+		f.taken.Add(int64(len(batch) - n))
+		select {
+		case f.room <- struct{}{}:
+		default: // a wake-up is already pending
+		}
+	}()
 	for len(batch) < most {
 		select {
 		case c, ok := <-f.chunks:

@@ -194,7 +194,7 @@ func (w *window[T]) fed(least, most int, exact bool, done <-chan struct{}, body 
 	if isClosed(done) && !exact {
 		return 0, false // not pulled at all
 	}
-	f := startFeed(w.seq, most)
+	f := startFeed(w.seq, least, most)
 	normal := false
 	defer func() {
 		if !normal {

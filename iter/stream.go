@@ -250,7 +250,11 @@ func runStream[A any](cfg Config, lo, hi int, r Reducer[A]) A {
 	body := func(lo, hi int) bool {
 		part := drive(cfg, lo, hi, r)
 		if isClosed(done) {
-			return false // cancelled: part may lack items, and no one wants it
+			// Cancelled: part holds the batch's prefix that ran (see
+			// prefixRuns), the end of what the loop body gets. If the
+			// consumer stopped, emit drops it.
+			st.emit(part, b.size)
+			return false
 		}
 		return st.emit(part, b.size)
 	}

@@ -5,7 +5,8 @@ package par
 // Filter drops count as done). For a long operation it is called at most
 // every 100 milliseconds while the operation runs, and then once at the end
 // with done == total. Over FromSeq, whose length is unknown, total is -1 and
-// the last call gives the number of items pulled from the sequence. A range
+// the last call gives the number of items that ran (all of the sequence's,
+// unless the operation ended early). A range
 // longer than an int can count, such as [math.MinInt, math.MaxInt), reports
 // math.MaxInt as its total.
 // Count without a Filter, which knows its result without running anything,
