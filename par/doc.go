@@ -17,7 +17,10 @@
 //   - [Slice](xs), and [Numbers](xs) for a slice of numbers (it has Sum).
 //   - [Chunks](xs, n): the consecutive sub-slices of n elements of xs.
 //   - [FromSeq](seq): the items of a standard library iter.Seq, pulled on
-//     the caller in batches (Rayon's par_bridge).
+//     a goroutine of the operation's own while the pool works (Rayon's
+//     par_bridge).
+//   - [Lines](data), [LinesString], [Split] and [ReadLines]: the lines or
+//     records of a large input, split in parallel.
 //
 // Adapters (each returns a new iterator):
 //
@@ -50,7 +53,8 @@
 //
 // Ordered streaming: [Iter.Values] and [Iter.All] return the results as an
 // iter.Seq and an iter.Seq2 in source order, computed ahead of the range
-// loop, at most [Iter.WithBuffer] items ahead.
+// loop, at most [Iter.WithBuffer] items ahead; with [Iter.Unordered] and
+// Blocking, in completion order.
 //
 // Searches, which stop early: [Iter.Any], [Iter.Every], [Iter.Find],
 // [Iter.FindFirst] (the lowest match: the work above it is dropped, the work
