@@ -158,7 +158,7 @@ func (b *blockingLoop[A]) work(k int) {
 		if b.started.Load() < int64(b.limit) && b.next.Load() < b.n {
 			b.start()
 		}
-		if !inRun || cur.hi != i {
+		if !inRun || (cur.hi != i && !b.r.Unordered) {
 			if inRun {
 				mine = append(mine, cur)
 			}

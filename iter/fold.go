@@ -36,29 +36,38 @@ func FoldBlock[T, A any](s *Spec[T], acc A, lo, hi int, fold func(A, T) A) A {
 	return acc
 }
 
-// FoldUnordered folds the items of s with one accumulator per goroutine
-// that runs the loop, whatever the number of blocks, steals and batches
-// (over a seq, for the whole seq): each block checks an accumulator out of
-// a free list, as MapInit checks out its states (state.go), folds its items
-// into it in index order, and gives it back. The accumulators are then
-// joined with combine in no particular order, so combine must be
-// commutative as well as associative. init runs at most as many times as
-// blocks ran at once; with no item, FoldUnordered returns init().
+// FoldUnordered folds the items of s with an accumulator per goroutine
+// that runs the loop, whatever the number of steals and batches (over a
+// seq, for the whole seq): each participant of a loop checks an
+// accumulator out of a free list when it starts, as MapInit checks out its
+// states (state.go), folds every block it runs into it (Reducer.Unordered),
+// and gives it back when the loop joins its runs, so that a participant
+// keeps its accumulator, and the cache lines it fills, for the whole loop. The
+// accumulators are then joined with combine in no particular order, so
+// combine must be commutative as well as associative. init runs at most
+// about twice per goroutine (a caller's inline phase and a taken rest of a
+// loop hold one more than its participants), whatever the number of items,
+// steals and batches; with no item, FoldUnordered returns init().
 //
 // A done context stops the loop as usual; what the accumulators hold is
-// then what ran (the prefix rule of ordered loops does not apply: there is
-// no order to cut).
+// then what ran (AllRuns: there is no order, so no prefix, to keep).
 func FoldUnordered[T, A any](s Spec[T], init func() A, fold func(A, T) A, combine func(A, A) A) A {
 	accs := &stateList[A]{init: init}
-	RunBlocks(s.Config, s.Lo, s.Hi, func(lo, hi int) {
-		acc := accs.get()
-		acc = FoldBlock(&s, acc, lo, hi, fold)
-		accs.put(acc) // not after a panic: the operation ends with it
+	acc := Run(s.Config, s.Lo, s.Hi, Reducer[A]{
+		Identity: accs.get,
+		Fold: func(acc A, lo, hi int) A {
+			return FoldBlock(&s, acc, lo, hi, fold)
+		},
+		// Joining two runs gives the right one's accumulator back.
+		Combine: func(a, b A) A {
+			accs.put(b)
+			return a
+		},
+		AllRuns:   true,
+		Unordered: true,
 	})
-	if len(accs.idle) == 0 {
-		return init()
-	}
-	acc := accs.idle[0]
+	accs.put(acc)
+	acc = accs.idle[0]
 	for _, a := range accs.idle[1:] {
 		acc = combine(acc, a)
 	}

@@ -23,7 +23,9 @@ import (
 // it needs to be associative, not commutative.
 type Reducer[A any] struct {
 	// Identity gives a run's starting accumulator; nil gives A's zero
-	// value. (Leave it nil where that is the identity: in a generic
+	// value. Every accumulator it gives is folded into or passed to
+	// Combine (FoldUnordered's free list relies on that), except after a
+	// panic, or when Stop or Cut says the first block holds the answer. (Leave it nil where that is the identity: in a generic
 	// function each closure captures the type's dictionary, and Run's
 	// closures escape into the parallel phase's state, so a closure
 	// costs an allocation at every call, inline loops included.)
@@ -61,6 +63,11 @@ type Reducer[A any] struct {
 	// error counts wherever it came from, and they return no partial
 	// result.
 	AllRuns bool
+	// Unordered lets a participant fold every block it runs into one
+	// accumulator, contiguous or not, and Combine join any two: for an
+	// accumulator whose combine is commutative (FoldUnordered), so that a
+	// loop makes one per participant, not one per steal.
+	Unordered bool
 	// SeqLen, if not nil, is told the number of items of a seq that ended
 	// by itself (the sequence driver's; see window.batches). It is not
 	// called when the loop stopped the seq while it still had items, or
@@ -324,7 +331,10 @@ func runPool[A any](cfg Config, lo, hi int, r Reducer[A]) A {
 	// inline phase: the caller alone, no shared state but, while its first
 	// block runs, the rest of the loop on the promotion board.
 	few := fewItems(pool, lo, hi)
-	acc := r.identity()
+	var acc A // the inline phase's, made only if it runs (see Identity)
+	if !few {
+		acc = r.identity()
+	}
 	start := sinceEpoch()
 	sz := sizer{size: 1, growth: maxInlineGrowth}
 	rec := cfg.rec
@@ -881,7 +891,7 @@ func (o *loop[A]) runBlocks(p *partition.Participant, st *participant[A]) (finis
 		if !ok {
 			return true
 		}
-		if !st.inRun || lo != st.next {
+		if !st.inRun || (lo != st.next && !o.r.Unordered) {
 			if st.inRun && o.r.Combine != nil {
 				st.cur.hi = st.next
 				st.mine = append(st.mine, st.cur)
@@ -985,7 +995,7 @@ func (o *loop[A]) combine() A {
 		return o.r.identity()
 	}
 	sortRuns(o.runs)
-	if invariant.Enabled && o.parts.Cut() == math.MaxInt {
+	if invariant.Enabled && o.parts.Cut() == math.MaxInt && !o.r.Unordered {
 		o.checkRunsTile()
 	}
 	return combineRuns(o.r.prefixRuns(o.runs, o.lo, o.stop), o.r)

@@ -230,17 +230,24 @@ func runSeq[A any](cfg Config, r Reducer[A]) A {
 	src := cfg.seq
 	cfg.seq = nil
 	done := cfg.done()
-	acc := r.identity()
+	var acc A // the first batch's result, then the batches' so far
+	have := false
 	b := newBatching(cfg, 0)
 	n, ended := src.fed(b.least, b.most, r.SeqLen != nil, done, func(lo, hi int) bool {
 		part := drive(cfg, lo, hi, r) // nothing runs once done is closed
-		if r.Combine != nil {
+		switch {
+		case !have:
+			acc, have = part, true
+		case r.Combine != nil:
 			acc = r.Combine(acc, part)
 		}
 		return !r.decided(acc, hi, done)
 	})
 	if ended && r.SeqLen != nil {
 		r.SeqLen(n)
+	}
+	if !have {
+		acc = r.identity()
 	}
 	return acc
 }

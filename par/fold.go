@@ -17,7 +17,7 @@ import "github.com/gopar-dev/gopar/iter"
 // not be commutative); fold(acc, x) may change and return acc, since no
 // other goroutine sees it.
 //
-// With Unordered, Fold keeps one accumulator per goroutine that runs it
+// With Unordered, Fold keeps an accumulator per goroutine that runs it
 // for the whole operation (over FromSeq too, where the runs of an ordered
 // Fold are cut at every batch), and combines them in no particular order:
 // combine must then be commutative as well, as merging maps of counts is.

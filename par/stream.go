@@ -110,7 +110,7 @@ func (it Iter[T]) All() goiter.Seq2[int, T] {
 //     returns (completion order: print each result of an I/O fan-out as
 //     it comes), at most the limit's calls and as many finished items
 //     ahead of the loop body; All then gives each item's source position;
-//   - Fold and Reduce keep one accumulator per goroutine that runs them,
+//   - Fold and Reduce keep an accumulator per goroutine that runs them,
 //     for the whole operation (over FromSeq too), and combine them in no
 //     particular order: their combine (op) must be commutative as well as
 //     associative, and a done context leaves the items that ran in them
