@@ -291,10 +291,32 @@ func mapInitAPI(t *testing.T) []string {
 	for i := range typ.NumMethod() {
 		names = append(names, "Iter."+typ.Method(i).Name)
 	}
+	for _, fn := range exportedFuncs(t) {
+		if fn.Recv != nil {
+			continue
+		}
+		for _, p := range fn.Type.Params.List {
+			if strings.HasPrefix(types.ExprString(p.Type), "Iterator[") {
+				names = append(names, fn.Name.Name)
+				break
+			}
+		}
+	}
+	if len(names) < 30 {
+		t.Fatalf("found only %d operations (%v): is the source where the test runs?", len(names), names)
+	}
+	return names
+}
+
+// exportedFuncs returns the exported functions and methods declared in
+// par's non-test source, read from the folder the test runs in.
+func exportedFuncs(t *testing.T) []*ast.FuncDecl {
+	t.Helper()
 	files, err := filepath.Glob("*.go")
 	if err != nil {
 		t.Fatal(err)
 	}
+	var fns []*ast.FuncDecl
 	fset := token.NewFileSet()
 	for _, path := range files {
 		if strings.HasSuffix(path, "_test.go") {
@@ -305,22 +327,12 @@ func mapInitAPI(t *testing.T) []string {
 			t.Fatal(err)
 		}
 		for _, d := range f.Decls {
-			fn, ok := d.(*ast.FuncDecl)
-			if !ok || fn.Recv != nil || !fn.Name.IsExported() {
-				continue
-			}
-			for _, p := range fn.Type.Params.List {
-				if strings.HasPrefix(types.ExprString(p.Type), "Iterator[") {
-					names = append(names, fn.Name.Name)
-					break
-				}
+			if fn, ok := d.(*ast.FuncDecl); ok && fn.Name.IsExported() {
+				fns = append(fns, fn)
 			}
 		}
 	}
-	if len(names) < 30 {
-		t.Fatalf("found only %d operations (%v): is the source where the test runs?", len(names), names)
-	}
-	return names
+	return fns
 }
 
 // TestMapInitBadInput: nil functions are refused where the pipeline is
