@@ -96,9 +96,11 @@ func TestFromSeqOrderAndExactlyOnce(t *testing.T) {
 	}
 }
 
+// TestFromSeqEarlyExitStopsSeq: a search or an error decided at item
+// n/10 stops the seq well before its end.
 func TestFromSeqEarlyExitStopsSeq(t *testing.T) {
 	n := seqN()
-	target := n / 3
+	target := n / 10
 	for name, run := range map[string]func(par.Iter[int]) bool{
 		"Any":   func(it par.Iter[int]) bool { return it.Any(func(i int) bool { return i == target }) },
 		"Every": func(it par.Iter[int]) bool { return !it.Every(func(i int) bool { return i != target }) },
@@ -127,8 +129,12 @@ func TestFromSeqEarlyExitStopsSeq(t *testing.T) {
 		if !run(par.FromSeq(c.seq)) {
 			t.Errorf("%s: wrong result", name)
 		}
-		if !c.stopped.Load() || c.produced.Load() >= int64(n) {
-			t.Errorf("%s: seq not stopped (produced %d of %d)", name, c.produced.Load(), n)
+		// The seq is pulled ahead of the work by at most the items taken
+		// so far: a decision at target leaves at most about 4*target
+		// items pulled (iter/feed.go), and a seq not pulled to its end
+		// has had yield return false.
+		if p := c.produced.Load(); p > int64(4*target+2) || (p < int64(n) && !c.stopped.Load()) {
+			t.Errorf("%s: seq not stopped (produced %d of %d, stopped %v)", name, p, n, c.stopped.Load())
 		}
 	}
 }
@@ -383,9 +389,14 @@ func TestFromSeqScannerReuse(t *testing.T) {
 	if got := scan(false); !slices.Equal(got, want) {
 		t.Errorf("yielding Text: %d lines, not the file's %d", len(got), len(want))
 	}
-	// Batches grow past one item within microseconds, and the scanner
-	// refills its 4 KiB buffer every few hundred lines: some lines are
-	// overwritten before their batch runs.
+	// The scanner refills its 4 KiB buffer every few hundred lines, on
+	// the goroutine that pulls the seq, while the pool runs the lines
+	// already pulled: some lines are overwritten before they run. The
+	// race detector reports that reuse as the race it is, so it runs only
+	// without the detector.
+	if race.Enabled {
+		return
+	}
 	if got := scan(true); slices.Equal(got, want) {
 		t.Error("yielding Bytes gave every line intact: the warning in FromSeq's doc is wrong")
 	}
