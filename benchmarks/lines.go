@@ -39,16 +39,7 @@ var linesSize = 200 << 20
 // of a 20,000-word vocabulary, word k about 1/k as often as the first, as
 // in the text of T1. Made once, on first use.
 var linesInput = sync.OnceValue(func() []byte {
-	vocab := make([]string, 20_000)
-	for k := range vocab {
-		vocab[k] = wordFor(k)
-	}
-	var table []int32 // word indexes, word k repeated about 4000/(k+1) times
-	for k := range vocab {
-		for range max(1, 4000/(k+1)) {
-			table = append(table, int32(k))
-		}
-	}
+	vocab, table := zipfWords()
 	buf := make([]byte, 0, linesSize+256)
 	x := uint64(38)
 	for len(buf) < linesSize {

@@ -116,16 +116,7 @@ func countsSum(m map[string]int) uint64 {
 // as in a natural language. Made once, on first use.
 var text = sync.OnceValue(func() [][]byte {
 	const size = 64 << 20
-	vocab := make([]string, 20_000)
-	for k := range vocab {
-		vocab[k] = wordFor(k)
-	}
-	var table []int32 // word indexes, word k repeated about 4000/(k+1) times
-	for k := range vocab {
-		for range max(1, 4000/(k+1)) {
-			table = append(table, int32(k))
-		}
-	}
+	vocab, table := zipfWords()
 	buf := make([]byte, 0, size+100)
 	var lines [][]byte
 	x := uint64(1)
@@ -143,6 +134,23 @@ var text = sync.OnceValue(func() [][]byte {
 	}
 	return lines
 })
+
+// zipfWords returns the generated texts' 20,000-word vocabulary, and a
+// table of word indexes in which word k stands about 4000/(k+1) times: a
+// word drawn from the table at random comes about 1/k as often as the
+// first, as in a natural language.
+func zipfWords() (vocab []string, table []int32) {
+	vocab = make([]string, 20_000)
+	for k := range vocab {
+		vocab[k] = wordFor(k)
+	}
+	for k := range vocab {
+		for range max(1, 4000/(k+1)) {
+			table = append(table, int32(k))
+		}
+	}
+	return vocab, table
+}
 
 // wordFor returns a word of 2 to 9 letters for k, different for every k.
 func wordFor(k int) string {
