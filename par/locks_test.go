@@ -2,6 +2,7 @@ package par_test
 
 import (
 	"cmp"
+	"context"
 	"fmt"
 	"os"
 	"os/exec"
@@ -93,6 +94,32 @@ var lockCases = []struct {
 		defer mu.Unlock()
 		runtime.Default().Do(func(w *runtime.Worker) { sum = workerTree(w, 6) })
 		return sum
+	}},
+	// A loop over a sequence under the mutex: the seq is pulled on a
+	// goroutine of its own while the caller waits for the batches.
+	{"seq", func(mu *sync.Mutex) uint64 {
+		mu.Lock()
+		defer mu.Unlock()
+		return par.Sum(par.Map(par.FromSeq(func(yield func(int) bool) {
+			for i := range 1 << 11 {
+				if !yield(i) {
+					return
+				}
+			}
+		}), burnItem))
+	}},
+	// TryScope under the mutex: tasks that recurse with par.Join.
+	{"try scope", func(mu *sync.Mutex) uint64 {
+		var sum atomic.Uint64
+		mu.Lock()
+		defer mu.Unlock()
+		par.TryScope(context.Background(), 4, func(ctx context.Context, g *par.TryGroup) error {
+			for k := range 8 {
+				g.Go(func(context.Context, *par.TryGroup) error { sum.Add(tree(4, nil) + uint64(k)); return nil })
+			}
+			return nil
+		})
+		return sum.Load()
 	}},
 	// Blocking mode: items that lock the mutex and recurse under it.
 	{"blocking", func(mu *sync.Mutex) uint64 {

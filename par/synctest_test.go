@@ -1,0 +1,43 @@
+//go:build go1.25
+
+package par_test
+
+import (
+	"context"
+	"testing"
+	"testing/synctest"
+	"time"
+
+	"github.com/gopar-dev/gopar/par"
+)
+
+// TestBlockingFormsInSynctest: the forms that run callbacks on goroutines
+// of their own (TryScope, and Values in completion order under Blocking)
+// work inside a testing/synctest bubble: the sleeps advance fake time, the
+// results come in completion order, and every goroutine has ended when the
+// bubble does.
+func TestBlockingFormsInSynctest(t *testing.T) {
+	synctest.Test(t, func(t *testing.T) {
+		start := time.Now()
+		err := par.TryScope(context.Background(), 4, func(ctx context.Context, g *par.TryGroup) error {
+			for range 10 {
+				g.Go(func(context.Context, *par.TryGroup) error { time.Sleep(time.Second); return nil })
+			}
+			return nil
+		})
+		// 10 tasks of 1 s, 4 at once: 3 s of fake time.
+		if err != nil || time.Since(start) != 3*time.Second {
+			t.Fatalf("TryScope = %v after %v, want nil after 3s", err, time.Since(start))
+		}
+		var order []int
+		for i := range par.Map(par.Range(0, 4).Blocking(4), func(i int) int {
+			time.Sleep(time.Duration(4-i) * time.Second)
+			return i
+		}).Unordered().Values() {
+			order = append(order, i)
+		}
+		if len(order) != 4 || order[0] != 3 || order[3] != 0 {
+			t.Fatalf("completion order %v, want [3 2 1 0]", order)
+		}
+	})
+}
