@@ -70,6 +70,11 @@ type blockingLoop[A any] struct {
 	runs  []run[A]
 	rec   *recording      // nil unless a timeline is recorded
 	lanes map[int][]Block // the blocks of each goroutine, by number (rec != nil)
+
+	// Over a seq (runBlockingSeq), where the items come from, and, for an
+	// ordered result, the prefix of the runs combined as they end.
+	seq    *seqBlocks
+	prefix prefixRuns[A]
 }
 
 // start starts one more goroutine, unless the limit is reached.
@@ -89,7 +94,12 @@ func (b *blockingLoop[A]) start() {
 // keep counting after the end, and with a take near 2^63 over a range of
 // 2^64-1 items it wraps past 2^64 to offsets already handed out. (Calls
 // here wait on I/O: one CAS per block costs nothing that matters.)
-func (b *blockingLoop[A]) nextBlock() (i, e int, ok bool) {
+func (b *blockingLoop[A]) nextBlock(k int) (i, e int, ok bool) {
+	if b.seq != nil {
+		return b.seq.block(k, int(b.take), b.stop, func(at int) bool {
+			return b.decided.Load() || isClosed(b.stop) || int64(at) >= b.cut.Load()
+		})
+	}
 	if b.decided.Load() || isClosed(b.stop) {
 		return 0, 0, false
 	}
@@ -140,7 +150,10 @@ func (b *blockingLoop[A]) work(k int) {
 			inRun = false // the run's accumulator is lost with the panic
 		}
 		if inRun {
-			mine = append(mine, cur)
+			mine = b.keep(mine, cur)
+		}
+		if b.seq != nil {
+			b.seq.finished(k)
 		}
 		if len(mine) > 0 && b.r.Combine != nil {
 			b.mu.Lock()
@@ -149,18 +162,18 @@ func (b *blockingLoop[A]) work(k int) {
 		}
 	}()
 	for {
-		i, e, ok := b.nextBlock()
+		i, e, ok := b.nextBlock(k)
 		if !ok {
 			returned = true
 			return
 		}
 		// Hand the next item to a new goroutine while this one runs.
-		if b.started.Load() < int64(b.limit) && b.next.Load() < b.n {
+		if b.started.Load() < int64(b.limit) && (b.seq != nil || b.next.Load() < b.n) {
 			b.start()
 		}
 		if !inRun || (cur.hi != i && !b.r.Unordered) {
 			if inRun {
-				mine = append(mine, cur)
+				mine = b.keep(mine, cur)
 			}
 			inRun = false // if Identity panics, there is no current run
 			cur = run[A]{lo: i, acc: b.r.identity()}
@@ -179,6 +192,9 @@ func (b *blockingLoop[A]) work(k int) {
 			if c := b.r.Cut(cur.acc); c < math.MaxInt {
 				b.cutAt(c)
 			}
+		}
+		if b.seq != nil {
+			b.seq.finished(k) // after the decision: a waiting taker sees it
 		}
 	}
 }

@@ -1,7 +1,6 @@
 package iter
 
 import (
-	"iter"
 	goruntime "runtime"
 	"sync"
 	"sync/atomic"
@@ -58,9 +57,9 @@ type feed[T any] struct {
 	exit   bool // the seq called runtime.Goexit
 }
 
-// startFeed starts a feeder that pulls seq ahead of the driver by as many
-// items as the driver has taken, at least least and at most most.
-func startFeed[T any](seq iter.Seq[T], least, most int) *feed[T] {
+// startFeed starts a feeder that pulls the seq of w ahead of the driver by
+// as many items as the driver has taken, at least least and at most most.
+func startFeed[T any](w *window[T], least, most int) *feed[T] {
 	f := &feed[T]{
 		chunks: make(chan []T, max(1, most/feedChunk)+1),
 		quit:   make(chan struct{}),
@@ -68,7 +67,7 @@ func startFeed[T any](seq iter.Seq[T], least, most int) *feed[T] {
 		least:  max(least, 1),
 		most:   max(most, 1),
 	}
-	go f.run(seq)
+	go f.run(w)
 	return f
 }
 
@@ -80,7 +79,8 @@ func (f *feed[T]) ahead() bool {
 }
 
 // run is the feeder's goroutine.
-func (f *feed[T]) run(seq iter.Seq[T]) {
+func (f *feed[T]) run(w *window[T]) {
+	var cut bool // a channel's seq returned at quit, perhaps before its end
 	normal := false
 	defer func() {
 		if !normal {
@@ -104,7 +104,15 @@ func (f *feed[T]) run(seq iter.Seq[T]) {
 			return false
 		}
 	}
-	seq(func(v T) bool {
+	// A channel's seq hands over what it pulled before it waits on an
+	// empty channel: the driver may wait for those items.
+	idle := func() bool {
+		if len(pending) > 0 && !send() {
+			stopped = true
+		}
+		return !stopped
+	}
+	w.source(f.quit, &cut, idle)(func(v T) bool {
 		if stopped {
 			panic("gopar: par.FromSeq: the sequence called yield again after yield returned false")
 		}
@@ -135,14 +143,15 @@ func (f *feed[T]) run(seq iter.Seq[T]) {
 	if !stopped && len(pending) > 0 {
 		send() // the driver may have quit: then these items are left out
 	}
-	f.ended = !stopped
+	f.ended = !stopped && !cut
 	normal = true
 }
 
 // take appends to batch the items that wait, up to about most, waiting
-// until it holds least (or the feeder has ended). False: the feeder has
-// ended and every item was taken.
-func (f *feed[T]) take(batch []T, least, most int) ([]T, bool) {
+// until it holds least (or the feeder has ended, or done is closed). False:
+// the feeder has ended and every item was taken, or done was closed while
+// batch was empty.
+func (f *feed[T]) take(batch []T, least, most int, done <-chan struct{}) ([]T, bool) {
 	n := len(batch)
 	defer func() {
 		// The feeder may run further ahead now.
@@ -167,7 +176,12 @@ func (f *feed[T]) take(batch []T, least, most int) ([]T, bool) {
 		}
 		// Nothing waits: ask the feeder for its items as they come.
 		f.hungry.Store(true)
-		c, ok := <-f.chunks
+		var c []T
+		ok := false
+		select {
+		case c, ok = <-f.chunks:
+		case <-done:
+		}
 		f.hungry.Store(false)
 		if !ok {
 			return batch, len(batch) > 0

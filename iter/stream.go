@@ -260,7 +260,7 @@ func runStream[A any](cfg Config, lo, hi int, r Reducer[A]) A {
 	}
 	if src := cfg.seq; src != nil {
 		cfg.seq = nil
-		src.batches(b, body)
+		src.batches(b, done, body)
 		return r.identity()
 	}
 	if !b.ready() {

@@ -17,6 +17,7 @@ import (
 	"fmt"
 	"go/types"
 	goiter "iter"
+	"math/bits"
 	"math/rand/v2"
 	goruntime "runtime"
 	"runtime/debug"
@@ -145,7 +146,7 @@ var diffNotPipeline = []string{
 	"Sort", "SortFunc", "SortStableFunc", "ScanInclusive", "ScanExclusive", "ScanSumInclusive", "ScanSumExclusive",
 }
 
-var diffSources = [][]string{{"Range"}, {"Slice"}, {"Numbers"}, {"FromSeq"}, {"Chunks"}}
+var diffSources = [][]string{{"Range"}, {"Slice"}, {"Numbers"}, {"FromSeq"}, {"FromChan"}, {"FromSeq2"}, {"Chunks"}}
 
 // diffOwnModel names the sources of records whose items are not this
 // test's ints, each compared with its own sequential model: bufio.Scanner
@@ -409,10 +410,12 @@ type diffCase struct {
 	chunk     int // Chunks' size, over chunkLen items
 	chunkLen  int
 	xs        []int
-	seqKind   int // 0: counting, 1: calls yield again after false, 2: slices.Values
-	method    bool
-	shorthand bool
-	salt, mod int // the searches' and Partition's predicate: mix % mod == 0
+	seqKind   int // 0: counting, 1: calls yield again after false, 2: slices.Values, 3: FromChan, 4: FromSeq2
+	// stopProducer ends FromChan's producer goroutine (seqKind 3).
+	stopProducer func()
+	method       bool
+	shorthand    bool
+	salt, mod    int // the searches' and Partition's predicate: mix % mod == 0
 
 	stages    []diffStage
 	chain     []diffStep
@@ -490,7 +493,7 @@ func newDiffCase(seed uint64, pools []*par.Pool) *diffCase {
 		c.hi -= rng.IntN(3)
 	}
 	if c.src == srcSeq {
-		c.seqKind = []int{0, 0, 0, 1, 2}[rng.IntN(5)]
+		c.seqKind = []int{0, 0, 0, 1, 2, 3, 4}[rng.IntN(7)]
 	}
 	if c.src == srcChunks {
 		c.chunk = 1 + rng.IntN(5)
@@ -567,7 +570,7 @@ func (c *diffCase) addAdapter(rng *rand.Rand, flats *int) {
 
 // pickKind chooses what to inject, among what the case allows.
 func (c *diffCase) pickKind(rng *rand.Rand) string {
-	counting := c.src == srcSeq && c.seqKind != 2
+	counting := c.src == srcSeq && c.counted()
 	canCtx := !c.term.bare || c.term.only == srcRange
 	hasStage := len(c.stages) > 0
 	switch r := rng.IntN(100); {
@@ -720,7 +723,7 @@ func (c *diffCase) inject(rng *rand.Rand, kind string) {
 	case "goexit":
 		place(actGoexit, "Goexit", 2)
 	case "cancel":
-		if len(c.stages) > 0 && (c.src != srcSeq || c.seqKind == 2 || rng.IntN(4) > 0) {
+		if len(c.stages) > 0 && (c.src != srcSeq || !c.counted() || rng.IntN(4) > 0) {
 			place(actCancel, "cancel", 1)
 		} else if c.n > 0 {
 			c.seqCancelAt = rng.IntN(c.n)
@@ -772,7 +775,7 @@ func (c *diffCase) describe() {
 	case srcNumbers:
 		fmt.Fprintf(&b, "Numbers(n=%d, lo=%d)", c.n, c.lo)
 	case srcSeq:
-		fmt.Fprintf(&b, "FromSeq(n=%d, lo=%d, %s)", c.n, c.lo, []string{"counting", "yields after false", "slices.Values"}[c.seqKind])
+		fmt.Fprintf(&b, "FromSeq(n=%d, lo=%d, %s)", c.n, c.lo, []string{"counting", "yields after false", "slices.Values", "FromChan", "FromSeq2(slices.All)"}[c.seqKind])
 	case srcChunks:
 		fmt.Fprintf(&b, "Chunks(%d chunks of %d, lo=%d).Map#0(chunk->item)", c.n, c.chunk, c.lo)
 	}
@@ -1022,6 +1025,9 @@ func (p diffPipe) numsOf() par.Nums[int] {
 
 func diffIter(it par.Iter[int]) diffPipe { return diffPipe{it: it} }
 
+// counted reports whether the source is the test's own counting seq.
+func (c *diffCase) counted() bool { return c.seqKind < 2 }
+
 func (c *diffCase) build() diffPipe {
 	var p diffPipe
 	switch c.src {
@@ -1032,9 +1038,26 @@ func (c *diffCase) build() diffPipe {
 	case srcNumbers:
 		p = diffPipe{form: formNums, nums: par.Numbers(c.xs)}
 	case srcSeq:
-		if c.seqKind == 2 {
+		switch c.seqKind {
+		case 2:
 			p = diffIter(par.FromSeq(slices.Values(c.xs)))
-		} else {
+		case 3:
+			ch, stop := make(chan int, 1+c.n%8), make(chan struct{})
+			go func() {
+				defer close(ch)
+				for _, x := range c.xs {
+					select {
+					case ch <- x:
+					case <-stop:
+						return
+					}
+				}
+			}()
+			c.stopProducer = func() { close(stop) }
+			p = diffIter(par.FromChan(ch))
+		case 4:
+			p = diffIter(par.Map(par.FromSeq2(slices.All(c.xs)), func(kv par.Pair[int, int]) int { return kv.Value }))
+		default:
 			c.seqIter = par.FromSeq(c.seq())
 			p = diffIter(c.seqIter)
 		}
@@ -1417,6 +1440,9 @@ func (c *diffCase) runAndCheck(t *testing.T, report bool) bool {
 	var r diffRun
 	r.outcome, r.panicV = c.watch(func() { c.runTerm(p, &r) })
 	c.check(&r)
+	if c.stopProducer != nil {
+		c.stopProducer()
+	}
 	if r.outcome != outReturned {
 		// The pools stay usable after a panic or a Goexit.
 		pool := c.pool
@@ -1533,7 +1559,7 @@ func (c *diffCase) fired(act int) []diffPanic {
 // leaves at most 4m + 2 + 8*limit items pulled. (Values and All: see
 // checkStream.)
 func (c *diffCase) checkPulls() {
-	if c.src != srcSeq || c.seqKind == 2 || c.term.kind == tkStream {
+	if c.src != srcSeq || !c.counted() || c.term.kind == tkStream {
 		return
 	}
 	m := c.n
@@ -1560,7 +1586,16 @@ func (c *diffCase) checkPulls() {
 			}
 		}
 	}
-	if most := 4*m + 2 + 8*c.blocking; m < c.n && c.pulled.Load() > int64(most) {
+	most := 4*m + 2 + 8*c.blocking
+	if c.blocking > 0 {
+		// The blocking driver's calls run up to its ring of items past
+		// the oldest call still running (iter/blockseq.go), and the
+		// feeder runs ahead of what they took, a chunk of 256 at a time.
+		ring := max(1024, 64*c.blocking*max(c.minBlock, 1))
+		ring = 1 << bits.Len(uint(ring-1))
+		most = 2*(m+ring+256) + 4*c.blocking*max(c.minBlock, 1) + 2
+	}
+	if m < c.n && c.pulled.Load() > int64(most) {
 		c.failf("seq: %d items were pulled, over %d, after the result was decided at source item %d", c.pulled.Load(), most, m)
 	}
 }
@@ -1977,6 +2012,12 @@ func (c *diffCase) checkTry(r *diffRun, cancelled, allRan bool) {
 		if collect && r.list != nil {
 			c.failf("R3: %s returned results with the context's cause", c.term.name)
 		}
+	case cancelled && c.seqKind == 3 && r.err == diffCause:
+		// FromChan: the context was done before the channel was seen
+		// closed, so the operation cannot tell that no item was left out.
+		if collect && r.list != nil {
+			c.failf("R3: %s returned results with the context's cause", c.term.name)
+		}
 	default:
 		if r.err != nil {
 			c.failf("%s: %s returned %v, and every item ran with no error", c.r3("model"), c.term.name, r.err)
@@ -2013,6 +2054,9 @@ func (c *diffCase) checkAllErr(r *diffRun, cancelled, allRan bool) {
 		errs = j.Unwrap()
 	}
 	leftOut := cancelled && !allRan
+	if cancelled && c.seqKind == 3 && len(errs) > 0 && errs[len(errs)-1] == diffCause {
+		leftOut = true // FromChan: done before the channel was seen closed (see checkTry)
+	}
 	if leftOut {
 		if len(errs) == 0 || errs[len(errs)-1] != diffCause {
 			c.failf("R3: %s returned %v with items left out by the cancellation; want the context's cause last", c.term.name, r.err)
@@ -2098,7 +2142,7 @@ func (c *diffCase) checkStream(r *diffRun, cancelled, allRan bool) {
 	if !cancelled && !broke {
 		c.checkExact("model", c.n)
 	}
-	if broke && len(got) == c.breakAt && c.src == srcSeq && c.seqKind != 2 {
+	if broke && len(got) == c.breakAt && c.src == srcSeq && c.counted() {
 		buffer := c.buffer
 		if buffer == 0 {
 			buffer = 1 << 16
@@ -2185,11 +2229,11 @@ func (c *diffCase) checkProgress() {
 	switch {
 	case total >= 0 && last != total:
 		c.failf("progress: the last call gave done %d of %d", last, total)
-	case total < 0 && c.seqKind != 2 && int64(last) > c.pulled.Load():
+	case total < 0 && c.counted() && int64(last) > c.pulled.Load():
 		// Over FromSeq the last call gives the items that ran: at most
 		// those pulled, and all of them when every item ran.
 		c.failf("progress: the last call gave done %d, and %d items were pulled", last, c.pulled.Load())
-	case total < 0 && c.seqKind != 2 && len(c.stages) > 0 && c.allRan() && int64(last) != c.pulled.Load():
+	case total < 0 && c.counted() && len(c.stages) > 0 && c.allRan() && int64(last) != c.pulled.Load():
 		c.failf("progress: every item ran, the last call gave done %d, and %d items were pulled", last, c.pulled.Load())
 	}
 }

@@ -7,6 +7,7 @@ import (
 	"runtime"
 	"sync/atomic"
 	"testing"
+	"time"
 
 	"github.com/gopar-dev/gopar/internal/race"
 	"github.com/gopar-dev/gopar/par"
@@ -182,6 +183,154 @@ func TestSeqStopsEveryWay(t *testing.T) {
 				defer func() { ended <- returned }()
 				par.FromSeq(w.seq).WithPool(p).ForEach(func(i int) {
 					if !goexitIn && i == 5000 {
+						runtime.Goexit()
+					}
+				})
+				returned = true
+			}()
+			if <-ended {
+				t.Fatalf("%s: ForEach returned after a runtime.Goexit in %s", on, name)
+			}
+			w.check(t, on+", Goexit in "+name)
+		}
+	}
+}
+
+// TestBlockingSeqHasNoBarrier: with Blocking over a sequence, a slow call
+// holds back only its own goroutine. Item 0's call returns only once the
+// next 500 items (many times the limit) have run; a driver that waited
+// for every call of a batch before it pulled the next items would never
+// run them.
+func TestBlockingSeqHasNoBarrier(t *testing.T) {
+	const n, others = 2000, 500
+	for _, limit := range []int{2, 4, 16} {
+		w := newWatchedSeq(n)
+		var ran atomic.Int64
+		othersDone := make(chan struct{})
+		got := make([]atomic.Int32, n)
+		par.FromSeq(w.seq).Blocking(limit).ForEach(func(i int) {
+			got[i].Add(1)
+			if i == 0 {
+				select {
+				case <-othersDone:
+				case <-time.After(time.Minute): // a guard, so that the failure is reported and does not hang
+					t.Errorf("Blocking(%d): item 0's call waited a minute for items 1..%d", limit, others)
+				}
+				return
+			}
+			if i <= others && ran.Add(1) == others {
+				close(othersDone)
+			}
+		})
+		for i := range got {
+			if c := got[i].Load(); c != 1 {
+				t.Fatalf("Blocking(%d): item %d ran %d times", limit, i, c)
+			}
+		}
+		w.check(t, fmt.Sprintf("Blocking(%d)", limit))
+	}
+}
+
+// TestBlockingSeqExactlyOnceAndStops: the blocking driver over a sequence,
+// at limits 1, 2, 8 and 32: every item once, in order for Collect and
+// Reduce, and a panic or runtime.Goexit in the sequence or a callback, an
+// error, a found item and a cancelled context each end the operation with
+// the sequence returned and never called concurrently.
+func TestBlockingSeqExactlyOnceAndStops(t *testing.T) {
+	n := 20_000 / race.Scale
+	boom := errors.New("boom")
+	for _, limit := range []int{1, 2, 8, 32} {
+		on := fmt.Sprintf("Blocking(%d)", limit)
+		w := newWatchedSeq(n)
+		got := make([]atomic.Int32, n)
+		par.FromSeq(w.seq).Blocking(limit).ForEach(func(i int) { got[i].Add(1) })
+		for i := range got {
+			if c := got[i].Load(); c != 1 {
+				t.Fatalf("%s: item %d ran %d times", on, i, c)
+			}
+		}
+		w.check(t, on+", ForEach")
+
+		w = newWatchedSeq(n)
+		out := par.Map(par.FromSeq(w.seq).Blocking(limit), func(i int) int { return 2 * i }).Collect()
+		if len(out) != n {
+			t.Fatalf("%s: Collect gave %d items, want %d", on, len(out), n)
+		}
+		for i, v := range out {
+			if v != 2*i {
+				t.Fatalf("%s: Collect()[%d] = %d, want %d", on, i, v, 2*i)
+			}
+		}
+		w.check(t, on+", Collect")
+
+		w = newWatchedSeq(n)
+		// Concatenation is associative, not commutative: the order shows.
+		s := par.Map(par.FromSeq(w.seq).Blocking(limit), func(i int) []int { return []int{i} }).
+			Reduce(func() []int { return nil }, func(a, b []int) []int { return append(a, b...) })
+		for i, v := range s {
+			if v != i {
+				t.Fatalf("%s: Reduce put %d at %d", on, v, i)
+			}
+		}
+		w.check(t, on+", Reduce")
+
+		w = newWatchedSeq(-1)
+		if i, ok := par.FromSeq(w.seq).Blocking(limit).FindFirst(func(i int) bool { return i >= 3000 }); !ok || i != 3000 {
+			t.Fatalf("%s: FindFirst over an endless sequence = %d, %v; want 3000, true", on, i, ok)
+		}
+		w.check(t, on+", FindFirst")
+
+		w = newWatchedSeq(n)
+		w.panicAt = n / 2
+		mustPanicWith(t, fmt.Sprintf("the sequence failed at %d", n/2), func() { par.FromSeq(w.seq).Blocking(limit).ForEach(func(int) {}) })
+		w.check(t, on+", panic in the sequence")
+
+		w = newWatchedSeq(n)
+		mustPanicWith(t, "callback failed", func() {
+			par.FromSeq(w.seq).Blocking(limit).ForEach(func(i int) {
+				if i == n/2 {
+					panic("callback failed")
+				}
+			})
+		})
+		w.check(t, on+", panic in a callback")
+
+		w = newWatchedSeq(-1)
+		err := par.FromSeq(w.seq).Blocking(limit).TryForEach(func(i int) error {
+			if i == 5000 {
+				return boom
+			}
+			return nil
+		})
+		if err != boom {
+			t.Fatalf("%s: TryForEach = %v, want boom", on, err)
+		}
+		w.check(t, on+", an error")
+
+		w = newWatchedSeq(-1)
+		ctx, cancel := context.WithCancel(context.Background())
+		c := par.FromSeq(w.seq).Blocking(limit).WithContext(ctx).Filter(func(i int) bool {
+			if i == 5000 {
+				cancel()
+			}
+			return true
+		}).Count()
+		if c < 5000 {
+			t.Fatalf("%s: a Count cancelled at item 5000 counted %d items: the prefix before 5000 ran", on, c)
+		}
+		w.check(t, on+", cancelled")
+
+		for name, goexitIn := range map[string]bool{"the sequence": true, "a callback": false} {
+			w = newWatchedSeq(n)
+			if goexitIn {
+				w.exitAt = n / 2
+			}
+			ended := make(chan bool)
+			go func() {
+				returned := false
+				defer func() { ended <- returned }()
+				par.FromSeq(w.seq).Blocking(limit).ForEach(func(i int) {
+					if !goexitIn && i == n/2 {
 						runtime.Goexit()
 					}
 				})

@@ -29,9 +29,11 @@ import (
 //     operation has returned when the operation does. A Try form whose
 //     context is done tells from them whether the context left an item out
 //     (Iter.WithContext);
-//   - with Blocking(limit), a batch holds at least 4*limit items, so that
-//     limit calls run at once; the next batch starts when every call of
-//     the last one has returned;
+//   - with Blocking(limit), there are no batches: each of the limit
+//     goroutines takes the next item as soon as its last call returns, so
+//     a slow call holds back only its own goroutine. The others run ahead
+//     of the oldest call still running by at most max(1024, 64*limit)
+//     items (then they wait for it), which bounds memory;
 //   - Fold and Reduce make an accumulator per run of each batch, in
 //     order; with Unordered, one per goroutine for the whole seq, as a
 //     hand-written fan-out keeps one per worker. MapInit and ForEachInit
@@ -69,4 +71,60 @@ import (
 // A nil seq is an empty sequence.
 func FromSeq[T any](seq goiter.Seq[T]) Iter[T] {
 	return Iter[T]{iter.FromSeq(seq)}
+}
+
+// FromChan returns an iterator over the values received from ch until it
+// is closed: the workers of a hand-written fan-out that drain a channel
+// fed by a producer goroutine.
+//
+//	paths := make(chan string, 64)
+//	go func() { defer close(paths); list(paths) }()
+//	err := par.FromChan(paths).Blocking(16).TryForEach(upload)
+//
+// It works as FromSeq over a range loop on ch, with one difference: an
+// operation that ends before ch is closed (a search decided, an error, a
+// panic, a done context, a break out of Values) stops receiving at once,
+// even while it waits for a value, and returns. The values still in ch,
+// and those sent later, are left there: a producer that may outlive the
+// operation should watch a context that the caller cancels when the
+// operation returns, as it would with hand-written workers:
+//
+//	ctx, cancel := context.WithCancel(ctx)
+//	defer cancel()      // ends the producer once the operation has returned
+//	go produce(ctx, ch) // each send in a select with <-ctx.Done()
+//
+// A Try form whose context is done before ch is closed returns the
+// context's cause: it cannot tell whether more values would have come.
+// Each terminal operation receives from ch anew, so a second one gets
+// only what the first left. ch must not be nil (a nil channel never
+// delivers a value nor closes): FromChan(nil) panics.
+func FromChan[T any](ch <-chan T) Iter[T] {
+	if ch == nil {
+		panic("gopar: par.FromChan(nil): a nil channel would never deliver a value nor be closed")
+	}
+	return Iter[T]{iter.FromChan(ch)}
+}
+
+// Pair is a key and a value: the item of FromSeq2.
+type Pair[K, V any] struct {
+	Key   K
+	Value V
+}
+
+// FromSeq2 returns an iterator over the pairs of seq, such as the entries
+// of a map (maps.All) or the index and value of slices.All, as Pairs in
+// seq's order. It is FromSeq of the pairs, with the same guarantees.
+//
+//	n := par.FromSeq2(maps.All(m)).Filter(func(p par.Pair[string, int]) bool { return p.Value > 0 }).Count()
+func FromSeq2[K, V any](seq goiter.Seq2[K, V]) Iter[Pair[K, V]] {
+	if seq == nil {
+		return FromSeq[Pair[K, V]](nil)
+	}
+	return FromSeq(func(yield func(Pair[K, V]) bool) {
+		for k, v := range seq {
+			if !yield(Pair[K, V]{k, v}) {
+				return
+			}
+		}
+	})
 }

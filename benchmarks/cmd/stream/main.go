@@ -15,6 +15,13 @@
 //
 //	go run ./cmd/stream                 # 3 rounds, GOMAXPROCS=2, 200 MB
 //	go run ./cmd/stream -rounds 5 -mb 50
+//	go run ./cmd/stream -endless        # the bounded-memory check
+//
+// With -endless it measures instead an endless sequence of 100-byte strings,
+// each mapped with the same work, consumed in order and left with a break
+// after 1,000 results: the peak RSS of the plain loop and of gopar's Values,
+// and how many items gopar pulled past the break (its bound: the 1,000
+// consumed plus Values' buffer of 65,536, plus one chunk of 256 items).
 //
 // The text is written once to a file in the temporary folder and reused.
 package main
@@ -39,13 +46,18 @@ import (
 
 func main() {
 	var (
-		mb     = flag.Int("mb", 200, "size of the text, in MB (10^6 bytes)")
-		rounds = flag.Int("rounds", 3, "rounds of seq, gopar and the probe")
-		procs  = flag.Int("procs", 2, "GOMAXPROCS of the runs")
-		path   = flag.String("file", "", "the text (default: gopar-stream-<mb>MB.txt in the temporary folder, made if missing)")
-		child  = flag.String("child", "", "run one implementation and print its checksum and time (used by the parent)")
+		mb      = flag.Int("mb", 200, "size of the text, in MB (10^6 bytes)")
+		rounds  = flag.Int("rounds", 3, "rounds of seq, gopar and the probe")
+		procs   = flag.Int("procs", 2, "GOMAXPROCS of the runs")
+		path    = flag.String("file", "", "the text (default: gopar-stream-<mb>MB.txt in the temporary folder, made if missing)")
+		child   = flag.String("child", "", "run one implementation and print its checksum and time (used by the parent)")
+		endless = flag.Bool("endless", false, "measure the break out of an endless sequence instead")
 	)
 	flag.Parse()
+	if *endless && *child == "" {
+		runEndless(*rounds, *procs)
+		return
+	}
 	if *path == "" {
 		*path = filepath.Join(os.TempDir(), fmt.Sprintf("gopar-stream-%dMB.txt", *mb))
 	}
@@ -119,6 +131,11 @@ func runOnce(im, path string, procs int) (sum string, took time.Duration, maxRSS
 		return "", 0, 0, fmt.Errorf("%s: %v", im, err)
 	}
 	f := strings.Fields(string(out))
+	if len(f) == 4 { // an endless run: the items pulled
+		sum = f[0] + " pulled " + f[3]
+		f[0] = sum
+		f = f[:3]
+	}
 	if len(f) != 3 {
 		return "", 0, 0, fmt.Errorf("%s printed %q", im, out)
 	}
@@ -170,6 +187,35 @@ func runChild(im, path string) {
 		}
 	case "probe-static":
 		sum = probeStatic()
+	case "endless-seq", "endless-gopar":
+		var pulled int
+		seq := func(yield func(string) bool) {
+			pad := strings.Repeat("x", 90)
+			for i := 0; ; i++ {
+				pulled++
+				if !yield(fmt.Sprintf("%s%010d", pad, i)) {
+					return
+				}
+			}
+		}
+		n := 0
+		if im == "endless-seq" {
+			for line := range seq {
+				sum = sum*31 + work(line)
+				if n++; n == endlessTaken {
+					break
+				}
+			}
+		} else {
+			for v := range par.Map(par.FromSeq(seq), work).Values() {
+				sum = sum*31 + v
+				if n++; n == endlessTaken {
+					break
+				}
+			}
+		}
+		fmt.Println(sum, time.Since(start).Nanoseconds(), peakRSS(), pulled)
+		return
 	default:
 		fmt.Fprintln(os.Stderr, "unknown implementation", im)
 		os.Exit(2)
@@ -290,3 +336,27 @@ func ensureText(path string, size int) error {
 
 // runtimeProcs is GOMAXPROCS.
 func runtimeProcs() int { return runtime.GOMAXPROCS(0) }
+
+// endlessTaken is the number of results an endless run consumes before
+// its break.
+const endlessTaken = 1000
+
+// runEndless runs the endless-sequence check: rounds of the plain loop and
+// gopar's Values, alternated, each in a child process.
+func runEndless(rounds, procs int) {
+	var rss [2][]int64
+	for r := 0; r < rounds; r++ {
+		for k, im := range []string{"endless-seq", "endless-gopar"} {
+			sum, took, maxRSS, err := runOnce(im, "", procs)
+			if err != nil {
+				fmt.Fprintln(os.Stderr, err)
+				os.Exit(1)
+			}
+			rss[k] = append(rss[k], maxRSS)
+			fmt.Printf("round %d %-14s %8.3f s  peak RSS %6.1f MB  checksum %s\n", r+1, im, took.Seconds(), float64(maxRSS)/1e6, sum)
+		}
+	}
+	extra := float64(slices.Max(rss[1])-slices.Max(rss[0])) / 1e6
+	fmt.Printf("\nGOMAXPROCS=%d: peak RSS seq %.1f MB, gopar %.1f MB, %+.1f MB (target <= +64 MB: %s)\n",
+		procs, float64(slices.Max(rss[0]))/1e6, float64(slices.Max(rss[1]))/1e6, extra, pass(extra <= 64))
+}

@@ -1,0 +1,207 @@
+package iter
+
+import (
+	"fmt"
+	"math/bits"
+	"sync"
+
+	"github.com/gopar-dev/gopar/runtime"
+)
+
+// The blocking sequence driver: a pipeline over a seq in blocking mode
+// (FromSeq with Blocking) runs on the blocking driver's goroutines, each of
+// which takes its next block of items from the feeder as soon as its last
+// call has returned. No batch waits for its slowest call: a call that takes
+// long holds back only its own goroutine, as in a hand-written producer,
+// channel and workers.
+//
+// The items taken live in the window's ring until their calls return. A
+// goroutine takes items only while the ring has room past the oldest item
+// still running: a call that takes very long lets the others run at most a
+// ring's worth of items past it, and then waits for it, which bounds memory
+// (the ring holds at least blockingRingPerCall items per call at once, so
+// that a slow call rarely holds the others back).
+//
+// An ordered result (Reduce, Collect, the searches) keeps the runs of each
+// goroutine as in runBlocking, but combines them into the prefix as soon as
+// they join it, so that over a long seq the runs waiting to be combined are
+// those past the oldest running call, not every run of the seq.
+
+// blockingRingPerCall: the ring holds at least this many items per call
+// at once (and at least blockingRingMin).
+const (
+	blockingRingPerCall = 64
+	blockingRingMin     = 1024
+)
+
+// runBlockingSeq is runSeq in blocking mode.
+func runBlockingSeq[A any](cfg Config, src batchSource, r Reducer[A]) A {
+	if cfg.Blocking < 0 {
+		panic(fmt.Sprintf("gopar: Blocking(%d): the limit of calls at once must be at least 1", cfg.Blocking))
+	}
+	done := cfg.done()
+	take := max(cfg.MinBlock, 1)
+	ring := max(blockingRingMin, blockingRingPerCall*cfg.Blocking*take)
+	ring = 1 << bits.Len(uint(ring-1)) // a power of two
+	exact := r.SeqLen != nil
+	t := src.open(ring, blockingBatches*cfg.Blocking*take, exact, done)
+	if t == nil {
+		if exact && !isClosed(done) {
+			r.SeqLen(0) // a nil seq
+		}
+		return r.identity()
+	}
+	if isClosed(done) {
+		// exact: the seq is pulled to tell whether the context left an
+		// item out.
+		t.take(1, nil)
+		n, ended := t.stop()
+		t.raise()
+		if ended {
+			r.SeqLen(n)
+		}
+		return r.identity()
+	}
+	b := &blockingLoop[A]{r: r, limit: cfg.Blocking, take: uint64(take), stop: done, rec: cfg.rec,
+		seq: &seqBlocks{src: t, ring: ring, active: make([]int, cfg.Blocking)}}
+	for k := range b.seq.active {
+		b.seq.active[k] = -1
+	}
+	b.seq.room.L = &b.seq.mu
+	b.cut.Store(int64(^uint64(0) >> 1))
+	b.start()
+	b.wg.Wait()
+	n, ended := t.stop()
+	if b.rec != nil {
+		for k, blocks := range b.lanes {
+			b.rec.add(laneKey{goroutineLane, k}, blocks)
+		}
+	}
+	runtime.Raise(b.panicked.Load()) // a callback's panic before the seq's
+	t.raise()
+	if ended && exact {
+		r.SeqLen(n)
+	}
+	if r.Combine == nil {
+		return r.identity()
+	}
+	sortRuns(b.runs)
+	return b.prefix.join(r.prefixRuns(b.runs, b.prefix.hi, done), r)
+}
+
+// keep adds the run cur, which has ended, to mine, a goroutine's runs, or,
+// over a seq with an ordered result, to the loop's prefix.
+func (b *blockingLoop[A]) keep(mine []run[A], cur run[A]) []run[A] {
+	if b.seq == nil || b.r.Unordered || b.r.Combine == nil {
+		return append(mine, cur)
+	}
+	b.mu.Lock()
+	defer b.mu.Unlock()
+	b.prefix.add(cur, b.r)
+	return mine
+}
+
+// prefixRuns is the result of the runs of a loop from position 0 combined
+// as they come: acc holds the runs of [0, hi), and waiting those that start
+// past hi, by start.
+type prefixRuns[A any] struct {
+	acc     A
+	hi      int
+	have    bool
+	waiting map[int]run[A]
+}
+
+// add adds run x; the runs that join the prefix are combined into it.
+func (p *prefixRuns[A]) add(x run[A], r Reducer[A]) {
+	if x.lo != p.hi {
+		if p.waiting == nil {
+			p.waiting = map[int]run[A]{}
+		}
+		p.waiting[x.lo] = x
+		return
+	}
+	for {
+		if p.have {
+			p.acc = r.Combine(p.acc, x.acc)
+		} else {
+			p.acc, p.have = x.acc, true
+		}
+		p.hi = x.hi
+		next, ok := p.waiting[p.hi]
+		if !ok {
+			return
+		}
+		delete(p.waiting, p.hi)
+		x = next
+	}
+}
+
+// join returns the prefix combined with the sorted runs after it.
+func (p *prefixRuns[A]) join(after []run[A], r Reducer[A]) A {
+	if !p.have {
+		return combineRuns(after, r)
+	}
+	acc := p.acc
+	for _, x := range after {
+		acc = r.Combine(acc, x.acc)
+	}
+	return acc
+}
+
+// seqBlocks hands the blocking driver's goroutines their blocks of a seq.
+type seqBlocks struct {
+	src  seqTaker
+	ring int
+
+	takeMu sync.Mutex // one taker at a time: the seq's order is the positions'
+	mu     sync.Mutex // guards what follows
+	room   sync.Cond  // an item has finished, or the loop is decided
+	active []int      // by goroutine: the first position of its block, or -1
+	next   int        // the position of the next item to take
+	ended  bool       // every item of the seq was taken
+}
+
+// block takes goroutine k's next block, of at most take items; stopped
+// reports whether the loop needs no item at or past a position.
+func (s *seqBlocks) block(k, take int, done <-chan struct{}, stopped func(at int) bool) (lo, hi int, ok bool) {
+	s.takeMu.Lock()
+	defer s.takeMu.Unlock()
+	s.mu.Lock()
+	for !s.ended && !stopped(s.next) && s.next+take-s.oldest() > s.ring {
+		s.room.Wait()
+	}
+	if s.ended || stopped(s.next) {
+		s.mu.Unlock()
+		return 0, 0, false
+	}
+	s.mu.Unlock()
+	lo, hi, ok = s.src.take(take, done)
+	s.mu.Lock()
+	if ok {
+		s.next, s.active[k] = hi, lo
+	} else {
+		s.ended = true
+	}
+	s.mu.Unlock()
+	return lo, hi, ok
+}
+
+// oldest returns the first position of the oldest block still running, or
+// the next position if none runs.
+func (s *seqBlocks) oldest() int {
+	o := s.next
+	for _, lo := range s.active {
+		if lo >= 0 && lo < o {
+			o = lo
+		}
+	}
+	return o
+}
+
+// finished says that goroutine k's block has returned (or k runs none).
+func (s *seqBlocks) finished(k int) {
+	s.mu.Lock()
+	s.active[k] = -1
+	s.room.Signal()
+	s.mu.Unlock()
+}
