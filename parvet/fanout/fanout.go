@@ -1,0 +1,510 @@
+// Package fanout defines an analyzer that finds hand-rolled goroutine
+// fan-outs that a gopar operation replaces, and rewrites those whose
+// meaning the rewrite keeps.
+//
+// # Analyzer fanout
+//
+// fanout: find hand-rolled goroutine fan-outs that a gopar operation replaces
+//
+// A fan-out is a loop that starts work on other goroutines and a wait for
+// all of it after the loop. The analyzer finds these shapes:
+//
+//   - a goroutine per item with a sync.WaitGroup (wg.Add(1) and
+//     go func() { defer wg.Done(); ... }(), or wg.Go);
+//   - an errgroup.Group's Go in a loop, with or without SetLimit and
+//     WithContext;
+//   - a goroutine per item bounded by a semaphore channel (sem <- struct{}{}
+//     before the go statement, <-sem in the goroutine) or by a
+//     semaphore.Weighted;
+//   - a fixed pool of worker goroutines that drain a channel fed by a
+//     producer.
+//
+// Each report names the gopar form that replaces the loop: par.Slice(xs) or
+// par.Range(0, n), ForEach or TryForEach (first error; ForEachErr for every
+// error), on the pool for work that computes, or Blocking(n) for work that
+// blocks on I/O, with the fan-out's own limit where it has one.
+//
+// Where the rewrite keeps the program's meaning (the loop over a slice or a
+// count, the goroutine's body moved unchanged into the callback, the group,
+// the semaphore and the wait used nowhere else, the limit and the context
+// carried over), the report has two suggested fixes: one in Blocking mode,
+// which keeps the goroutines and the limit (one goroutine per item where the
+// loop had no limit), and one on the pool, for CPU-bound work. The analyzer
+// cannot know whether the work blocks; the first fix is the one its guess
+// favours: Blocking where the fan-out has a limit or its body does I/O (uses
+// a context, net, os, io, database/sql, time.Sleep), the pool otherwise.
+package fanout
+
+import (
+	"fmt"
+	"go/ast"
+	"go/token"
+	"go/types"
+
+	"golang.org/x/tools/go/analysis"
+
+	"github.com/gopar-dev/gopar/parvet/internal/goparapi"
+)
+
+// Analyzer finds hand-rolled fan-outs that gopar replaces.
+var Analyzer = &analysis.Analyzer{
+	Name: "fanout",
+	Doc:  "find hand-rolled goroutine fan-outs that a gopar operation replaces\n\nfanout reports loops that start a goroutine per item with a sync.WaitGroup (Add/Done or wg.Go), errgroup loops with or without SetLimit and WithContext, semaphore-bounded goroutines, and fixed worker pools that drain a channel fed by a producer, with the gopar form that replaces each: par.Slice(xs).ForEach or TryForEach on the pool for CPU-bound work, with Blocking(n) for work that blocks on I/O. Where the rewrite keeps the program's meaning it offers both forms as suggested fixes, the one it guesses first.",
+	URL:  "https://pkg.go.dev/github.com/gopar-dev/gopar/parvet/fanout",
+	Run:  run,
+}
+
+// The messages of the two suggested fixes; every report that has fixes has
+// both.
+const (
+	FixBlocking = "Replace with a par operation in Blocking mode (work that blocks on I/O)"
+	FixPool     = "Replace with a par operation on the pool (CPU-bound work)"
+)
+
+type pass struct {
+	*analysis.Pass
+	file *ast.File
+}
+
+func run(p *analysis.Pass) (any, error) {
+	for _, f := range p.Files {
+		ps := &pass{p, f}
+		ast.Inspect(f, func(n ast.Node) bool {
+			var list []ast.Stmt
+			switch n := n.(type) {
+			case *ast.BlockStmt:
+				list = n.List
+			case *ast.CaseClause:
+				list = n.Body
+			case *ast.CommClause:
+				list = n.Body
+			}
+			for i, st := range list {
+				switch st.(type) {
+				case *ast.ForStmt, *ast.RangeStmt:
+					ps.loop(list, i)
+				}
+			}
+			return true
+		})
+	}
+	return nil, nil
+}
+
+// fan is one fan-out found.
+type fan struct {
+	list  []ast.Stmt
+	at    int           // the index in list of the loop that spawns
+	loop  ast.Stmt      // that loop
+	lit   *ast.FuncLit  // the function that runs per item (or per worker)
+	args  []ast.Expr    // the go statement's arguments to lit
+	shape string        // "waitgroup", "wg.Go", "errgroup", "semaphore", "weighted", "workers"
+	group types.Object  // the WaitGroup or errgroup.Group
+	sem   types.Object  // the semaphore channel
+	limit ast.Expr      // SetLimit's, the semaphore's capacity, the worker count
+	gctx  types.Object  // the context of errgroup.WithContext
+	pctx  ast.Expr      // its parent
+	wait  int           // the index in list of the statement that waits
+	call  *ast.CallExpr // the Wait call
+	ch    types.Object  // the channel the workers drain
+}
+
+// loop looks at the loop list[i].
+func (p *pass) loop(list []ast.Stmt, i int) {
+	body := loopBody(list[i])
+	f := &fan{list: list, at: i, loop: list[i]}
+	for _, st := range body.List {
+		switch st := st.(type) {
+		case *ast.GoStmt:
+			if lit, ok := ast.Unparen(st.Call.Fun).(*ast.FuncLit); ok && f.lit == nil {
+				f.lit, f.args = lit, st.Call.Args
+				f.shape = "waitgroup"
+			}
+		case *ast.ExprStmt:
+			call, ok := ast.Unparen(st.X).(*ast.CallExpr)
+			if !ok {
+				continue
+			}
+			fn := goparapi.Callee(p.TypesInfo, call)
+			if fn == nil || len(call.Args) != 1 {
+				continue
+			}
+			lit, ok := ast.Unparen(call.Args[0]).(*ast.FuncLit)
+			if !ok || f.lit != nil {
+				continue
+			}
+			switch {
+			case isMethod(fn, "sync", "WaitGroup", "Go"):
+				f.lit, f.shape = lit, "wg.Go"
+				f.group = p.recvObj(call)
+			case isMethod(fn, "golang.org/x/sync/errgroup", "Group", "Go"):
+				f.lit, f.shape = lit, "errgroup"
+				f.group = p.recvObj(call)
+			}
+		}
+	}
+	if f.lit == nil {
+		return
+	}
+	if f.shape == "waitgroup" {
+		f.group = p.doneGroup(f.lit)
+		if f.group == nil || !p.doneAtEnd(f.lit, f.group) {
+			return // a Done mid-way: the wait is for a first step, not the work
+		}
+		// Bounded by a semaphore?
+		for _, st := range body.List {
+			if send, ok := st.(*ast.SendStmt); ok {
+				if obj := p.objOf(send.Chan); obj != nil && receives(p.TypesInfo, f.lit, obj) {
+					f.shape, f.sem = "semaphore", obj
+					f.limit = p.chanCap(list[:i], obj)
+				}
+			}
+			ast.Inspect(st, func(n ast.Node) bool {
+				if _, ok := n.(*ast.FuncLit); ok {
+					return false
+				}
+				if call, ok := n.(*ast.CallExpr); ok {
+					if fn := goparapi.Callee(p.TypesInfo, call); fn != nil && isMethod(fn, "golang.org/x/sync/semaphore", "Weighted", "Acquire") {
+						f.shape, f.sem = "weighted", p.recvObj(call)
+					}
+				}
+				return true
+			})
+		}
+	}
+	if f.group == nil {
+		return
+	}
+	if f.shape == "waitgroup" || f.shape == "wg.Go" {
+		for _, st := range f.lit.Body.List {
+			if r, ok := st.(*ast.RangeStmt); ok {
+				ch := p.objOf(r.X)
+				if _, isChan := p.TypesInfo.TypeOf(r.X).Underlying().(*types.Chan); isChan && ch != nil && ch.Pos() < f.loop.Pos() {
+					// One channel, declared before the loop, that every
+					// worker drains (not a channel per item, as in a fan-in).
+					f.shape, f.ch = "workers", ch
+				}
+			}
+		}
+	}
+	// The wait, after the loop.
+	f.wait = -1
+	for j := i + 1; j < len(list) && f.wait < 0; j++ {
+		ast.Inspect(list[j], func(n ast.Node) bool {
+			if _, ok := n.(*ast.FuncLit); ok {
+				return false
+			}
+			if call, ok := n.(*ast.CallExpr); ok && f.wait < 0 {
+				if sel, ok := ast.Unparen(call.Fun).(*ast.SelectorExpr); ok && sel.Sel.Name == "Wait" && p.objOf(sel.X) == f.group {
+					f.wait, f.call = j, call
+				}
+			}
+			return f.wait < 0
+		})
+	}
+	if f.wait < 0 {
+		return // not joined here: a server's accept loop, a background task
+	}
+	// Channels that the caller sends on between the loop and the wait feed
+	// the goroutines (a producer): that is the fan-out's own input.
+	feeds := map[types.Object]bool{f.group: true}
+	for _, st := range list[i+1 : f.wait] {
+		ast.Inspect(st, func(n ast.Node) bool {
+			if send, ok := n.(*ast.SendStmt); ok {
+				if o := p.objOf(send.Chan); o != nil {
+					feeds[o] = true
+				}
+			}
+			return true
+		})
+	}
+	for _, st := range list[i+1 : f.wait] {
+		if p.sharesWith(st, f.lit, feeds) {
+			// The caller does something between the loop and the wait that
+			// the goroutines may wait for (running = false): not a fork-join.
+			return
+		}
+	}
+	if f.shape == "errgroup" {
+		p.errgroupSetup(f)
+	}
+	p.report(f)
+}
+
+func loopBody(st ast.Stmt) *ast.BlockStmt {
+	switch st := st.(type) {
+	case *ast.ForStmt:
+		return st.Body
+	case *ast.RangeStmt:
+		return st.Body
+	}
+	return nil
+}
+
+func isMethod(fn *types.Func, pkg, recv, name string) bool {
+	return fn.Pkg() != nil && fn.Pkg().Path() == pkg && goparapi.RecvName(fn) == recv && fn.Name() == name
+}
+
+// objOf returns the variable that e names, or nil.
+func (p *pass) objOf(e ast.Expr) types.Object {
+	switch e := ast.Unparen(e).(type) {
+	case *ast.Ident:
+		return p.TypesInfo.ObjectOf(e)
+	case *ast.UnaryExpr:
+		if e.Op == token.AND {
+			return p.objOf(e.X)
+		}
+	case *ast.SelectorExpr:
+		if sel := p.TypesInfo.Selections[e]; sel != nil && sel.Kind() == types.FieldVal {
+			return sel.Obj()
+		}
+	}
+	return nil
+}
+
+func (p *pass) recvObj(call *ast.CallExpr) types.Object {
+	if sel, ok := ast.Unparen(call.Fun).(*ast.SelectorExpr); ok {
+		return p.objOf(sel.X)
+	}
+	return nil
+}
+
+// doneGroup returns the WaitGroup whose Done lit calls.
+func (p *pass) doneGroup(lit *ast.FuncLit) types.Object {
+	var group types.Object
+	ast.Inspect(lit.Body, func(n ast.Node) bool {
+		if call, ok := n.(*ast.CallExpr); ok && group == nil {
+			if fn := goparapi.Callee(p.TypesInfo, call); fn != nil && isMethod(fn, "sync", "WaitGroup", "Done") {
+				group = p.recvObj(call)
+			}
+		}
+		return group == nil
+	})
+	return group
+}
+
+// sharesWith reports whether st uses a variable that lit also uses, other
+// than those of skip.
+func (p *pass) sharesWith(st ast.Stmt, lit *ast.FuncLit, skip map[types.Object]bool) bool {
+	used := map[types.Object]bool{}
+	ast.Inspect(lit.Body, func(n ast.Node) bool {
+		if id, ok := n.(*ast.Ident); ok {
+			if v, ok := p.TypesInfo.Uses[id].(*types.Var); ok && !skip[v] {
+				used[v] = true
+			}
+		}
+		return true
+	})
+	found := false
+	ast.Inspect(st, func(n ast.Node) bool {
+		if id, ok := n.(*ast.Ident); ok && used[p.TypesInfo.ObjectOf(id)] {
+			found = true
+		}
+		return !found
+	})
+	return found
+}
+
+// doneAtEnd reports whether lit calls wg.Done when its work is over: in a
+// defer, or as its last statement.
+func (p *pass) doneAtEnd(lit *ast.FuncLit, wg types.Object) bool {
+	list := lit.Body.List
+	for _, st := range list {
+		if d, ok := st.(*ast.DeferStmt); ok && p.isCall(d.Call, wg, "Done") {
+			return true
+		}
+	}
+	if len(list) > 0 {
+		if es, ok := list[len(list)-1].(*ast.ExprStmt); ok {
+			if call, ok := ast.Unparen(es.X).(*ast.CallExpr); ok && p.isCall(call, wg, "Done") {
+				return true
+			}
+		}
+	}
+	return false
+}
+
+// receives reports whether lit receives from the channel obj.
+func receives(info *types.Info, lit *ast.FuncLit, obj types.Object) bool {
+	found := false
+	ast.Inspect(lit.Body, func(n ast.Node) bool {
+		if u, ok := n.(*ast.UnaryExpr); ok && u.Op == token.ARROW {
+			if id, ok := ast.Unparen(u.X).(*ast.Ident); ok && info.ObjectOf(id) == obj {
+				found = true
+			}
+		}
+		return !found
+	})
+	return found
+}
+
+// chanCap returns the capacity given to make for the channel obj in the
+// statements before, or nil.
+func (p *pass) chanCap(before []ast.Stmt, obj types.Object) ast.Expr {
+	var capacity ast.Expr
+	for _, st := range before {
+		lhs, rhs := assignment(st)
+		for k := range lhs {
+			if k < len(rhs) && p.objOf(lhs[k]) == obj {
+				if call, ok := ast.Unparen(rhs[k]).(*ast.CallExpr); ok && len(call.Args) == 2 {
+					if id, ok := ast.Unparen(call.Fun).(*ast.Ident); ok && id.Name == "make" {
+						capacity = call.Args[1]
+					}
+				}
+			}
+		}
+	}
+	return capacity
+}
+
+// assignment returns the two sides of an assignment or a var declaration.
+func assignment(st ast.Stmt) (lhs, rhs []ast.Expr) {
+	switch st := st.(type) {
+	case *ast.AssignStmt:
+		return st.Lhs, st.Rhs
+	case *ast.DeclStmt:
+		if gd, ok := st.Decl.(*ast.GenDecl); ok && len(gd.Specs) == 1 {
+			if vs, ok := gd.Specs[0].(*ast.ValueSpec); ok {
+				for _, n := range vs.Names {
+					lhs = append(lhs, n)
+				}
+				return lhs, vs.Values
+			}
+		}
+	}
+	return nil, nil
+}
+
+// errgroupSetup finds the errgroup's SetLimit and WithContext before the
+// loop.
+func (p *pass) errgroupSetup(f *fan) {
+	for _, st := range f.list[:f.at] {
+		if es, ok := st.(*ast.ExprStmt); ok {
+			if call, ok := ast.Unparen(es.X).(*ast.CallExpr); ok && len(call.Args) == 1 {
+				if fn := goparapi.Callee(p.TypesInfo, call); fn != nil && isMethod(fn, "golang.org/x/sync/errgroup", "Group", "SetLimit") && p.recvObj(call) == f.group {
+					f.limit = call.Args[0]
+				}
+			}
+		}
+		lhs, rhs := assignment(st)
+		if len(lhs) == 2 && len(rhs) == 1 && p.objOf(lhs[0]) == f.group {
+			if call, ok := ast.Unparen(rhs[0]).(*ast.CallExpr); ok && len(call.Args) == 1 {
+				if fn := goparapi.Callee(p.TypesInfo, call); fn != nil && fn.Pkg() != nil && fn.Pkg().Path() == "golang.org/x/sync/errgroup" && fn.Name() == "WithContext" {
+					f.gctx, f.pctx = p.objOf(lhs[1]), call.Args[0]
+				}
+			}
+		}
+	}
+}
+
+// report reports f, with fixes where the rewrite is exact.
+func (p *pass) report(f *fan) {
+	src := p.sourceText(f)
+	limit := "n"
+	if f.limit != nil {
+		limit = p.src(f.limit)
+	}
+	var what, form string
+	switch f.shape {
+	case "waitgroup", "wg.Go":
+		what = "a goroutine per item with a sync.WaitGroup"
+		form = fmt.Sprintf("%s.ForEach on the pool for CPU-bound work, or %s.Blocking(%s).ForEach for work that blocks on I/O", src, src, limit)
+	case "semaphore", "weighted":
+		what = "a goroutine per item bounded by a semaphore"
+		form = fmt.Sprintf("%s.Blocking(%s).ForEach (at most %s at once) for work that blocks on I/O, or %s.ForEach on the pool for CPU-bound work", src, limit, limit, src)
+	case "errgroup":
+		what = "an errgroup loop"
+		try := "TryForEach"
+		if f.gctx != nil {
+			try = "TryForEachContext"
+			src += ".WithContext(" + p.src(f.pctx) + ")"
+		}
+		if f.limit != nil {
+			form = fmt.Sprintf("%s.Blocking(%s).%s (at most %s at once, first error; ForEachErr for every error) for work that blocks on I/O, or %s.%s on the pool for CPU-bound work", src, limit, try, limit, src, try)
+		} else {
+			form = fmt.Sprintf("%s.%s (first error; ForEachErr for every error) on the pool for CPU-bound work, or %s.Blocking(n).%s for work that blocks on I/O", src, try, src, try)
+		}
+	case "workers":
+		what = fmt.Sprintf("a pool of %s worker goroutines draining a channel", p.loopCount(f))
+		form = "par.Slice(items).Blocking(workers).ForEach over what the producer sends (par.FromSeq for a stream) for work that blocks on I/O, or ForEach on the pool for CPU-bound work"
+	}
+	d := analysis.Diagnostic{
+		Pos:     f.loop.Pos(),
+		End:     f.loop.End(),
+		Message: fmt.Sprintf("fan-out: %s; gopar replaces it with %s", what, form),
+	}
+	d.SuggestedFixes = p.fixes(f)
+	p.Report(d)
+}
+
+// loopCount returns the number of iterations of the counted loop of f, as
+// written, or "n".
+func (p *pass) loopCount(f *fan) string {
+	if n := p.count(f.loop); n != nil {
+		return p.src(n)
+	}
+	return "n"
+}
+
+// count returns n for for i := 0; i < n; i++ and for range n, else nil.
+func (p *pass) count(loop ast.Stmt) ast.Expr {
+	switch l := loop.(type) {
+	case *ast.RangeStmt:
+		if b, ok := p.TypesInfo.TypeOf(l.X).Underlying().(*types.Basic); ok && b.Info()&types.IsInteger != 0 {
+			return l.X
+		}
+	case *ast.ForStmt:
+		as, ok := l.Init.(*ast.AssignStmt)
+		if !ok || len(as.Lhs) != 1 || as.Tok != token.DEFINE {
+			return nil
+		}
+		if lit, ok := ast.Unparen(as.Rhs[0]).(*ast.BasicLit); !ok || lit.Value != "0" {
+			return nil
+		}
+		cond, ok := l.Cond.(*ast.BinaryExpr)
+		inc, ok2 := l.Post.(*ast.IncDecStmt)
+		if !ok || !ok2 || cond.Op != token.LSS || inc.Tok != token.INC {
+			return nil
+		}
+		if x, ok := ast.Unparen(cond.X).(*ast.Ident); !ok || p.TypesInfo.ObjectOf(x) != p.TypesInfo.ObjectOf(as.Lhs[0].(*ast.Ident)) {
+			return nil
+		}
+		if x, ok := ast.Unparen(inc.X).(*ast.Ident); !ok || p.TypesInfo.ObjectOf(x) != p.TypesInfo.ObjectOf(as.Lhs[0].(*ast.Ident)) {
+			return nil
+		}
+		return cond.Y
+	}
+	return nil
+}
+
+// sourceText returns the par source that stands for the loop's items, as
+// code for the message.
+func (p *pass) sourceText(f *fan) string {
+	if f.shape == "workers" {
+		return "par.Slice(items)"
+	}
+	if n := p.count(f.loop); n != nil {
+		return "par.Range(0, " + p.src(n) + ")"
+	}
+	if r, ok := f.loop.(*ast.RangeStmt); ok {
+		switch p.TypesInfo.TypeOf(r.X).Underlying().(type) {
+		case *types.Slice, *types.Array:
+			return "par.Slice(" + p.src(r.X) + ")"
+		case *types.Map:
+			return "par.FromSeq(maps.Keys(" + p.src(r.X) + "))"
+		case *types.Chan:
+			return "par.FromSeq(the channel's items)"
+		}
+	}
+	return "par.FromSeq(items)"
+}
+
+// src returns the source text of n.
+func (p *pass) src(n ast.Node) string {
+	tf := p.Fset.File(n.Pos())
+	content, err := p.ReadFile(tf.Name())
+	if err != nil {
+		return types.ExprString(n.(ast.Expr))
+	}
+	return string(content[tf.Offset(n.Pos()):tf.Offset(n.End())])
+}

@@ -1,0 +1,883 @@
+package fanout
+
+import (
+	"go/ast"
+	"go/constant"
+	"go/token"
+	"go/types"
+	"go/version"
+	"sort"
+	"strings"
+
+	"golang.org/x/tools/go/analysis"
+
+	"github.com/gopar-dev/gopar/parvet/internal/goparapi"
+)
+
+// rewrite is what a fix needs to know about one fan-out.
+type rewrite struct {
+	from, to   token.Pos     // the statements the par call replaces
+	waitCall   *ast.CallExpr // errgroup: the g.Wait() call the par call replaces
+	source     string        // par.Slice(xs), par.Range(0, n)
+	params     string        // the callback's parameters, without ctx
+	itemFirst  string        // a statement that the body starts with (x := xs[i])
+	body       string        // the callback's body, braces included
+	errs       bool          // the callback returns an error
+	ctxName    string        // TryForEachContext's context parameter, if any
+	parent     string        // errgroup.WithContext's parent
+	limit      string        // the Blocking limit
+	remove     []ast.Stmt    // declarations and setup that go away
+	imports    []string      // what the fixed code uses
+	ioish      bool          // the body looks like it blocks
+	hasLimit   bool          // the fan-out had a limit of its own
+	useIndexed bool          // ForEachIndex
+}
+
+// fixes returns the two suggested fixes of f, or none where the rewrite
+// would not keep the program's meaning.
+func (p *pass) fixes(f *fan) []analysis.SuggestedFix {
+	var r *rewrite
+	if f.shape == "workers" {
+		r = p.workersRewrite(f)
+	} else {
+		r = p.loopRewrite(f)
+	}
+	if r == nil {
+		return nil
+	}
+	parName, parEdits, ok := goparapi.AddImport(p.Pkg, p.file, goparapi.ParPath, r.from)
+	if !ok {
+		return nil
+	}
+	var importEdits []analysis.TextEdit
+	importEdits = append(importEdits, parEdits...)
+	ctxName := "context"
+	if r.ctxName != "" {
+		name, edits, ok := goparapi.AddImport(p.Pkg, p.file, "context", r.from)
+		if !ok {
+			return nil
+		}
+		ctxName = name
+		importEdits = mergeImportEdits(importEdits, edits)
+	}
+	source := strings.Replace(r.source, "par.", parName+".", 1)
+	build := func(blocking bool) analysis.SuggestedFix {
+		expr := source
+		if r.parent != "" {
+			expr += ".WithContext(" + r.parent + ")"
+		}
+		if blocking {
+			expr += ".Blocking(" + r.limit + ")"
+		}
+		params := r.params
+		if r.ctxName != "" {
+			params = r.ctxName + " " + ctxName + ".Context, " + params
+		}
+		fn := "func(" + params + ")"
+		if r.errs {
+			fn += " error"
+		}
+		body := r.body
+		if r.itemFirst != "" {
+			body = "{\n" + r.itemFirst + body[1:]
+		}
+		op := "ForEach"
+		switch {
+		case r.errs && r.ctxName != "":
+			op = "TryForEachContext"
+		case r.errs:
+			op = "TryForEach"
+		case r.useIndexed:
+			op = "ForEachIndex"
+		}
+		call := expr + "." + op + "(" + fn + " " + body + ")"
+		var edits []analysis.TextEdit
+		if r.waitCall != nil {
+			edits = append(edits,
+				analysis.TextEdit{Pos: r.from, End: r.to, NewText: nil},
+				analysis.TextEdit{Pos: r.waitCall.Pos(), End: r.waitCall.End(), NewText: []byte(call)})
+		} else {
+			edits = append(edits, analysis.TextEdit{Pos: r.from, End: r.to, NewText: []byte(call)})
+		}
+		for _, st := range r.remove {
+			edits = append(edits, p.deleteLine(st))
+		}
+		edits = append(edits, importEdits...)
+		msg := FixPool
+		if blocking {
+			msg = FixBlocking
+		}
+		return analysis.SuggestedFix{Message: msg, TextEdits: edits}
+	}
+	blocking, pool := build(true), build(false)
+	if r.limit == "" {
+		return []analysis.SuggestedFix{pool}
+	}
+	if r.hasLimit || r.ioish {
+		return []analysis.SuggestedFix{blocking, pool}
+	}
+	return []analysis.SuggestedFix{pool, blocking}
+}
+
+// mergeImportEdits joins two import insertions at the same place into one.
+func mergeImportEdits(a, b []analysis.TextEdit) []analysis.TextEdit {
+	if len(a) == 1 && len(b) == 1 && a[0].Pos == b[0].Pos {
+		return []analysis.TextEdit{{Pos: a[0].Pos, End: a[0].End, NewText: append(append([]byte{}, b[0].NewText...), a[0].NewText...)}}
+	}
+	return append(a, b...)
+}
+
+// deleteLine returns the edit that deletes st with its line, where st is
+// alone on it.
+func (p *pass) deleteLine(st ast.Stmt) analysis.TextEdit {
+	tf := p.Fset.File(st.Pos())
+	content, _ := p.ReadFile(tf.Name())
+	start, end := tf.Offset(st.Pos()), tf.Offset(st.End())
+	s := start
+	for s > 0 && (content[s-1] == ' ' || content[s-1] == '\t') {
+		s--
+	}
+	e := end
+	for e < len(content) && (content[e] == ' ' || content[e] == '\t') {
+		e++
+	}
+	if (s == 0 || content[s-1] == '\n') && e < len(content) && content[e] == '\n' {
+		start, end = s, e+1
+	}
+	return analysis.TextEdit{Pos: tf.Pos(start), End: tf.Pos(end)}
+}
+
+// loopRewrite returns the rewrite of a goroutine-per-item, wg.Go,
+// semaphore or errgroup loop, or nil.
+func (p *pass) loopRewrite(f *fan) *rewrite {
+	info := p.TypesInfo
+	if f.shape == "weighted" {
+		return nil
+	}
+	r := &rewrite{errs: f.shape == "errgroup"}
+	// The items.
+	var key, val types.Object
+	var elem types.Type
+	var over ast.Expr
+	if n := p.count(f.loop); n != nil {
+		if t := info.TypeOf(n); t == nil || !types.Identical(types.Default(t), types.Typ[types.Int]) {
+			return nil
+		}
+		r.source = "par.Range(0, " + p.src(n) + ")"
+		r.limit = "max(" + p.src(n) + ", 1)"
+		switch l := f.loop.(type) {
+		case *ast.ForStmt:
+			key = info.ObjectOf(l.Init.(*ast.AssignStmt).Lhs[0].(*ast.Ident))
+		case *ast.RangeStmt:
+			if l.Key != nil {
+				key = p.objOf(l.Key)
+			}
+		}
+	} else {
+		rs, ok := f.loop.(*ast.RangeStmt)
+		if !ok || (rs.Tok != token.DEFINE && rs.Key != nil) || !pure(rs.X) {
+			return nil
+		}
+		switch t := info.TypeOf(rs.X).Underlying().(type) {
+		case *types.Slice:
+			elem = t.Elem()
+		case *types.Array:
+			elem = t.Elem()
+		default:
+			return nil
+		}
+		over = rs.X
+		if rs.Key != nil {
+			key = p.objOf(rs.Key)
+		}
+		if rs.Value != nil {
+			val = p.objOf(rs.Value)
+		}
+		r.limit = "max(len(" + p.src(over) + "), 1)"
+	}
+	if v := info.FileVersions[p.file]; v != "" && version.Compare(v, "go1.21") < 0 {
+		r.limit = "" // no max builtin: offer the pool's form only
+	}
+	// The loop body: copies, Add(1), the semaphore's send, the spawn.
+	names := map[types.Object]string{} // loop variable -> the name the goroutine uses
+	alias := map[types.Object]types.Object{}
+	addInLoop := false
+	for _, st := range loopBody(f.loop).List {
+		switch st := st.(type) {
+		case *ast.AssignStmt:
+			if st.Tok != token.DEFINE || len(st.Lhs) != 1 || len(st.Rhs) != 1 {
+				return nil
+			}
+			src := p.objOf(st.Rhs[0])
+			if src == nil || (src != key && src != val) {
+				return nil
+			}
+			alias[p.objOf(st.Lhs[0])] = src
+		case *ast.SendStmt:
+			if f.sem == nil || p.objOf(st.Chan) != f.sem {
+				return nil
+			}
+		case *ast.ExprStmt:
+			call, ok := ast.Unparen(st.X).(*ast.CallExpr)
+			if !ok {
+				return nil
+			}
+			if p.isCall(call, f.group, "Add") {
+				if tv := info.Types[call.Args[0]]; tv.Value == nil || tv.Value.String() != "1" {
+					return nil
+				}
+				addInLoop = true
+				continue
+			}
+			if len(call.Args) != 1 || ast.Unparen(call.Args[0]) != f.lit {
+				return nil
+			}
+		case *ast.GoStmt:
+			if ast.Unparen(st.Call.Fun) != f.lit {
+				return nil
+			}
+		default:
+			return nil
+		}
+	}
+	// The goroutine's parameters are loop variables.
+	var litParams []*ast.Ident
+	for _, fld := range f.lit.Type.Params.List {
+		if len(fld.Names) == 0 {
+			return nil
+		}
+		litParams = append(litParams, fld.Names...)
+	}
+	if len(litParams) != len(f.args) {
+		return nil
+	}
+	resolve := func(o types.Object) types.Object {
+		if a, ok := alias[o]; ok {
+			return a
+		}
+		return o
+	}
+	use := func(loopVar types.Object, name string) bool {
+		if prev, ok := names[loopVar]; ok && prev != name {
+			return false
+		}
+		names[loopVar] = name
+		return true
+	}
+	for k, a := range f.args {
+		o := resolve(p.objOf(a))
+		if o == nil || (o != key && o != val) {
+			return nil
+		}
+		if !types.Identical(info.TypeOf(a), info.ObjectOf(litParams[k]).Type()) || !use(o, litParams[k].Name) {
+			return nil
+		}
+	}
+	// Loop variables (or their copies) the goroutine captures.
+	bad := false
+	ast.Inspect(f.lit.Body, func(n ast.Node) bool {
+		if id, ok := n.(*ast.Ident); ok {
+			o := info.Uses[id]
+			if r := resolve(o); r != nil && (r == key || r == val) && r != o || o != nil && (o == key || o == val) {
+				if !use(resolve(o), id.Name) {
+					bad = true
+				}
+			}
+		}
+		return !bad
+	})
+	if bad {
+		return nil
+	}
+	// What the goroutine does besides the work: Done, the semaphore's release.
+	var strip []ast.Stmt
+	list := f.lit.Body.List
+	for k, st := range list {
+		switch {
+		case p.isDone(st, f.group) && (k == 0 || k == len(list)-1 || isDefer(st)):
+			strip = append(strip, st)
+		case f.sem != nil && p.isRelease(st, f.sem):
+			strip = append(strip, st)
+		}
+	}
+	if f.shape == "waitgroup" || f.shape == "semaphore" {
+		if len(strip) == 0 || p.mentionsOutside(f.lit.Body, f.group, strip) || (f.sem != nil && p.mentionsOutside(f.lit.Body, f.sem, strip)) {
+			return nil
+		}
+		if f.sem != nil && len(strip) != 2 {
+			return nil
+		}
+		// A Done that is not deferred must be the last statement, with no
+		// return before it.
+		for _, st := range strip {
+			if !isDefer(st) && (st != list[len(list)-1] || hasReturn(f.lit.Body)) {
+				return nil
+			}
+		}
+	} else if p.mentionsOutside(f.lit.Body, f.group, nil) {
+		return nil
+	}
+	// The results.
+	res := f.lit.Type.Results
+	if r.errs != (res != nil && len(res.List) == 1) {
+		return nil
+	}
+	// Set-up before the loop, and the wait after it.
+	if f.wait != f.at+1 {
+		return nil
+	}
+	if !r.errs {
+		es, ok := f.list[f.wait].(*ast.ExprStmt)
+		if !ok || ast.Unparen(es.X) != f.call {
+			return nil
+		}
+		r.from, r.to = f.loop.Pos(), es.End()
+	} else {
+		r.from, r.to, r.waitCall = f.loop.Pos(), f.list[f.wait].Pos(), f.call
+	}
+	addBefore := false
+	for _, st := range f.list[:f.at] {
+		if !p.setup(st, f) {
+			if p.mentions(st, f.group) || (f.sem != nil && p.mentions(st, f.sem)) {
+				return nil
+			}
+			continue
+		}
+		if es, ok := st.(*ast.ExprStmt); ok {
+			call := ast.Unparen(es.X).(*ast.CallExpr)
+			if p.isCall(call, f.group, "Add") {
+				n := p.src(call.Args[0])
+				if over != nil && n != "len("+p.src(over)+")" || over == nil && "par.Range(0, "+n+")" != r.source {
+					return nil
+				}
+				addBefore = true
+			}
+		}
+		r.remove = append(r.remove, st)
+	}
+	if (f.shape == "waitgroup" || f.shape == "semaphore") && addInLoop == addBefore {
+		return nil
+	}
+	if !p.declaredIn(f.group, r.remove) || (f.sem != nil && !p.declaredIn(f.sem, r.remove)) {
+		return nil
+	}
+	// Nothing else uses the group, the semaphore or errgroup's context.
+	for _, o := range []types.Object{f.group, f.sem} {
+		if o != nil && p.usedElsewhere(o, f, r.remove) {
+			return nil
+		}
+	}
+	if f.gctx != nil {
+		if p.gctxUsedOutside(f) {
+			return nil
+		}
+		if f.gctx.Name() != "_" {
+			r.ctxName = f.gctx.Name()
+		}
+		if r.ctxName != "" {
+			r.parent = p.src(f.pctx)
+		}
+	}
+	// The limit.
+	if f.limit != nil {
+		if tv := info.Types[f.limit]; tv.Value != nil && constant.Sign(tv.Value) <= 0 {
+			return nil // no limit (SetLimit(-1)), or none that Blocking takes
+		}
+		r.limit, r.hasLimit = p.src(f.limit), true
+	} else if f.shape == "semaphore" {
+		return nil
+	}
+	// The callback's parameters.
+	keyName, valName := names[key], names[val]
+	if key == nil {
+		keyName = ""
+	}
+	typeOf := func(t types.Type) (string, bool) { return p.typeString(t) }
+	switch {
+	case over == nil: // par.Range
+		if keyName == "" {
+			keyName = "_"
+		}
+		r.params = keyName + " int"
+	case keyName != "" && valName != "":
+		t, ok := typeOf(elem)
+		if !ok {
+			return nil
+		}
+		if r.errs {
+			if _, isID := ast.Unparen(over).(*ast.Ident); !isID {
+				return nil
+			}
+			r.source = "par.Range(0, len(" + p.src(over) + "))"
+			r.params = keyName + " int"
+			r.itemFirst = valName + " := " + p.src(over) + "[" + keyName + "]"
+		} else {
+			r.source = "par.Slice(" + p.src(over) + ")"
+			r.params = keyName + " int, " + valName + " " + t
+			r.useIndexed = true
+		}
+	case keyName != "":
+		r.source = "par.Range(0, len(" + p.src(over) + "))"
+		r.params = keyName + " int"
+	default:
+		t, ok := typeOf(elem)
+		if !ok {
+			return nil
+		}
+		if valName == "" {
+			valName = "_"
+		}
+		r.source = "par.Slice(" + p.src(over) + ")"
+		r.params = valName + " " + t
+	}
+	r.body = p.bodyWithout(f.lit.Body, strip)
+	r.ioish = p.ioish(f.lit.Body)
+	return r
+}
+
+// workersRewrite returns the rewrite of a fixed pool of workers draining a
+// channel that a loop over a slice fills, or nil.
+func (p *pass) workersRewrite(f *fan) *rewrite {
+	info := p.TypesInfo
+	n := p.count(f.loop)
+	if n == nil {
+		return nil
+	}
+	// The worker: [defer wg.Done()] for j := range jobs { ... } [wg.Done()].
+	var rng *ast.RangeStmt
+	var strip []ast.Stmt
+	for _, st := range f.lit.Body.List {
+		switch {
+		case f.shape != "wg.Go" && p.isDone(st, f.group):
+			strip = append(strip, st)
+		case rng == nil:
+			r, ok := st.(*ast.RangeStmt)
+			if !ok {
+				return nil
+			}
+			rng = r
+		default:
+			return nil
+		}
+	}
+	if rng == nil || rng.Value != nil || rng.Tok != token.DEFINE || rng.Key == nil || p.objOf(rng.X) != f.ch || hasBranch(rng.Body) {
+		return nil
+	}
+	// The loop body: Add(1) and the go statement, or wg.Go.
+	for _, st := range loopBody(f.loop).List {
+		switch st := st.(type) {
+		case *ast.GoStmt:
+		case *ast.ExprStmt:
+			call, ok := ast.Unparen(st.X).(*ast.CallExpr)
+			if !ok || !(p.isCall(call, f.group, "Add") || p.isCall(call, f.group, "Go")) {
+				return nil
+			}
+		default:
+			return nil
+		}
+	}
+	if len(f.lit.Type.Params.List) != 0 {
+		return nil
+	}
+	// The producer and the close, before or after the workers; the wait.
+	isProducer := func(st ast.Stmt) (*ast.RangeStmt, bool) {
+		pr, ok := st.(*ast.RangeStmt)
+		if !ok || pr.Value == nil || len(pr.Body.List) != 1 || !pure(pr.X) {
+			return nil, false
+		}
+		send, ok := pr.Body.List[0].(*ast.SendStmt)
+		if !ok || p.objOf(send.Chan) != f.ch || p.objOf(send.Value) != p.objOf(pr.Value) {
+			return nil, false
+		}
+		if _, ok := info.TypeOf(pr.X).Underlying().(*types.Slice); !ok {
+			return nil, false
+		}
+		return pr, true
+	}
+	isClose := func(st ast.Stmt) bool {
+		es, ok := st.(*ast.ExprStmt)
+		if !ok {
+			return false
+		}
+		call, ok := ast.Unparen(es.X).(*ast.CallExpr)
+		if !ok || len(call.Args) != 1 {
+			return false
+		}
+		id, ok := ast.Unparen(call.Fun).(*ast.Ident)
+		return ok && id.Name == "close" && p.objOf(call.Args[0]) == f.ch
+	}
+	var producer *ast.RangeStmt
+	var first ast.Stmt
+	l, at := f.list, f.at
+	switch {
+	case at+3 < len(l) && f.wait == at+3 && isClose(l[at+2]):
+		pr, ok := isProducer(l[at+1])
+		if !ok {
+			return nil
+		}
+		producer, first = pr, f.loop
+	case f.wait == at+1:
+		k := at - 1
+		for k >= 0 && p.declares(l[k], f.group) {
+			k-- // var wg sync.WaitGroup between the close and the workers
+		}
+		if k < 1 || !isClose(l[k]) {
+			return nil
+		}
+		pr, ok := isProducer(l[k-1])
+		if !ok {
+			return nil
+		}
+		producer, first = pr, pr
+	default:
+		return nil
+	}
+	es, ok := l[f.wait].(*ast.ExprStmt)
+	if !ok || ast.Unparen(es.X) != f.call {
+		return nil
+	}
+	elem := info.TypeOf(producer.X).Underlying().(*types.Slice).Elem()
+	if !types.Identical(elem, info.TypeOf(rng.Key)) {
+		return nil
+	}
+	t, ok := p.typeString(elem)
+	if !ok {
+		return nil
+	}
+	var remove []ast.Stmt
+	declared := map[types.Object]bool{}
+	for _, st := range l[:at] {
+		if st == producer || isClose(st) {
+			continue
+		}
+		switch {
+		case p.declares(st, f.group) || p.declares(st, f.ch):
+			lhs, _ := assignment(st)
+			declared[p.objOf(lhs[0])] = true
+			if st.Pos() < first.Pos() {
+				remove = append(remove, st)
+			}
+		case st.Pos() > first.Pos():
+			return nil // between the producer and the workers: it would go
+		case p.mentions(st, f.group) || p.mentions(st, f.ch):
+			return nil
+		}
+	}
+	if !declared[f.group] || !declared[f.ch] {
+		return nil
+	}
+	for _, o := range []types.Object{f.group, f.ch} {
+		if p.usedOutside(o, remove, first.Pos(), es.End()) {
+			return nil
+		}
+	}
+	return &rewrite{
+		from:     first.Pos(),
+		to:       es.End(),
+		source:   "par.Slice(" + p.src(producer.X) + ")",
+		params:   p.src(rng.Key) + " " + t,
+		body:     p.src(rng.Body),
+		limit:    p.src(n),
+		hasLimit: true,
+		ioish:    p.ioish(rng.Body),
+		remove:   remove,
+	}
+}
+
+// pure reports whether e is a variable or a field path, which the rewrite
+// may evaluate at another time.
+func pure(e ast.Expr) bool {
+	switch e := ast.Unparen(e).(type) {
+	case *ast.Ident:
+		return true
+	case *ast.SelectorExpr:
+		return pure(e.X)
+	}
+	return false
+}
+
+// isCall reports whether call is obj.name(...).
+func (p *pass) isCall(call *ast.CallExpr, obj types.Object, name string) bool {
+	sel, ok := ast.Unparen(call.Fun).(*ast.SelectorExpr)
+	return ok && sel.Sel.Name == name && obj != nil && p.objOf(sel.X) == obj
+}
+
+// isDone reports whether st is wg.Done() or defer wg.Done().
+func (p *pass) isDone(st ast.Stmt, wg types.Object) bool {
+	var call *ast.CallExpr
+	switch st := st.(type) {
+	case *ast.DeferStmt:
+		call = st.Call
+	case *ast.ExprStmt:
+		call, _ = ast.Unparen(st.X).(*ast.CallExpr)
+	}
+	return call != nil && len(call.Args) == 0 && p.isCall(call, wg, "Done")
+}
+
+func isDefer(st ast.Stmt) bool {
+	_, ok := st.(*ast.DeferStmt)
+	return ok
+}
+
+// isRelease reports whether st is <-sem, or defer func() { <-sem }().
+func (p *pass) isRelease(st ast.Stmt, sem types.Object) bool {
+	recv := func(e ast.Expr) bool {
+		u, ok := ast.Unparen(e).(*ast.UnaryExpr)
+		return ok && u.Op == token.ARROW && p.objOf(u.X) == sem
+	}
+	switch st := st.(type) {
+	case *ast.ExprStmt:
+		return recv(st.X)
+	case *ast.DeferStmt:
+		lit, ok := ast.Unparen(st.Call.Fun).(*ast.FuncLit)
+		if !ok || len(lit.Body.List) != 1 {
+			return false
+		}
+		es, ok := lit.Body.List[0].(*ast.ExprStmt)
+		return ok && recv(es.X)
+	}
+	return false
+}
+
+// hasReturn reports whether body returns (outside nested functions).
+func hasReturn(body *ast.BlockStmt) bool {
+	found := false
+	ast.Inspect(body, func(n ast.Node) bool {
+		switch n.(type) {
+		case *ast.FuncLit:
+			return false
+		case *ast.ReturnStmt:
+			found = true
+		}
+		return !found
+	})
+	return found
+}
+
+// hasBranch reports whether body has a return, break, continue or goto
+// (outside nested functions): a worker's loop body with one would mean
+// something else as a callback.
+func hasBranch(body *ast.BlockStmt) bool {
+	found := false
+	ast.Inspect(body, func(n ast.Node) bool {
+		switch n.(type) {
+		case *ast.FuncLit:
+			return false
+		case *ast.ReturnStmt, *ast.BranchStmt:
+			found = true
+		}
+		return !found
+	})
+	return found
+}
+
+// mentions reports whether n uses obj.
+func (p *pass) mentions(n ast.Node, obj types.Object) bool {
+	found := false
+	ast.Inspect(n, func(n ast.Node) bool {
+		if id, ok := n.(*ast.Ident); ok && p.TypesInfo.ObjectOf(id) == obj {
+			found = true
+		}
+		return !found
+	})
+	return found
+}
+
+// mentionsOutside reports whether n uses obj outside the statements skip.
+func (p *pass) mentionsOutside(n ast.Node, obj types.Object, skip []ast.Stmt) bool {
+	found := false
+	ast.Inspect(n, func(n ast.Node) bool {
+		for _, s := range skip {
+			if n == s {
+				return false
+			}
+		}
+		if id, ok := n.(*ast.Ident); ok && p.TypesInfo.ObjectOf(id) == obj {
+			found = true
+		}
+		return !found
+	})
+	return found
+}
+
+// setup reports whether st sets up f's group or semaphore: declares it, or
+// calls Add or SetLimit on the group.
+func (p *pass) setup(st ast.Stmt, f *fan) bool {
+	if p.declares(st, f.group) || (f.sem != nil && p.declares(st, f.sem)) {
+		return true
+	}
+	if es, ok := st.(*ast.ExprStmt); ok {
+		if call, ok := ast.Unparen(es.X).(*ast.CallExpr); ok && len(call.Args) == 1 {
+			return p.isCall(call, f.group, "Add") || p.isCall(call, f.group, "SetLimit")
+		}
+	}
+	return false
+}
+
+// declares reports whether st declares obj and nothing else the code
+// after it could use, other than errgroup's context.
+func (p *pass) declares(st ast.Stmt, obj types.Object) bool {
+	lhs, rhs := assignment(st)
+	if len(lhs) == 0 || p.objOf(lhs[0]) != obj {
+		return false
+	}
+	if as, ok := st.(*ast.AssignStmt); ok && as.Tok != token.DEFINE {
+		return false
+	}
+	for _, e := range rhs {
+		if !declValue(p.TypesInfo, e) {
+			return false
+		}
+	}
+	return len(lhs) == 1 || len(lhs) == 2 && len(rhs) == 1
+}
+
+// declValue reports whether e is a value that makes a group or channel
+// with no other effect.
+func declValue(info *types.Info, e ast.Expr) bool {
+	switch e := ast.Unparen(e).(type) {
+	case *ast.CompositeLit:
+		return len(e.Elts) == 0
+	case *ast.UnaryExpr:
+		return e.Op == token.AND && declValue(info, e.X)
+	case *ast.CallExpr:
+		if id, ok := ast.Unparen(e.Fun).(*ast.Ident); ok && (id.Name == "make" || id.Name == "new") {
+			return true
+		}
+		if fn := goparapi.Callee(info, e); fn != nil && fn.Pkg() != nil && fn.Pkg().Path() == "golang.org/x/sync/errgroup" && fn.Name() == "WithContext" {
+			return true
+		}
+	}
+	return false
+}
+
+// declaredIn reports whether one of stmts declares obj.
+func (p *pass) declaredIn(obj types.Object, stmts []ast.Stmt) bool {
+	for _, st := range stmts {
+		if p.declares(st, obj) {
+			return true
+		}
+	}
+	return false
+}
+
+// usedElsewhere reports whether obj is used outside the loop of f, its
+// wait statement and the setup statements removed.
+func (p *pass) usedElsewhere(obj types.Object, f *fan, removed []ast.Stmt) bool {
+	return p.usedOutside(obj, removed, f.loop.Pos(), f.list[f.wait].End())
+}
+
+// usedOutside reports whether obj is used outside [from, to) and the
+// statements removed.
+func (p *pass) usedOutside(obj types.Object, removed []ast.Stmt, from, to token.Pos) bool {
+	for id, o := range p.TypesInfo.Uses {
+		if o != obj || (from <= id.Pos() && id.Pos() < to) {
+			continue
+		}
+		in := false
+		for _, st := range removed {
+			if st.Pos() <= id.Pos() && id.Pos() < st.End() {
+				in = true
+			}
+		}
+		if !in {
+			return true
+		}
+	}
+	return false
+}
+
+// gctxUsedOutside reports whether errgroup's context is used after its
+// declaration anywhere but in the goroutine's function.
+func (p *pass) gctxUsedOutside(f *fan) bool {
+	var decl ast.Stmt
+	for _, st := range f.list[:f.at] {
+		lhs, _ := assignment(st)
+		if len(lhs) == 2 && p.objOf(lhs[1]) == f.gctx {
+			decl = st
+		}
+	}
+	if decl == nil {
+		return true
+	}
+	for id, o := range p.TypesInfo.Uses {
+		if o != f.gctx || id.Pos() < decl.End() {
+			continue
+		}
+		if !(f.lit.Pos() <= id.Pos() && id.Pos() < f.lit.End()) {
+			return true
+		}
+	}
+	return false
+}
+
+// bodyWithout returns the source of body, braces included, without the
+// statements strip (each with its line, where it is alone on it).
+func (p *pass) bodyWithout(body *ast.BlockStmt, strip []ast.Stmt) string {
+	tf := p.Fset.File(body.Pos())
+	content, _ := p.ReadFile(tf.Name())
+	start, end := tf.Offset(body.Lbrace), tf.Offset(body.Rbrace)+1
+	var cuts [][2]int
+	for _, st := range strip {
+		e := p.deleteLine(st)
+		cuts = append(cuts, [2]int{tf.Offset(e.Pos), tf.Offset(e.End)})
+	}
+	sort.Slice(cuts, func(i, j int) bool { return cuts[i][0] < cuts[j][0] })
+	var b strings.Builder
+	at := start
+	for _, c := range cuts {
+		b.Write(content[at:c[0]])
+		at = c[1]
+	}
+	b.Write(content[at:end])
+	return b.String()
+}
+
+// typeString writes t as the file may name it, or ok false if it names a
+// package the file does not import.
+func (p *pass) typeString(t types.Type) (string, bool) {
+	ok := true
+	s := types.TypeString(t, func(pkg *types.Package) string {
+		if pkg == p.Pkg {
+			return ""
+		}
+		name := goparapi.ImportName(p.file, pkg.Path())
+		if name == "" {
+			ok = false
+		}
+		return name
+	})
+	return s, ok
+}
+
+// ioPackages are the packages whose calls block on I/O.
+var ioPackages = map[string]bool{
+	"net": true, "net/http": true, "os": true, "os/exec": true, "io": true, "io/ioutil": true,
+	"io/fs": true, "database/sql": true, "net/rpc": true, "bufio": true, "path/filepath": true,
+}
+
+// ioish reports whether body looks like it blocks: it uses a context, calls
+// into a package of I/O, or sleeps.
+func (p *pass) ioish(body *ast.BlockStmt) bool {
+	found := false
+	ast.Inspect(body, func(n ast.Node) bool {
+		switch n := n.(type) {
+		case *ast.Ident:
+			if o := p.TypesInfo.Uses[n]; o != nil {
+				if t := o.Type(); t != nil && types.TypeString(t, nil) == "context.Context" {
+					found = true
+				}
+				if o.Pkg() != nil && ioPackages[o.Pkg().Path()] {
+					if _, isPkg := o.(*types.PkgName); !isPkg {
+						found = true
+					}
+				}
+				if fn, ok := o.(*types.Func); ok && fn.Pkg() != nil && fn.Pkg().Path() == "time" && fn.Name() == "Sleep" {
+					found = true
+				}
+			}
+		}
+		return !found
+	})
+	return found
+}

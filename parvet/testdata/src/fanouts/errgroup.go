@@ -1,0 +1,110 @@
+package fanouts
+
+import (
+	"context"
+	"errors"
+
+	"golang.org/x/sync/errgroup"
+)
+
+func check(ctx context.Context, s string) error {
+	if s == "" {
+		return errors.New("empty")
+	}
+	return ctx.Err()
+}
+
+func validate(s string) error {
+	if s == "" {
+		return errors.New("empty")
+	}
+	return nil
+}
+
+// 13: an errgroup, no limit, no context.
+func egPlain(words []string) error {
+	var g errgroup.Group
+	for _, w := range words { // want `fan-out: an errgroup loop; gopar replaces it with par.Slice\(words\).TryForEach \(first error; ForEachErr for every error\)`
+		g.Go(func() error {
+			return validate(w)
+		})
+	}
+	return g.Wait()
+}
+
+// 14: SetLimit.
+func egSetLimit(words []string) error {
+	var g errgroup.Group
+	g.SetLimit(4)
+	for _, w := range words { // want `par.Slice\(words\).Blocking\(4\).TryForEach \(at most 4 at once`
+		g.Go(func() error { return validate(w) })
+	}
+	if err := g.Wait(); err != nil {
+		return err
+	}
+	return nil
+}
+
+// 15: WithContext.
+func egWithContext(ctx context.Context, urls []string) error {
+	g, ctx := errgroup.WithContext(ctx)
+	for _, u := range urls { // want `par.Slice\(urls\).WithContext\(ctx\).TryForEachContext`
+		g.Go(func() error {
+			return check(ctx, u)
+		})
+	}
+	return g.Wait()
+}
+
+// 16: WithContext and SetLimit.
+func egWithContextLimit(parent context.Context, urls []string, n int) error {
+	g, gctx := errgroup.WithContext(parent)
+	g.SetLimit(n)
+	for _, u := range urls { // want `par.Slice\(urls\).WithContext\(parent\).Blocking\(n\).TryForEachContext`
+		g.Go(func() error {
+			return check(gctx, u)
+		})
+	}
+	err := g.Wait()
+	return err
+}
+
+// 17: results by index.
+func egIndexValue(words []string) ([]int, error) {
+	out := make([]int, len(words))
+	g := new(errgroup.Group)
+	for i, w := range words { // want `fan-out: an errgroup loop`
+		g.Go(func() error {
+			if err := validate(w); err != nil {
+				return err
+			}
+			out[i] = work(w)
+			return nil
+		})
+	}
+	if err := g.Wait(); err != nil {
+		return nil, err
+	}
+	return out, nil
+}
+
+// 18: a count.
+func egCount(n int, out []int) error {
+	g := &errgroup.Group{}
+	for i := range n { // want `par.Range\(0, n\).TryForEach`
+		g.Go(func() error {
+			out[i] = i
+			return nil
+		})
+	}
+	return g.Wait()
+}
+
+// 19: the group's context unused.
+func egNoCtx(ctx context.Context, words []string) error {
+	g, _ := errgroup.WithContext(ctx)
+	for _, w := range words { // want `fan-out: an errgroup loop`
+		g.Go(func() error { return validate(w) })
+	}
+	return g.Wait()
+}

@@ -1,0 +1,134 @@
+package fanouts
+
+import (
+	"context"
+	"log"
+	"sync"
+
+	"golang.org/x/sync/errgroup"
+)
+
+// 26: the WaitGroup is used again after the wait: reported, not rewritten.
+func wgReused(a, b []string) {
+	var wg sync.WaitGroup
+	for _, w := range a { // want `fan-out: a goroutine per item`
+		wg.Add(1)
+		go func() { defer wg.Done(); work(w) }()
+	}
+	wg.Wait()
+	for _, w := range b { // want `fan-out: a goroutine per item`
+		wg.Add(1)
+		go func() { defer wg.Done(); work(w) }()
+	}
+	wg.Wait()
+}
+
+// 27: the loop does more than start goroutines.
+func wgMore(words []string) {
+	var wg sync.WaitGroup
+	for _, w := range words { // want `fan-out: a goroutine per item`
+		log.Println("starting", w)
+		wg.Add(1)
+		go func() { defer wg.Done(); work(w) }()
+	}
+	wg.Wait()
+}
+
+// 28: errgroup's context used after the wait.
+func egCtxAfter(ctx context.Context, words []string) error {
+	g, ctx := errgroup.WithContext(ctx)
+	for _, w := range words { // want `fan-out: an errgroup loop`
+		g.Go(func() error { return check(ctx, w) })
+	}
+	if err := g.Wait(); err != nil {
+		return err
+	}
+	return ctx.Err()
+}
+
+// 29: over a map.
+func wgMap(m map[string]int) {
+	var wg sync.WaitGroup
+	for k := range m { // want `par.FromSeq\(maps.Keys\(m\)\)`
+		wg.Add(1)
+		go func() { defer wg.Done(); work(k) }()
+	}
+	wg.Wait()
+}
+
+// 30: workers with state of their own.
+func workersState(jobs []string) {
+	ch := make(chan string)
+	var wg sync.WaitGroup
+	for w := 0; w < 4; w++ { // want `fan-out: a pool of 4 worker goroutines`
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			buf := make([]byte, 0, 64)
+			for j := range ch {
+				buf = append(buf[:0], j...)
+				work(string(buf))
+			}
+		}()
+	}
+	for _, j := range jobs {
+		ch <- j
+	}
+	close(ch)
+	wg.Wait()
+}
+
+// 31: workers that send results.
+func workersResults(jobs []string) []int {
+	ch, results := make(chan string), make(chan int, len(jobs))
+	var wg sync.WaitGroup
+	for w := 0; w < 4; w++ { // want `fan-out: a pool of 4 worker goroutines`
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			for j := range ch {
+				results <- work(j)
+			}
+		}()
+	}
+	go func() {
+		for _, j := range jobs {
+			ch <- j
+		}
+		close(ch)
+	}()
+	wg.Wait()
+	close(results)
+	var out []int
+	for r := range results {
+		out = append(out, r)
+	}
+	return out
+}
+
+// 32: an argument that is not the loop variable.
+func wgArgExpr(n int, out []int) {
+	var wg sync.WaitGroup
+	for i := 0; i < n; i++ { // want `fan-out: a goroutine per item`
+		wg.Add(1)
+		go func(j int) { defer wg.Done(); out[j/2] = j }(i * 2)
+	}
+	wg.Wait()
+}
+
+// 33: a Done in a branch.
+func wgDoneInBranch(words []string) {
+	var wg sync.WaitGroup
+	for _, w := range words { // want `fan-out: a goroutine per item`
+		wg.Add(1)
+		go func() {
+			if w == "" {
+				wg.Done()
+				return
+			}
+			work(w)
+			wg.Done()
+		}()
+	}
+	wg.Wait()
+}

@@ -1,0 +1,168 @@
+// Package fanouts holds hand-rolled fan-outs that fanout reports, with
+// golden files for their suggested fixes.
+package fanouts
+
+import (
+	"os"
+	"strings"
+	"sync"
+)
+
+func work(s string) int { return len(s) }
+
+// 1: a goroutine per item, defer wg.Done().
+func wgDeferDone(words []string) {
+	var wg sync.WaitGroup
+	for _, w := range words { // want `fan-out: a goroutine per item with a sync.WaitGroup; gopar replaces it with par.Slice\(words\).ForEach on the pool`
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			work(w)
+		}()
+	}
+	wg.Wait()
+}
+
+// 2: the item passed as an argument.
+func wgArgs(words []string) {
+	var wg sync.WaitGroup
+	for _, w := range words { // want `fan-out: a goroutine per item`
+		wg.Add(1)
+		go func(s string) {
+			defer wg.Done()
+			work(strings.ToUpper(s))
+		}(w)
+	}
+	wg.Wait()
+}
+
+// 3: results written by index.
+func wgIndexValue(words []string) []int {
+	out := make([]int, len(words))
+	var wg sync.WaitGroup
+	for i, w := range words { // want `fan-out: a goroutine per item`
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			out[i] = work(w)
+		}()
+	}
+	wg.Wait()
+	return out
+}
+
+// 4: the index only.
+func wgIndexOnly(words []string, out []int) {
+	var wg sync.WaitGroup
+	for i := range words { // want `fan-out: a goroutine per item`
+		wg.Add(1)
+		go func(i int) {
+			defer wg.Done()
+			out[i] = work(words[i])
+		}(i)
+	}
+	wg.Wait()
+}
+
+// 5: a counted loop.
+func wgCounted(n int, out []int) {
+	wg := sync.WaitGroup{}
+	for i := 0; i < n; i++ { // want `par.Range\(0, n\).ForEach`
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			out[i] = i * i
+		}()
+	}
+	wg.Wait()
+}
+
+// 6: a range over an integer.
+func wgRangeInt(n int, out []int) {
+	var wg sync.WaitGroup
+	for i := range n { // want `par.Range\(0, n\).ForEach`
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			out[i] = 2 * i
+		}()
+	}
+	wg.Wait()
+}
+
+// 7: one Add for all the items.
+func wgAddBefore(words []string, out []int) {
+	var wg sync.WaitGroup
+	wg.Add(len(words))
+	for i, w := range words { // want `fan-out: a goroutine per item`
+		go func() {
+			defer wg.Done()
+			out[i] = work(w)
+		}()
+	}
+	wg.Wait()
+}
+
+// 8: Done as the last statement.
+func wgDoneLast(words []string, out []int) {
+	var wg sync.WaitGroup
+	for i := range words { // want `fan-out: a goroutine per item`
+		wg.Add(1)
+		go func() {
+			out[i] = work(words[i])
+			wg.Done()
+		}()
+	}
+	wg.Wait()
+}
+
+// 9: the old copy of the loop variable.
+func wgCopy(words []string, out []int) {
+	var wg sync.WaitGroup
+	for i, w := range words { // want `fan-out: a goroutine per item`
+		i, w := i, w
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			out[i] = work(w)
+		}()
+	}
+	wg.Wait()
+}
+
+// 10: WaitGroup.Go.
+func wgGo(words []string, out []int) {
+	var wg sync.WaitGroup
+	for i, w := range words { // want `fan-out: a goroutine per item`
+		wg.Go(func() {
+			out[i] = work(w)
+		})
+	}
+	wg.Wait()
+}
+
+// 11: WaitGroup.Go over a count.
+func wgGoCount(n int, out []int) {
+	var wg sync.WaitGroup
+	for i := range n { // want `par.Range\(0, n\).ForEach`
+		wg.Go(func() { out[i] = i })
+	}
+	wg.Wait()
+}
+
+// 12: work that reads files: Blocking comes first.
+func wgIO(paths []string, sizes []int) {
+	var wg sync.WaitGroup
+	for i, p := range paths { // want `fan-out: a goroutine per item`
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			b, err := os.ReadFile(p)
+			if err != nil {
+				return
+			}
+			sizes[i] = len(b)
+		}()
+	}
+	wg.Wait()
+}
