@@ -60,10 +60,14 @@ func BenchmarkT5(b *testing.B) { bench(b, T5) }
 func BenchmarkT6(b *testing.B) { bench(b, T6) }
 func BenchmarkT7(b *testing.B) { bench(b, T7) }
 
+func BenchmarkK1(b *testing.B) { bench(b, K1) }
+func BenchmarkK2(b *testing.B) { bench(b, K2) }
+func BenchmarkK3(b *testing.B) { bench(b, K3) }
+
 // TestChecksums checks that every implementation of every workload returns the
 // checksum of seq. With -short it skips the slowest implementations.
 func TestChecksums(t *testing.T) {
-	for _, w := range slices.Concat(All, Toolkit, Streams) {
+	for _, w := range slices.Concat(All, Toolkit, Streams, Keyed) {
 		if testing.Short() && w == T4 {
 			continue // about 15 s
 		}
@@ -83,7 +87,7 @@ func TestChecksums(t *testing.T) {
 
 // TestTargets checks that every target names implementations that exist.
 func TestTargets(t *testing.T) {
-	for _, w := range slices.Concat(All, Toolkit, Streams) {
+	for _, w := range slices.Concat(All, Toolkit, Streams, Keyed) {
 		if _, ok := w.Impl("seq"); !ok || w.Impls[0].Name != "seq" {
 			t.Errorf("%s: seq is not the first implementation", w.ID)
 		}

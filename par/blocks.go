@@ -59,7 +59,8 @@ func (r Ints) Blocks(body func(lo, hi int)) {
 
 // ReduceBlocksIn is ReduceBlocks over the range iterator r, so that r's
 // settings (WithPool, WithContext, WithBlockSize) apply. It is a function
-// because Go methods cannot have type parameters of their own. Once r's
+// because, before Go 1.27, Go methods cannot have type parameters of their
+// own (with Go 1.27 or newer, it is also the method Ints.ReduceBlocks). Once r's
 // context is done, sub-ranges not yet started are skipped and the result
 // combines those that ran: check ctx.Err() before using it.
 //

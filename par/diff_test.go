@@ -155,7 +155,8 @@ var diffSources = [][]string{{"Range"}, {"Slice"}, {"Numbers"}, {"FromSeq"}, {"F
 var diffOwnModel = []string{"Lines", "LinesString", "Split", "ReadLines"}
 
 var diffAdapters = [][]string{
-	{"Iter.Map", "Nums.Map"}, {"Iter.Filter", "Nums.Filter"}, {"Map"}, {"FilterMap"}, {"FlatMap"}, {"MapInit"},
+	{"Iter.Map", "Nums.Map"}, {"Iter.Filter", "Nums.Filter"}, {"Map"}, {"FilterMap", "Iter.FilterMap"}, {"FlatMap", "Iter.FlatMap"},
+	{"MapInit", "Iter.MapInit"}, // the Iter methods: Go 1.27's forms of the functions (chain.go, chain_test.go)
 }
 
 var diffSettings = [][]string{
@@ -242,6 +243,7 @@ const (
 	tkAllErr // ForEachErr, MapErr: every failure
 	tkStream
 	tkLen
+	tkKeyed // GroupBy, CountBy, Distinct, ...: diff_keyed_test.go
 )
 
 const (
@@ -257,11 +259,11 @@ var diffTerms = []diffTerm{
 	{name: "ForEach", api: []string{"Iter.ForEach"}, kind: tkEffect, perItem: true},
 	{name: "ForEachIndex", api: []string{"Iter.ForEachIndex"}, kind: tkEffect, perItem: true},
 	{name: "ForEachPtr", api: []string{"ForEachPtr"}, kind: tkEffect, perItem: true, only: srcSlice, bare: true},
-	{name: "ForEachInit", api: []string{"ForEachInit"}, kind: tkEffect, perItem: true},
+	{name: "ForEachInit", api: []string{"ForEachInit", "Iter.ForEachInit"}, kind: tkEffect, perItem: true},
 	{name: "Blocks", api: []string{"Ints.Blocks", "Blocks"}, kind: tkEffect, perItem: true, only: srcRange, bare: true},
 	{name: "Reduce", api: []string{"Iter.Reduce"}, kind: tkScalar, perItem: true},
-	{name: "Fold", api: []string{"Fold"}, kind: tkScalar, perItem: true},
-	{name: "ReduceBlocksIn", api: []string{"ReduceBlocksIn", "ReduceBlocks"}, kind: tkScalar, perItem: true, only: srcRange, bare: true},
+	{name: "Fold", api: []string{"Fold", "Iter.Fold"}, kind: tkScalar, perItem: true},
+	{name: "ReduceBlocksIn", api: []string{"ReduceBlocksIn", "ReduceBlocks", "Ints.ReduceBlocks"}, kind: tkScalar, perItem: true, only: srcRange, bare: true},
 	{name: "Sum", api: []string{"Sum", "Nums.Sum"}, kind: tkScalar},
 	{name: "Count", api: []string{"Iter.Count"}, kind: tkScalar},
 	{name: "Min", api: []string{"Min"}, kind: tkScalar},
@@ -276,15 +278,21 @@ var diffTerms = []diffTerm{
 	{name: "FindFirst", api: []string{"Iter.FindFirst"}, kind: tkSearch, perItem: true},
 	{name: "TryForEach", api: []string{"Iter.TryForEach"}, kind: tkTry, perItem: true},
 	{name: "TryForEachContext", api: []string{"Iter.TryForEachContext"}, kind: tkTry, perItem: true, ctxForm: true},
-	{name: "TryMap", api: []string{"TryMap"}, kind: tkTry, perItem: true},
-	{name: "TryMapContext", api: []string{"TryMapContext"}, kind: tkTry, perItem: true, ctxForm: true},
-	{name: "TryMapInit", api: []string{"TryMapInit"}, kind: tkTry, perItem: true},
-	{name: "TryForEachInit", api: []string{"TryForEachInit"}, kind: tkTry, perItem: true},
+	{name: "TryMap", api: []string{"TryMap", "Iter.TryMap"}, kind: tkTry, perItem: true},
+	{name: "TryMapContext", api: []string{"TryMapContext", "Iter.TryMapContext"}, kind: tkTry, perItem: true, ctxForm: true},
+	{name: "TryMapInit", api: []string{"TryMapInit", "Iter.TryMapInit"}, kind: tkTry, perItem: true},
+	{name: "TryForEachInit", api: []string{"TryForEachInit", "Iter.TryForEachInit"}, kind: tkTry, perItem: true},
 	{name: "ForEachErr", api: []string{"Iter.ForEachErr", "ItemError.Error", "ItemError.Unwrap"}, kind: tkAllErr, perItem: true},
-	{name: "MapErr", api: []string{"MapErr"}, kind: tkAllErr, perItem: true},
+	{name: "MapErr", api: []string{"MapErr", "Iter.MapErr"}, kind: tkAllErr, perItem: true},
 	{name: "Values", api: []string{"Iter.Values"}, kind: tkStream},
 	{name: "All", api: []string{"Iter.All"}, kind: tkStream},
 	{name: "Len", api: []string{"Iter.Len"}, kind: tkLen},
+	{name: "GroupBy", api: []string{"GroupBy", "Iter.GroupBy"}, kind: tkKeyed, perItem: true},
+	{name: "GroupByKey", api: []string{"GroupByKey", "Iter.GroupByKey"}, kind: tkKeyed, perItem: true},
+	{name: "ReduceByKey", api: []string{"ReduceByKey", "Iter.ReduceByKey"}, kind: tkKeyed, perItem: true},
+	{name: "CountBy", api: []string{"CountBy", "Iter.CountBy"}, kind: tkKeyed, perItem: true},
+	{name: "CollectMap", api: []string{"CollectMap", "Iter.CollectMap"}, kind: tkKeyed, perItem: true},
+	{name: "Distinct", api: []string{"Distinct"}, kind: tkKeyed},
 }
 
 // ---- Items and stages. ----
@@ -1230,6 +1238,7 @@ type diffRun struct {
 	list    []int
 	rest    []int
 	err     error
+	keyed   map[int][]int // the keyed operations' result, canonical (diff_keyed_test.go)
 }
 
 const (
@@ -1375,6 +1384,8 @@ func (c *diffCase) runTerm(p diffPipe, r *diffRun) {
 		}
 	case "Len":
 		r.scalar.v = it.Len()
+	case "GroupBy", "GroupByKey", "ReduceByKey", "CountBy", "CollectMap", "Distinct":
+		c.runKeyed(p, r, s)
 	}
 }
 
@@ -1784,6 +1795,11 @@ func (c *diffCase) checkResult(r *diffRun) {
 		c.checkAllErr(r, cancelled, allRan)
 	case tkStream:
 		c.checkStream(r, cancelled, allRan)
+	case tkKeyed:
+		if full {
+			c.checkExact("model", c.n)
+		}
+		c.checkKeyed(tag, r, plo, phi)
 	case tkLen:
 		c.checkNone("model", "in Len")
 		want := c.n

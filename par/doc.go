@@ -30,6 +30,15 @@
 //     [FlatMap], which turns each item into a slice of items, and [MapInit],
 //     which gives f a value made per goroutine (a buffer, a generator).
 //
+// With Go 1.27 or newer, which allows methods with type parameters of their
+// own, every step chains: Map changes the item type, and FilterMap, FlatMap,
+// MapInit, ForEachInit, Fold, the Try forms, MapErr and the keyed
+// operations are methods too, the same operations as the functions
+// (chain.go; gopar's go.mod stays at go 1.23, and older toolchains have the
+// functions only):
+//
+//	counts := par.Slice(lines).FlatMap(strings.Fields).Filter(long).CountBy(strings.ToLower)
+//
 // Settings (kept by the adapters after them):
 //
 //   - [Iter.WithPool]: run on a pool of your own;
@@ -50,6 +59,13 @@
 // [Iter.Partition] (matched and rest in one pass),
 // [Min], [Max], [MinFunc], [MaxFunc], and [ForEachInit] (ForEach with a
 // value per goroutine). Reduce, Fold and Collect keep index order.
+//
+// Keyed results, into a map with a map per participant merged at the end,
+// never a locked one: [GroupBy] and [GroupByKey] (map[K][]V, each group in
+// source order), [ReduceByKey] (an associative op per key: per-key min,
+// mean and max in one pass), [CountBy] (a histogram, a word count),
+// [CollectMap] (the last value of a key wins), and [Distinct] (the distinct
+// items in order of first occurrence, deduplicated in parallel by key hash).
 //
 // Ordered streaming: [Iter.Values] and [Iter.All] return the results as an
 // iter.Seq and an iter.Seq2 in source order, computed ahead of the range

@@ -296,7 +296,7 @@ func TestEmptyAndReversedRanges(t *testing.T) {
 // is built, with a message that names the method.
 func TestNilFunctionsPanicClearly(t *testing.T) {
 	cases := map[string]func(){
-		"Map":         func() { par.Range(0, 1).Map(nil) },
+		"Map":         func() { par.Range(0, 1).Map((func(int) int)(nil)) }, // typed: Go 1.27's Map infers its result type from f
 		"Filter":      func() { par.Range(0, 1).Filter(nil) },
 		"ForEach":     func() { par.Range(0, 1).ForEach(nil) },
 		"Reduce":      func() { par.Range(0, 1).Reduce(nil, nil) },

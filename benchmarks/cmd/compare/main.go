@@ -28,6 +28,7 @@
 //	go run ./cmd/compare                       # all workloads, 5 rounds
 //	go run ./cmd/compare -w W1,W3 -rounds 9
 //	go run ./cmd/compare -w toolkit -rounds 3    # T1..T7, issue 9's figures
+//	go run ./cmd/compare -w keyed                # K1..K3, the keyed operations
 //	go run ./cmd/compare -out ../docs/benchmarks.md
 //	go run ./cmd/compare -procs 1,2,4,8,16 -quick -out ../docs/benchmarks.md
 //	go run ./cmd/compare -redraw ../docs/benchmarks.md   # the chart only, from the table
@@ -52,7 +53,7 @@ import (
 func trustSpeedup() float64 { return 0.85 * float64(runtime.GOMAXPROCS(0)) }
 
 func main() {
-	ids := flag.String("w", "", "comma-separated workloads to run, such as W1,W3 or T2; W10 names its four counts (W10-2, W10-4, W10-P, W10-2P); toolkit names T1..T7, streams S1..S5 (default: W0..W11)")
+	ids := flag.String("w", "", "comma-separated workloads to run, such as W1,W3 or T2; W10 names its four counts (W10-2, W10-4, W10-P, W10-2P); toolkit names T1..T7, streams S1..S5, keyed K1..K3 (default: W0..W11)")
 	rounds := flag.Int("rounds", 5, "rounds of alternated runs; the median is reported")
 	out := flag.String("out", "", "also write the Markdown report to this file")
 	procList := flag.String("procs", "", "GOMAXPROCS value, or a comma-separated list such as 1,2,4 for a sweep (default: leave it)")
@@ -514,8 +515,8 @@ func fatalf(format string, args ...any) {
 }
 
 // selectWorkloads reads -w: comma-separated workload ids, matched without
-// regard to case ("w3", "probe", "P4i"), plus the names toolkit, streams
-// and W10. An
+// regard to case ("w3", "probe", "P4i"), plus the names toolkit, streams,
+// keyed and W10. An
 // empty list selects benchmarks.All.
 func selectWorkloads(ids string) ([]*benchmarks.Workload, error) {
 	if ids == "" {
@@ -529,6 +530,8 @@ func selectWorkloads(ids string) ([]*benchmarks.Workload, error) {
 			workloads = append(workloads, benchmarks.Toolkit...)
 		case strings.EqualFold(id, "streams"):
 			workloads = append(workloads, benchmarks.Streams...)
+		case strings.EqualFold(id, "keyed"):
+			workloads = append(workloads, benchmarks.Keyed...)
 		case strings.EqualFold(id, "W10"):
 			// W10 is one workload at four counts of items.
 			workloads = append(workloads, benchmarks.W10x2, benchmarks.W10x4, benchmarks.W10xP, benchmarks.W10x2P)

@@ -117,6 +117,8 @@ func TestSelectWorkloads(t *testing.T) {
 		{"probe,PROBE", []*benchmarks.Workload{benchmarks.Probe, benchmarks.Probe}},
 		{"P4i,P4I,p4i", []*benchmarks.Workload{p4i, p4I, p4i}}, // the exact id wins
 		{"w10", []*benchmarks.Workload{benchmarks.W10x2, benchmarks.W10x4, benchmarks.W10xP, benchmarks.W10x2P}},
+		{"keyed", []*benchmarks.Workload{benchmarks.K1, benchmarks.K2, benchmarks.K3}},
+		{"k2", []*benchmarks.Workload{benchmarks.K2}},
 	} {
 		got, err := selectWorkloads(c.ids)
 		if err != nil || !slices.Equal(got, c.want) {

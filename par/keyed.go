@@ -1,0 +1,310 @@
+package par
+
+import (
+	"github.com/gopar-dev/gopar/iter"
+)
+
+// The keyed operations gather the items of an iterator into a map (or, for
+// Distinct, a slice) by key: the reductions a hand-written fan-out does with
+// a map per worker and a merge written twice.
+//
+// The algorithm in a few words: each run of contiguous items that a
+// participant folds gets a map of its own (with Unordered, or where the
+// result cannot depend on order, each goroutine gets one for the whole
+// operation), filled with no lock; the maps of the runs are then merged,
+// left to right, the smaller into the larger where the rule allows. So the
+// merge costs O(keys x runs), runs being O(workers + steals), never a lock
+// or an atomic per item. Distinct, whose result is a slice that any number
+// of goroutines may fill, goes further where keys abound: it shards the
+// items by key hash and deduplicates the shards in parallel (distinct.go).
+
+// keyedFold folds the items of s into accumulators made by init and
+// joins them with combine; a nil init gives A's zero value, which fold
+// must accept (a nil map that it makes on its first item). The runs are combined in index order, and a
+// done context leaves the result of a prefix of the source (see
+// Iter.WithContext), unless s is Unordered, or anyOrder says that the
+// result does not depend on order and no context can cut the loop short:
+// then each goroutine keeps one accumulator for the whole operation
+// (iter.FoldUnordered), and combine joins them in no particular order.
+func keyedFold[T, A any](s iter.Spec[T], anyOrder bool, init func() A, fold func(A, T) A, combine func(A, A) A) A {
+	if s.Unordered || anyOrder && s.Context == nil {
+		if init == nil {
+			init = func() A {
+				var zero A
+				return zero
+			}
+		}
+		return iter.FoldUnordered(s, init, fold, combine)
+	}
+	return iter.Run(s.Config, s.Lo, s.Hi, iter.Reducer[A]{
+		Identity: init,
+		Fold: func(acc A, lo, hi int) A {
+			return iter.FoldBlock(&s, acc, lo, hi, fold)
+		},
+		Combine: combine,
+	})
+}
+
+// nonNil returns m, or a new empty map if m is nil: the keyed operations
+// return an empty map, not a nil one, for no items, as maps.Collect does.
+func nonNil[K comparable, V any](m map[K]V) map[K]V {
+	if m == nil {
+		return map[K]V{}
+	}
+	return m
+}
+
+// GroupBy returns the items of it grouped by key: each key k that key gives
+// maps to the items x with key(x) == k, in source order. It is the parallel
+// form of
+//
+//	groups := map[K][]T{}
+//	for _, x := range xs {
+//		k := key(x)
+//		groups[k] = append(groups[k], x)
+//	}
+//
+// (ParlayLib's group_by, Java's groupingBy). No items give an empty map,
+// not nil. Each participant groups the items it runs into a map of its own;
+// the maps are then merged in index order, so a group lists its items as
+// the loop does, whatever the workers and the timing.
+//
+// With Unordered, each goroutine keeps one map for the whole operation, and
+// the items of a group come in no particular order. A done context
+// (WithContext) leaves the groups of a prefix of the source (with
+// Unordered, of the items that ran); a panic in key is re-raised as a
+// *Panic. A nil key panics at once.
+func GroupBy[T any, K comparable](it Iterator[T], key func(T) K) map[K][]T {
+	mustFunc(key, "GroupBy")
+	m := keyedFold(specOf(it), false, nil,
+		func(m map[K][]T, x T) map[K][]T {
+			if m == nil {
+				m = map[K][]T{}
+			}
+			k := key(x)
+			m[k] = append(m[k], x)
+			return m
+		}, mergeGroups[K, T])
+	return nonNil(m)
+}
+
+// GroupByKey returns the values of the pairs that kv gives for the items of
+// it, grouped by key: each key maps to its values in source order. It is
+// GroupBy for a value other than the item itself (ParlayLib's
+// group_by_key, Java's groupingBy with mapping), the parallel form of
+//
+//	groups := map[K][]V{}
+//	for _, x := range xs {
+//		k, v := kv(x)
+//		groups[k] = append(groups[k], v)
+//	}
+//
+// Its rules are those of GroupBy.
+func GroupByKey[T any, K comparable, V any](it Iterator[T], kv func(T) (K, V)) map[K][]V {
+	mustFunc(kv, "GroupByKey")
+	m := keyedFold(specOf(it), false, nil,
+		func(m map[K][]V, x T) map[K][]V {
+			if m == nil {
+				m = map[K][]V{}
+			}
+			k, v := kv(x)
+			m[k] = append(m[k], v)
+			return m
+		}, mergeGroups[K, V])
+	return nonNil(m)
+}
+
+// mergeGroups joins the groups of b, a later run, onto those of a, keeping
+// a's before b's, and returns the map that holds them: the larger of the
+// two, so that a merge costs the keys of the smaller one.
+func mergeGroups[K comparable, V any](a, b map[K][]V) map[K][]V {
+	if len(b) > len(a) {
+		for k, g := range a {
+			b[k] = append(g, b[k]...)
+		}
+		return b
+	}
+	for k, g := range b {
+		a[k] = append(a[k], g...)
+	}
+	return a
+}
+
+// ReduceByKey returns, for each key of the pairs that kv gives for the
+// items of it, the values of that key combined with op in source order:
+// v1 op v2 op ... op vn, with no identity needed (a key with one value maps
+// to it). It is ParlayLib's reduce_by_key (Java's toMap with a merge
+// function), the parallel form of
+//
+//	m := map[K]V{}
+//	for _, x := range xs {
+//		k, v := kv(x)
+//		if acc, ok := m[k]; ok {
+//			m[k] = op(acc, v)
+//		} else {
+//			m[k] = v
+//		}
+//	}
+//
+// op must be associative, as for Reduce; it need not be commutative: the
+// runs' maps are merged in index order, so concatenation gives the loop's
+// result. Per-key statistics fit in one pass, with a small struct as V:
+//
+//	type stats struct{ min, max, sum float64; n int }
+//	per := par.ReduceByKey(par.Slice(recs),
+//		func(r Rec) (string, stats) { return r.Station, stats{r.T, r.T, r.T, 1} },
+//		func(a, b stats) stats { return stats{min(a.min, b.min), max(a.max, b.max), a.sum + b.sum, a.n + b.n} })
+//
+// With Unordered, each goroutine keeps one map for the whole operation, and
+// the values are combined in no particular order: op must then be
+// commutative as well. No items give an empty map, not nil. A done context
+// (WithContext) leaves the result over a prefix of the source (with
+// Unordered, over the items that ran); a panic in kv or op is re-raised as
+// a *Panic. A nil function panics at once.
+func ReduceByKey[T any, K comparable, V any](it Iterator[T], kv func(T) (K, V), op func(V, V) V) map[K]V {
+	mustFunc(kv, "ReduceByKey (kv)")
+	mustFunc(op, "ReduceByKey (op)")
+	acc := keyedFold(specOf(it), false, nil,
+		func(acc *reduced[K, V], x T) *reduced[K, V] {
+			if acc == nil {
+				acc = &reduced[K, V]{at: map[K]int{}}
+			}
+			k, v := kv(x)
+			if i, ok := acc.at[k]; ok {
+				acc.vals[i] = op(acc.vals[i], v)
+			} else {
+				acc.at[k] = len(acc.vals)
+				acc.vals = append(acc.vals, v)
+			}
+			return acc
+		},
+		func(a, b *reduced[K, V]) *reduced[K, V] {
+			switch {
+			case a == nil:
+				return b
+			case b == nil:
+				return a
+			case len(b.at) > len(a.at):
+				for k, i := range a.at {
+					if j, ok := b.at[k]; ok {
+						b.vals[j] = op(a.vals[i], b.vals[j])
+					} else {
+						b.at[k] = len(b.vals)
+						b.vals = append(b.vals, a.vals[i])
+					}
+				}
+				return b
+			}
+			for k, j := range b.at {
+				if i, ok := a.at[k]; ok {
+					a.vals[i] = op(a.vals[i], b.vals[j])
+				} else {
+					a.at[k] = len(a.vals)
+					a.vals = append(a.vals, b.vals[j])
+				}
+			}
+			return a
+		})
+	if acc == nil {
+		return map[K]V{}
+	}
+	m := make(map[K]V, len(acc.at))
+	for k, i := range acc.at {
+		m[k] = acc.vals[i]
+	}
+	return m
+}
+
+// reduced is ReduceByKey's accumulator: each key's value is vals[at[k]],
+// so that an item costs one map lookup (a map[K]V would cost a lookup
+// and an assignment).
+type reduced[K comparable, V any] struct {
+	at   map[K]int
+	vals []V
+}
+
+// CountBy returns, for each key that key gives for the items of it, the
+// number of items with that key: a histogram, a word count. It is the
+// parallel form of
+//
+//	counts := map[K]int{}
+//	for _, x := range xs {
+//		counts[key(x)]++
+//	}
+//
+// (ParlayLib's histogram_by_key, Java's groupingBy with counting). Each
+// goroutine that runs the operation counts into a map of its own, as a
+// hand-written fan-out keeps one per worker, and the maps are merged at the
+// end, the smaller into the larger; counts do not depend on order, so this
+// holds without Unordered too, except under a context (WithContext), where
+// the counts are those of a prefix of the source (with Unordered, of the
+// items that ran).
+//
+// To count the words of lines, count the items of a FlatMap:
+//
+//	counts := par.CountBy(par.FlatMap(par.Slice(lines), strings.Fields), func(w string) string { return w })
+//
+// No items give an empty map, not nil. A panic in key is re-raised as a
+// *Panic. A nil key panics at once.
+func CountBy[T any, K comparable](it Iterator[T], key func(T) K) map[K]int {
+	mustFunc(key, "CountBy")
+	m := keyedFold(specOf(it), true, nil,
+		func(m map[K]int, x T) map[K]int {
+			if m == nil {
+				m = map[K]int{}
+			}
+			m[key(x)]++
+			return m
+		},
+		func(a, b map[K]int) map[K]int {
+			if len(b) > len(a) {
+				a, b = b, a
+			}
+			for k, n := range b {
+				a[k] += n
+			}
+			return a
+		})
+	return nonNil(m)
+}
+
+// CollectMap returns the map of the pairs that kv gives for the items of
+// it. When several items give the same key, the value of the last one in
+// source order wins, as in a loop that assigns m[k] = v (and as
+// maps.Collect does):
+//
+//	byID := par.CollectMap(par.Slice(users), func(u User) (int, User) { return u.ID, u })
+//
+// For the first one to win, or to combine the values, use ReduceByKey with
+// func(a, b V) V { return a } or another op. With Unordered, the value of
+// any one of the items with that key wins. No items give an empty map, not
+// nil. A done context (WithContext) leaves the pairs of a prefix of the
+// source (with Unordered, of the items that ran); a panic in kv is
+// re-raised as a *Panic. A nil kv panics at once.
+func CollectMap[T any, K comparable, V any](it Iterator[T], kv func(T) (K, V)) map[K]V {
+	mustFunc(kv, "CollectMap")
+	m := keyedFold(specOf(it), false, nil,
+		func(m map[K]V, x T) map[K]V {
+			if m == nil {
+				m = map[K]V{}
+			}
+			k, v := kv(x)
+			m[k] = v
+			return m
+		},
+		func(a, b map[K]V) map[K]V {
+			if len(b) > len(a) {
+				for k, va := range a {
+					if _, ok := b[k]; !ok {
+						b[k] = va
+					}
+				}
+				return b
+			}
+			for k, vb := range b {
+				a[k] = vb
+			}
+			return a
+		})
+	return nonNil(m)
+}

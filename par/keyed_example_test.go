@@ -1,0 +1,81 @@
+package par_test
+
+import (
+	"fmt"
+	"strings"
+
+	"github.com/gopar-dev/gopar/par"
+)
+
+func ExampleGroupBy() {
+	words := []string{"apple", "avocado", "banana", "blueberry", "cherry", "apricot"}
+	byLetter := par.GroupBy(par.Slice(words), func(w string) byte { return w[0] })
+	for _, c := range []byte("abc") {
+		fmt.Printf("%c: %v\n", c, byLetter[c]) // each group in source order
+	}
+	// Output:
+	// a: [apple avocado apricot]
+	// b: [banana blueberry]
+	// c: [cherry]
+}
+
+func ExampleGroupByKey() {
+	type order struct {
+		customer string
+		item     string
+	}
+	orders := []order{{"ann", "tea"}, {"bob", "jam"}, {"ann", "bread"}, {"bob", "tea"}, {"ann", "milk"}}
+	items := par.GroupByKey(par.Slice(orders), func(o order) (string, string) { return o.customer, o.item })
+	fmt.Println(items)
+	// Output:
+	// map[ann:[tea bread milk] bob:[jam tea]]
+}
+
+func ExampleReduceByKey() {
+	type reading struct {
+		station string
+		temp    float64
+	}
+	type stats struct {
+		min, max, sum float64
+		n             int
+	}
+	readings := []reading{{"oslo", 3}, {"rome", 18}, {"oslo", -2}, {"rome", 22}, {"oslo", 5}}
+	per := par.ReduceByKey(par.Slice(readings),
+		func(r reading) (string, stats) { return r.station, stats{r.temp, r.temp, r.temp, 1} },
+		func(a, b stats) stats { return stats{min(a.min, b.min), max(a.max, b.max), a.sum + b.sum, a.n + b.n} })
+	for _, st := range []string{"oslo", "rome"} {
+		s := per[st]
+		fmt.Printf("%s: min %g, mean %g, max %g\n", st, s.min, s.sum/float64(s.n), s.max)
+	}
+	// Output:
+	// oslo: min -2, mean 2, max 5
+	// rome: min 18, mean 20, max 22
+}
+
+func ExampleCountBy() {
+	lines := []string{"the cat sat", "on the mat", "the end"}
+	counts := par.CountBy(par.FlatMap(par.Slice(lines), strings.Fields), func(w string) string { return w })
+	fmt.Println(counts)
+	// Output:
+	// map[cat:1 end:1 mat:1 on:1 sat:1 the:3]
+}
+
+func ExampleCollectMap() {
+	type user struct {
+		id   int
+		name string
+	}
+	users := []user{{1, "ann"}, {2, "bob"}, {1, "ann b."}} // id 1 twice: the last wins
+	byID := par.CollectMap(par.Slice(users), func(u user) (int, string) { return u.id, u.name })
+	fmt.Println(byID)
+	// Output:
+	// map[1:ann b. 2:bob]
+}
+
+func ExampleDistinct() {
+	visits := []string{"home", "docs", "home", "blog", "docs", "about"}
+	fmt.Println(par.Distinct(par.Slice(visits))) // in order of first occurrence
+	// Output:
+	// [home docs blog about]
+}
