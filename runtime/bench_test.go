@@ -73,6 +73,27 @@ func BenchmarkWakeParked(b *testing.B) {
 	reportMedian(b, lat)
 }
 
+// BenchmarkWakeRetired is BenchmarkWakeParked when every worker of the pool
+// has retired (SLEEP.md, "Retiring"): the job's wake-up starts a goroutine.
+// The pool retires its workers after 1 ms rather than idleRetire, so that
+// the benchmark waits less between jobs; what a start costs does not depend
+// on it.
+func BenchmarkWakeRetired(b *testing.B) {
+	p := retiringPool(b, 2, time.Millisecond)
+	lat := make([]time.Duration, 0, b.N)
+	started := make(chan time.Duration)
+	b.ResetTimer()
+	for range b.N {
+		b.StopTimer()
+		p.waitExited()
+		b.StartTimer()
+		t0 := time.Now()
+		p.Go(func(*Worker) { started <- time.Since(t0) })
+		lat = append(lat, <-started)
+	}
+	reportMedian(b, lat)
+}
+
 // reportMedian reports the median of lat, in microseconds, as us-median: a
 // latency's tail on the VM moves the mean far more than the median.
 func reportMedian(b *testing.B, lat []time.Duration) {

@@ -43,20 +43,19 @@ func funcOf(p *funcval) (f func()) {
 	return f
 }
 
-// A slot's entry is a word: 0 (free), takenWord, or a published func's
-// address with the heartbeat's marks in its two low bits (a funcval is
-// pointer-aligned). The word is a uintptr, so that publishing and taking
-// back are one inlined CAS each, with no write barrier, and a tick's marks
-// make each publication's word its own: a func published again starts
-// unmarked (PROMOTION.md, "Ripe").
+// A slot's entry is a word: nil (free), takenWord, or a published func's
+// funcval pointer with the heartbeat's marks added to it (a funcval is
+// pointer-aligned, and at least a word long, so the marked pointer still
+// points into it). A tick's marks make each publication's word its own: a
+// func published again starts unmarked (PROMOTION.md, "Ripe").
 //
-// The garbage collector does not see the word. What it refers to stays
-// reachable through the owner, which holds the func (Promotion.f) from
-// before its publishing CAS until its taking-back CAS, or until Wait
-// returns; a taker turns the word into a func only after its CAS from
-// that very word succeeded, so while the owner still waits for it. And it
-// stays on the heap: publish makes the func escape (escapeFunc), since a
-// func on its owner's stack would move with it.
+// The word is a pointer, which the garbage collector sees: the func stays
+// alive while it is on the board, whoever holds it, and escape analysis
+// sees it flow to the heap, so a func on its owner's stack, which would
+// move with the stack, is never published (TestPromotedFuncOnTheHeap). It
+// is a *byte, so that a marked word is never a misaligned *funcval.
+type word = *byte
+
 const (
 	seenMark = 1 // a tick saw the entry
 	ripeMark = 2 // the next tick saw it too: it is ripe
@@ -64,39 +63,30 @@ const (
 )
 
 // wordOf is fv's unmarked word.
-func wordOf(fv *funcval) uintptr { return uintptr(unsafe.Pointer(fv)) }
+func wordOf(fv *funcval) word { return (*byte)(unsafe.Pointer(fv)) }
 
-// funcAt is the func of a taken entry's word (see above: only after a
-// successful CAS from that word).
-func funcAt(w uintptr) func() {
-	w &^= markBits
-	return funcOf(*(**funcval)(unsafe.Pointer(&w)))
-}
+// marksOf returns w's marks.
+func marksOf(w word) uintptr { return uintptr(unsafe.Pointer(w)) & markBits }
 
-// escapeFunc makes fv escape to the heap, which its word in the board does
-// not, to escape analysis (escapeSink.never is never set; the analysis
-// does not know).
-var escapeSink struct {
-	never bool
-	f     *funcval
-}
+// marked returns w with the marks m added: a pointer into the same funcval.
+func marked(w word, m uintptr) word { return (*byte)(unsafe.Add(unsafe.Pointer(w), m)) }
 
-func escapeFunc(fv *funcval) {
-	if escapeSink.never {
-		escapeSink.f = fv
-	}
+// funcAt is the func of a taken entry's word (only after a successful CAS
+// from that word: the func is the taker's to run then).
+func funcAt(w word) func() {
+	return funcOf((*funcval)(unsafe.Add(unsafe.Pointer(w), -int(marksOf(w)))))
 }
 
 // taken marks a slot whose func a worker took: the owner waits for done.
 var taken funcval
 
 // takenWord is taken's word: pointer-aligned, so without marks.
-var takenWord = uintptr(unsafe.Pointer(&taken))
+var takenWord = wordOf(&taken)
 
 // boardSlot holds one published func.
 //
-// Ownership: a goroutine owns the slot from its CAS of entry from 0 to its
-// func's word (Pool.Promote) until it stores 0 again (Promotion.Reclaim
+// Ownership: a goroutine owns the slot from its CAS of entry from nil to its
+// func's word (Pool.Promote) until it stores nil again (Promotion.Reclaim
 // succeeding, or Promotion.Wait). In between, the heartbeat's ticks mark the
 // word, and a worker, or a goroutine waiting for a func this one descends
 // from, may CAS it from the ripe word to takenWord, once; it then writes
@@ -105,7 +95,7 @@ var takenWord = uintptr(unsafe.Pointer(&taken))
 type boardSlot struct {
 	// entry is the slot's word (above): a worker takes an entry only
 	// while it has ripeMark.
-	entry    atomic.Uintptr
+	entry    atomic.Pointer[byte]
 	panicked *Panic
 	done     chan struct{} // capacity 1: the taker's one token per take
 	// pub is the goroutine that published the entry (its curG), written
@@ -141,6 +131,8 @@ const (
 )
 
 type board struct {
+	// off: nothing is published (a one-worker pool, an inline pool).
+	off   bool
 	slots []boardSlot
 	shift uint // 64 - log2(len(slots)), for the slot hash
 	// ripeN is the number of ripe entries at the last tick: workers scan the
@@ -177,6 +169,7 @@ func (b *board) init(p *Pool, workers int) {
 	for m := n; m > 1; m >>= 1 {
 		b.shift--
 	}
+	b.off = workers < 2
 	b.epoch = time.Now()
 	b.timer = time.AfterFunc(time.Hour, p.beat)
 	b.timer.Stop()
@@ -208,8 +201,12 @@ type Promotion struct {
 // the pool has a single worker.
 //
 // A worker runs a promoted f from its main loop, as a task of the pool (f
-// descends from no frame: it is a root, as the injector's tasks are).
+// descends from no frame: it is a root, as the injector's tasks are). A nil
+// f panics.
 func (p *Pool) Promote(f func()) Promotion {
+	if p == nil || f == nil {
+		p.refuseDo("Pool.Promote", f == nil)
+	}
 	fv := funcPtr(f)
 	if s := p.board.freeSlot(fv); s != nil {
 		return p.publish(s, fv)
@@ -224,7 +221,7 @@ func (p *Pool) Promote(f func()) Promotion {
 // (docs/benchmarks.md, "Fork-join"), and a failed CAS would
 // take the line from the core that owns it.
 func (b *board) freeSlot(fv *funcval) *boardSlot {
-	if s := b.slotFor(fv); s.entry.Load() == 0 {
+	if s := b.slotFor(fv); s.entry.Load() == nil {
 		return s
 	}
 	return nil
@@ -233,15 +230,14 @@ func (b *board) freeSlot(fv *funcval) *boardSlot {
 // publish is Promote once fv's slot looked free.
 func (p *Pool) publish(s *boardSlot, fv *funcval) Promotion {
 	w := wordOf(fv)
-	if p.nWorkers < 2 || w&markBits != 0 || !s.entry.CompareAndSwap(0, w) {
+	if p.board.off || marksOf(w) != 0 || !s.entry.CompareAndSwap(nil, w) {
 		return Promotion{}
 	}
-	escapeFunc(fv)
 	// pub matters only to a waiter whose func this goroutine runs: an
 	// entry published while no taken func runs is under none (a taken func
 	// that this goroutine starts later marks its older entries anyway), and
 	// leaving pub 0 saves two locked stores, here and in Reclaim.
-	if haveCurG && p.running.Load() != 0 {
+	if useCurG.Load() && p.running.Load() != 0 {
 		s.pub.Store(curG())
 	}
 	// Parked workers, and waiters that help, cannot watch the board: make
@@ -263,13 +259,13 @@ func (pr Promotion) Reclaim() bool {
 	if pr.s == nil {
 		return true
 	}
-	if haveCurG && pr.s.pub.Load() != 0 {
+	if useCurG.Load() && pr.s.pub.Load() != 0 {
 		// Before the entry is given up: pub is the current entry's
 		// publisher, or 0. Only the owner writes pub while it holds the
 		// entry, so the load is exact.
 		pr.s.pub.Store(0)
 	}
-	if w := wordOf(pr.f); !pr.s.entry.CompareAndSwap(w, 0) {
+	if w := wordOf(pr.f); !pr.s.entry.CompareAndSwap(w, nil) {
 		return pr.reclaimMarked(w)
 	}
 	return true
@@ -279,13 +275,13 @@ func (pr Promotion) Reclaim() bool {
 // marked the entry (it is still the owner's, and it takes it back with
 // the marks), or a worker took it. Marks only grow, so this loops at most
 // twice.
-func (pr Promotion) reclaimMarked(w uintptr) bool {
+func (pr Promotion) reclaimMarked(w word) bool {
 	for {
 		e := pr.s.entry.Load()
-		if e&^markBits != w {
-			return false // takenWord
+		if e == takenWord {
+			return false
 		}
-		if pr.s.entry.CompareAndSwap(e, 0) {
+		if pr.s.entry.CompareAndSwap(e, nil) {
 			return true
 		}
 	}
@@ -301,28 +297,46 @@ func (pr Promotion) reclaimMarked(w uintptr) bool {
 // holds. A panic in one of them goes to its owner; a Goexit ends this
 // goroutine too, once the func waited for has run. Rarely, Wait runs the
 // func itself, when a waiter took it that may not run it.
+//
+// Wait on a Promotion that no worker took (the zero Promotion, one not yet
+// taken back, or one that Reclaim took back) panics: there is nothing to
+// wait for.
 func (pr Promotion) Wait() *Panic {
 	s := pr.s
-	if haveCurG {
+	if s == nil || s.entry.Load() != takenWord {
+		refuse("Promotion.Wait", "was called on a func that no worker took; call it once, and only after Reclaim returned false")
+	}
+	if useCurG.Load() {
 		pr.help()
 	} else {
 		<-s.done
 	}
 	if s.handback {
 		s.handback = false
-		s.entry.Store(0)
+		s.entry.Store(nil)
 		return callRecord(funcOf(pr.f))
 	}
 	p := s.panicked
 	s.panicked = nil
-	s.entry.Store(0)
+	s.entry.Store(nil)
 	return p
 }
 
 // help is Wait's loop: it runs the funcs under the one waited for as they
-// ripen, and returns once the token on done has been received.
+// ripen, and returns once the token on done has been received. A goroutine
+// that holds a slot of the pool's parallelism (a pool worker running a
+// task, or a spare) lends it to a spare before it first blocks, as a
+// waiter in a deque wait does (WAITING.md, "Spares"), and recalls it once
+// the wait is over.
 func (pr Promotion) help() {
 	p, s := pr.p, pr.s
+	var lent *spare
+	defer func() {
+		if lent != nil {
+			lent.recall()
+		}
+	}()
+	lendTried := false
 	received := false
 	defer func() {
 		s.waiting.Store(false)
@@ -344,7 +358,7 @@ func (pr Promotion) help() {
 			s.handback = false
 			pn = nil // never ran: it is not this goroutine's to run any more
 		}
-		s.entry.Store(0)
+		s.entry.Store(nil)
 		if isPanic(pn) {
 			panic(pn) // a panic beats the Goexit, as in Join
 		}
@@ -361,6 +375,12 @@ func (pr Promotion) help() {
 		}
 		if pr.helpOnce() {
 			continue
+		}
+		if !lendTried {
+			lendTried = true
+			if w := p.slotHolder(); w != nil {
+				lent = w.lend()
+			}
 		}
 		select {
 		case <-s.done:
@@ -389,7 +409,7 @@ func (pr Promotion) helpOnce() bool {
 	for i := range b.slots {
 		s := &b.slots[i]
 		e := s.entry.Load()
-		if e&ripeMark == 0 || s.pub.Load() != r {
+		if marksOf(e)&ripeMark == 0 || s.pub.Load() != r {
 			continue
 		}
 		if !s.entry.CompareAndSwap(e, takenWord) {
@@ -437,17 +457,17 @@ func (w *Worker) takePromoted() *job {
 
 // takeRipe takes a ripe entry, if there is one: its slot, and the word it
 // took (the func's, with its marks).
-func (b *board) takeRipe() (*boardSlot, uintptr) {
+func (b *board) takeRipe() (*boardSlot, word) {
 	if b.ripeN.Load() == 0 {
-		return nil, 0
+		return nil, nil
 	}
 	for i := range b.slots {
 		s := &b.slots[i]
-		if e := s.entry.Load(); e&ripeMark != 0 && s.entry.CompareAndSwap(e, takenWord) {
+		if e := s.entry.Load(); marksOf(e)&ripeMark != 0 && s.entry.CompareAndSwap(e, takenWord) {
 			return s, e
 		}
 	}
-	return nil, 0
+	return nil, nil
 }
 
 // runTaken runs the func taken from s and hands its owner how it ended. A
@@ -459,7 +479,7 @@ func (b *board) takeRipe() (*boardSlot, uintptr) {
 // publishes: its entries published before are marked first (markBelow),
 // then runner is stored.
 func (p *Pool) runTaken(s *boardSlot, f func()) {
-	if haveCurG {
+	if useCurG.Load() {
 		// Counted before anything runs: what this goroutine publishes from
 		// now on records its publisher (Promote).
 		p.running.Add(1)
@@ -472,7 +492,7 @@ func (p *Pool) runTaken(s *boardSlot, f func()) {
 		if !returned {
 			s.panicked = Unwinding(recover())
 		}
-		if haveCurG {
+		if useCurG.Load() {
 			p.running.Add(-1)
 		}
 		s.runner.Store(0)
@@ -496,7 +516,7 @@ func (b *board) markBelow(g uintptr) {
 // occupied reports whether any func is published and not taken.
 func (b *board) occupied() bool {
 	for i := range b.slots {
-		if e := b.slots[i].entry.Load(); e != 0 && e != takenWord {
+		if e := b.slots[i].entry.Load(); e != nil && e != takenWord {
 			return true
 		}
 	}
@@ -541,9 +561,13 @@ func (b *board) tickAt(p *Pool, now int64) {
 // timer for the next (PROMOTION.md, "The heartbeat": on an idle pool the
 // timer's first tick comes about a millisecond late, and without the poke's
 // tick an entry ripened only at its second).
+//
+// A goroutine of a testing/synctest bubble does not wake the heartbeat: the
+// timer would be armed, and the tick timed, by the bubble's fake clock
+// (bubble.go).
 func (p *Pool) pokeHeartbeat() {
 	b := &p.board
-	if b.state.Load() == hbAsleep && b.state.CompareAndSwap(hbAsleep, hbRunning) {
+	if b.state.Load() == hbAsleep && !inBubble() && b.state.CompareAndSwap(hbAsleep, hbRunning) {
 		b.mu.Lock()
 		now := b.now()
 		if now-b.lastTick.Load() >= int64(heartbeatTick) {
@@ -601,15 +625,15 @@ func (b *board) tick(p *Pool) bool {
 	for i := range b.slots {
 		s := &b.slots[i]
 		e := s.entry.Load()
-		if e == 0 || e == takenWord {
+		if e == nil || e == takenWord {
 			continue
 		}
 		occupied = true
-		switch e & markBits {
+		switch marksOf(e) {
 		case 0:
-			s.entry.CompareAndSwap(e, e|seenMark)
+			s.entry.CompareAndSwap(e, marked(e, seenMark))
 		case seenMark:
-			if s.entry.CompareAndSwap(e, e|ripeMark) {
+			if s.entry.CompareAndSwap(e, marked(e, ripeMark)) {
 				ripe++
 				fresh++
 			}

@@ -193,14 +193,14 @@ func TestMarkedEntryTakenBack(t *testing.T) {
 		for range ticks {
 			tickNow(p)
 		}
-		if got, want := s.entry.Load(), wordOf(funcPtr(f))|marks; got != want {
+		if got, want := s.entry.Load(), marked(wordOf(funcPtr(f)), marks); got != want {
 			t.Fatalf("after %d ticks the entry is %#x, want %#x", ticks, got, want)
 		}
 		if !pr.Reclaim() {
 			t.Fatalf("after %d ticks Reclaim reported f taken, though every worker was busy", ticks)
 		}
-		if e := s.entry.Load(); e != 0 {
-			t.Fatalf("after Reclaim the slot holds %#x, want 0", e)
+		if e := s.entry.Load(); e != nil {
+			t.Fatalf("after Reclaim the slot holds %p, want nil", e)
 		}
 	}
 }
@@ -249,16 +249,14 @@ func TestRepublishedFuncIsFresh(t *testing.T) {
 	}
 }
 
-// TestPromotedFuncOnTheHeap: the board's word is no pointer to escape
-// analysis, so publishing must make the func escape itself (escapeFunc):
-// a func on its owner's stack would move when that stack grows, and the
-// worker that took it would run the old copy, writing to the old stack.
-// Here a grows the owner's stack while b waits to be taken; b adds to a
-// variable it captures by reference. With b on the owner's stack, the owner
-// would read 0 (or crash). Today Wait's own use of the Promotion makes b
-// escape as well, so leaving out escapeFunc alone does not fail this test;
-// escapeFunc keeps it so whatever Wait does. The GC runs meanwhile, to catch
-// a func freed while the board's word refers to it.
+// TestPromotedFuncOnTheHeap: a published func must be on the heap, and stay
+// alive while the board refers to it. A func on its owner's stack would
+// move when that stack grows, and the worker that took it would run the old
+// copy, writing to the old stack. Here a grows the owner's stack while b
+// waits to be taken; b adds to a variable it captures by reference. With b
+// on the owner's stack, the owner would read 0 (or crash). The board's word
+// is a pointer, so escape analysis moves b to the heap, and the GC, which
+// runs meanwhile, sees the word.
 func TestPromotedFuncOnTheHeap(t *testing.T) {
 	p := newPool(t, 2)
 	stopGC := make(chan struct{})
@@ -360,7 +358,7 @@ func TestPokeTicks(t *testing.T) {
 			t.Fatal("nothing was published on an idle pool's board")
 		}
 		e := pr.s.entry.Load()
-		if e != takenWord && e&markBits == 0 {
+		if e != takenWord && marksOf(e) == 0 {
 			t.Fatalf("the publisher's poke woke the heartbeat (state %d), but its entry is unmarked (%#x)", b.state.Load(), e)
 		}
 		if pr.Reclaim() {
@@ -508,7 +506,7 @@ func freshFunc(t *testing.T, p *Pool, f func()) func() {
 	var keep []func()
 	for range 1 << 20 {
 		g := func() { f() }
-		if p.board.slotFor(funcPtr(g)).entry.Load() == 0 {
+		if p.board.slotFor(funcPtr(g)).entry.Load() == nil {
 			return g
 		}
 		keep = append(keep, g)
@@ -523,7 +521,7 @@ func freshFunc(t *testing.T, p *Pool, f func()) func() {
 // the owner is free to run c. An owner that only blocked on the slot's
 // channel would never start c (the test's 10 s timeout).
 func TestWaiterRunsWhatBPublishes(t *testing.T) {
-	if !haveCurG {
+	if !curGWorks() {
 		t.Skip("waiters help only where curG is implemented")
 	}
 	for _, workers := range []int{2, 4} {
@@ -560,7 +558,7 @@ func TestWaiterRunsWhatBPublishes(t *testing.T) {
 // free to take it. The owner must leave it: it is not under b, and it could
 // take a lock the owner holds (WAITING.md).
 func TestWaiterRunsOnlyDescendants(t *testing.T) {
-	if !haveCurG {
+	if !curGWorks() {
 		t.Skip("waiters help only where curG is implemented")
 	}
 	p := newPool(t, 2)
@@ -609,7 +607,7 @@ func TestWaiterRunsOnlyDescendants(t *testing.T) {
 // code that holds W's locks. X marks e when it starts c (markBelow); with
 // the mark left out, W took e.
 func TestWaiterSkipsEntriesBelowItsFunc(t *testing.T) {
-	if !haveCurG {
+	if !curGWorks() {
 		t.Skip("waiters help only where curG is implemented")
 	}
 	p := newPool(t, 2)
@@ -641,12 +639,14 @@ func TestWaiterSkipsEntriesBelowItsFunc(t *testing.T) {
 	cBody = func(cStarted chan struct{}) {
 		close(cStarted)
 		// Stay until e is ripe, and W has had some ticks to take
-		// it, if it would.
+		// it, if it would. (The spare that W lends its slot to as it
+		// waits may take e first: it runs e from its main loop.)
 		es := eSlot.Load()
-		for deadline := time.Now().Add(10 * time.Second); !ripeIn(es, ePtr.Load()) && time.Now().Before(deadline); {
+		ripe := func() bool { return ripeIn(es, ePtr.Load()) || es.entry.Load() == takenWord }
+		for deadline := time.Now().Add(10 * time.Second); !ripe() && time.Now().Before(deadline); {
 			time.Sleep(50 * time.Microsecond)
 		}
-		if !ripeIn(es, ePtr.Load()) {
+		if !ripe() {
 			t.Error("e did not ripen within 10 s")
 		}
 		time.Sleep(20 * heartbeatTick)
@@ -692,7 +692,7 @@ func TestWaiterSkipsEntriesBelowItsFunc(t *testing.T) {
 // while some taken func runs (Pool.running); otherwise it saves the two
 // locked stores. It fails where pub is recorded at every publication.
 func TestPublisherRecordedOnlyUnderATakenFunc(t *testing.T) {
-	if !haveCurG {
+	if !curGWorks() {
 		t.Skip("pub is recorded only where curG is implemented")
 	}
 	p := newPool(t, 2)
@@ -728,4 +728,4 @@ func TestPublisherRecordedOnlyUnderATakenFunc(t *testing.T) {
 }
 
 // ripeIn reports whether fv is published in s and ripe.
-func ripeIn(s *boardSlot, fv *funcval) bool { return s.entry.Load() == wordOf(fv)|markBits }
+func ripeIn(s *boardSlot, fv *funcval) bool { return s.entry.Load() == marked(wordOf(fv), markBits) }

@@ -1,4 +1,4 @@
-//go:build gc && (amd64 || arm64)
+//go:build gc && (amd64 || arm64) && !gopar_nocurg
 
 package runtime
 
@@ -15,6 +15,7 @@ package runtime
 func curG() uintptr
 
 // haveCurG says whether curG is implemented on this platform. Where it is
-// not (curg_other.go), Spawn treats every caller as a foreign goroutine:
-// correct, only slower.
+// not (curg_other.go, or the gopar_nocurg build tag), or where the
+// self-test fails (curgcheck.go), Spawn treats every caller as a foreign
+// goroutine: correct, only slower.
 const haveCurG = true

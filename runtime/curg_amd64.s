@@ -1,4 +1,4 @@
-//go:build gc
+//go:build gc && !gopar_nocurg
 
 #include "textflag.h"
 

@@ -42,7 +42,20 @@
 // so wakes one worker. Because the sleepy announcement and the publication
 // are both sequentially consistent atomic operations, either the publisher
 // sees the sleeper or the sleeper's last search sees the work: a wake-up
-// cannot be lost. A parked pool uses no CPU.
+// cannot be lost. A parked pool uses no CPU, and a worker parked for a
+// tenth of a second retires: its goroutine ends, and the next work starts
+// a new one, so an idle program has no goroutine of the pool's (SLEEP.md,
+// "Retiring").
+//
+// # testing/synctest
+//
+// Code that uses gopar works inside a synctest bubble: an operation called
+// from a goroutine of a bubble runs on that goroutine (and Blocking ones on
+// goroutines it starts there), never on the pool's workers, which live
+// outside any bubble, so callbacks use the bubble's fake clock and
+// channels, fake time advances, and the bubble ends. No pool goroutine,
+// channel or timer is made inside a bubble, even when the default pool is
+// first used there. bubble.go says how, and what it leaves out.
 //
 // # Panics
 //
@@ -50,6 +63,13 @@
 // the goroutine that waits for the task, as a *[Panic] that holds the
 // original value and the stack of the goroutine where it happened. The pool
 // stays usable.
+//
+// # Bad input
+//
+// A nil function, a nil *Pool or *Latch, a Wait with nothing to wait for, or
+// Close from inside the pool panics at the call, with a message that names
+// the function and says what to do; a call on a closed pool panics with
+// ErrClosed. None of them hangs, or fails later on another goroutine.
 //
 // # Goexit
 //

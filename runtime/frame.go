@@ -147,8 +147,11 @@ func (w *Worker) unseal(mark int) {
 // (SLEEP.md, "Waking from a goroutine that goes on running").
 //
 // On a nil Worker, Spread calls self and returns; done must then be set by
-// self.
+// self. A nil Frame, function or Latch panics.
 func (w *Worker) Spread(fr *Frame, n int, help, self func(*Worker), done *Latch) {
+	if fr == nil || help == nil || self == nil || done == nil {
+		refuseSpread(fr, done)
+	}
 	if w == nil {
 		self(nil)
 		return
@@ -164,4 +167,15 @@ func (w *Worker) Spread(fr *Frame, n int, help, self func(*Worker), done *Latch)
 	}
 	self(w)
 	w.waitUntil(done, &fr.f)
+}
+
+// refuseSpread refuses a Spread given a nil Frame, function or Latch.
+func refuseSpread(fr *Frame, done *Latch) {
+	switch {
+	case fr == nil:
+		refuse("Worker.Spread", "was given a nil *Frame; pass a new Frame per region")
+	case done == nil:
+		refuse("Worker.Spread", "was given a nil *Latch; pass the latch that ends the region")
+	}
+	refuse("Worker.Spread", nilFunc)
 }

@@ -168,15 +168,15 @@ func FuzzBoard(f *testing.F) {
 		check := func(step int) {
 			t.Helper()
 			for i := range b.slots {
-				want := uintptr(0)
+				var want word
 				if k, ok := owner[i]; ok {
 					want = takenWord
 					if !taken[i] {
-						want = wordOf(funcPtr(fs[k])) | marks[i]
+						want = marked(wordOf(funcPtr(fs[k])), marks[i])
 					}
 				}
 				if got := b.slots[i].entry.Load(); got != want {
-					t.Fatalf("step %d: slot %d holds %#x, want %#x", step, i, got, want)
+					t.Fatalf("step %d: slot %d holds %p, want %p", step, i, got, want)
 				}
 			}
 		}

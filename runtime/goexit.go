@@ -101,6 +101,9 @@ func Stronger(a, b *Panic) *Panic {
 // Do not wrap it in a recover (Catch): in Go, recovering a panic raised
 // during a Goexit lets the Goexit go on.
 func CallAfter(p *Panic, f func()) *Panic {
+	if f == nil {
+		refuse("CallAfter", nilFunc)
+	}
 	returned := false
 	defer func() {
 		if !returned {
@@ -120,6 +123,9 @@ func isPanic(p *Panic) bool { return p != nil && !p.IsGoexit() }
 // Record stores p in slot, where a loop keeps its first failure: the first
 // panic is kept, and a Goexit only until a panic comes.
 func Record(slot *atomic.Pointer[Panic], p *Panic) {
+	if slot == nil {
+		refuse("Record", "was given a nil slot; pass the address of the atomic.Pointer that keeps the failure")
+	}
 	for {
 		old := slot.Load()
 		if Stronger(old, p) == old || slot.CompareAndSwap(old, p) {

@@ -2,7 +2,6 @@ package runtime
 
 import (
 	goruntime "runtime"
-	"strings"
 	"sync/atomic"
 	"testing"
 	"time"
@@ -190,42 +189,5 @@ func TestGoexitInNestedJoins(t *testing.T) {
 func waitFor(flag *atomic.Bool, limit time.Duration) {
 	for start := time.Now(); !flag.Load() && time.Since(start) < limit; {
 		goruntime.Gosched()
-	}
-}
-
-// TestWorkerStackNames checks the function names that the docs give to
-// goroutine-leak checkers (runtime.Default, the guide's Pools section):
-// every worker goroutine has (*Worker).run on its stack, and a parked one
-// (*Worker).park at the top.
-func TestWorkerStackNames(t *testing.T) {
-	p, _ := New(3)
-	defer p.Close()
-	p.Do(func(w *Worker) { w.Join(func(*Worker) {}, func(*Worker) {}) })
-	const (
-		run  = "github.com/gopar-dev/gopar/runtime.(*Worker).run("
-		park = "github.com/gopar-dev/gopar/runtime.(*Worker).park("
-	)
-	var runs, parked int
-	for start := time.Now(); time.Since(start) < hangLimit; time.Sleep(time.Millisecond) {
-		buf := make([]byte, 1<<20)
-		buf = buf[:goruntime.Stack(buf, true)]
-		runs, parked = 0, 0
-		for _, g := range strings.Split(string(buf), "\n\n") {
-			lines := strings.Split(g, "\n")
-			if !strings.Contains(g, run) {
-				continue
-			}
-			runs++
-			if len(lines) > 1 && strings.HasPrefix(lines[1], park) {
-				parked++
-			}
-		}
-		if parked >= 3 {
-			break
-		}
-	}
-	// The default pool, if a test started it, adds its own workers.
-	if runs < 3 || parked < 3 {
-		t.Errorf("%d goroutines with %s on their stack, %d of them parked in %s; want at least 3 of each", runs, run, parked, park)
 	}
 }

@@ -21,8 +21,12 @@ package runtime
 // to deadlock on a lock held across Join is one that a and b running one
 // after the other would deadlock on too (see WAITING.md).
 //
-// On a nil Worker, Join runs a then b on the calling goroutine.
+// On a nil Worker, Join runs a then b on the calling goroutine. A nil a or
+// b panics at once.
 func (w *Worker) Join(a, b func(*Worker)) {
+	if a == nil || b == nil {
+		refuse("Worker.Join", nilFunc)
+	}
 	if w == nil {
 		joinInline(a, b)
 		return

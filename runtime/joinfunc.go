@@ -35,8 +35,11 @@ import "github.com/gopar-dev/gopar/internal/invariant"
 // call for a does not skip the call for b.
 //
 // On a nil Worker, JoinFunc calls f(nil, a), then f(nil, b), with the same
-// panic behaviour.
+// panic behaviour. A nil f panics at once.
 func JoinFunc[A, R any](w *Worker, f func(*Worker, A) R, a, b A) (ra, rb R) {
+	if f == nil {
+		refuse("JoinFunc", nilFunc)
+	}
 	if w == nil {
 		return joinFuncInline(f, a, b)
 	}

@@ -19,6 +19,9 @@ type Latch struct {
 
 // Set sets the latch and wakes its waiter, if one is parked.
 func (l *Latch) Set() {
+	if l == nil {
+		refuse("Latch.Set", nilLatch)
+	}
 	l.set.Store(true)
 	// Anyone parked on the latch? The load comes after the store: a waiter
 	// that registered too late to be seen here sees set instead.
@@ -28,7 +31,15 @@ func (l *Latch) Set() {
 }
 
 // IsSet reports whether Set has been called.
-func (l *Latch) IsSet() bool { return l.set.Load() }
+func (l *Latch) IsSet() bool {
+	if l == nil {
+		refuse("Latch.IsSet", nilLatch)
+	}
+	return l.set.Load()
+}
+
+// nilLatch is what a method called on a nil *Latch says.
+const nilLatch = "was called on a nil *Latch; declare a Latch value (the zero value is unset) and pass its address"
 
 func (l *Latch) reset() {
 	l.set.Store(false)
@@ -49,7 +60,10 @@ func (l *Latch) reset() {
 // offered before the Join.
 func (w *Worker) Wait(l *Latch) {
 	if w == nil {
-		panic("gopar: Wait on a nil Worker would block forever; wait on the latch from inside Pool.Do")
+		refuse("Worker.Wait", "was called on a nil Worker, where it would block for ever; wait on the latch from inside Pool.Do")
+	}
+	if l == nil {
+		refuse("Worker.Wait", "was given a nil *Latch; pass the latch to wait for")
 	}
 	f := w.at
 	if f == nil {

@@ -38,21 +38,33 @@ func NewPanic(v any) *Panic {
 
 // Error reports the original value and the stack where it was raised.
 func (p *Panic) Error() string {
+	if p == nil {
+		refuse("Panic.Error", nilPanic)
+	}
 	return fmt.Sprintf("gopar: a task panicked: %v\n\ngoroutine stack where it panicked:\n%s", p.Value, p.Stack)
 }
 
 // Unwrap returns the original value if it is an error, so that errors.Is
 // and errors.As see through the wrapper.
 func (p *Panic) Unwrap() error {
+	if p == nil {
+		refuse("Panic.Unwrap", nilPanic)
+	}
 	if err, ok := p.Value.(error); ok {
 		return err
 	}
 	return nil
 }
 
+// nilPanic is what a method called on a nil *Panic says.
+const nilPanic = "was called on a nil *Panic; a nil *Panic records no failure"
+
 // Catch runs f and returns what it panicked with, or nil if it returned
 // normally.
 func Catch(f func()) (p *Panic) {
+	if f == nil {
+		refuse("Catch", nilFunc)
+	}
 	defer func() {
 		if r := recover(); r != nil {
 			p = NewPanic(r)

@@ -8,6 +8,7 @@ import (
 	"strconv"
 	"sync"
 	"sync/atomic"
+	"time"
 
 	"golang.org/x/sys/cpu"
 
@@ -16,6 +17,22 @@ import (
 
 // ErrClosed is the panic value of Pool methods called after Close.
 var ErrClosed = errors.New("gopar: pool is closed; create a new one (par.NewPool, or runtime.New below par) or use the default pool")
+
+// Bad input at an exported entry point (a nil function, a nil *Pool, a nil
+// *Latch) panics at the call with a message that names the entry point and
+// says what to do, rather than failing later on another goroutine, or
+// hanging (TestBadInputRefused). The checks are a comparison each, kept out
+// of line.
+
+const (
+	nilFunc = "was given a nil function; pass the function to run"
+	nilPool = "was called on a nil *Pool; use runtime.Default(), or a pool made by runtime.New"
+)
+
+// refuse panics for bad input given to the entry point name.
+//
+//go:noinline
+func refuse(name, what string) { panic("gopar: " + name + " " + what) }
 
 // minGuests is the least number of guest slots a pool keeps for goroutines
 // that enter it with Do; 64 covers many concurrent callers (the benchmarks'
@@ -41,8 +58,9 @@ type Pool struct {
 	// or busy, and by every publisher; the padding keeps those writes off
 	// the lines of the read-mostly fields above and below.
 	_ cpu.CacheLinePad
-	// sleepers counts pool workers that have announced they are about to
-	// park. Publishers read it after publishing; see sleep.go.
+	// sleepers counts participants that have announced they are about to
+	// park, and retired pool workers. Publishers read it after publishing;
+	// see sleep.go.
 	sleepers atomic.Int32
 	// idle counts participants looking for work: spinning, or parked
 	// waiting for work or for a latch. JoinFunc reads it at every call.
@@ -75,8 +93,16 @@ type Pool struct {
 	// board holds the funcs published with Promote (board.go).
 	board board
 
-	closed  atomic.Bool
-	exited  sync.WaitGroup
+	closed atomic.Bool
+	// live counts the pool's goroutines, workers and spares; allExited
+	// carries a token when it falls to zero (sleep.go, waitExited).
+	live      atomic.Int32
+	allExited chan struct{}
+	// retireAfter is idleRetire, but in tests.
+	retireAfter time.Duration
+	// inline marks a pool made inside a testing/synctest bubble
+	// (inlinePool).
+	inline  bool
 	isDflt  bool
 	closeMu sync.Mutex
 }
@@ -88,8 +114,18 @@ type Pool struct {
 // flight, use the Blocking mode of the par iterators instead.
 const MaxWorkers = 4096
 
-// New starts a pool of the given number of worker goroutines. A count below
-// one or above MaxWorkers is an error.
+// New makes a pool of the given number of workers. A count below one or
+// above MaxWorkers is an error.
+//
+// A worker's goroutine starts when work is published for it, and ends once
+// the worker has been idle for a while (its goroutine retires; the next
+// work starts a new one): a pool that is not used has no goroutine.
+//
+// Called inside a testing/synctest bubble, New makes a pool that runs every
+// operation on the calling goroutine, inside the bubble or outside it, and
+// has no goroutine, channel or timer: the pool may outlive the bubble, and
+// a goroutine outside may not use the bubble's channels. Make a pool that
+// is to do parallel work outside any bubble (bubble.go).
 func New(workers int) (*Pool, error) {
 	if workers < 1 {
 		return nil, fmt.Errorf("gopar: a pool needs at least one worker, got %d", workers)
@@ -97,22 +133,35 @@ func New(workers int) (*Pool, error) {
 	if workers > MaxWorkers {
 		return nil, fmt.Errorf("gopar: a pool of %d workers is more than MaxWorkers (%d): size a pool by the cores (GOMAXPROCS), and use Blocking(limit) for many calls that block", workers, MaxWorkers)
 	}
+	if inBubble() {
+		return inlinePool(workers), nil
+	}
+	return makePool(workers), nil
+}
+
+func makePool(workers int) *Pool {
 	guests := max(minGuests, 4*workers)
-	p := &Pool{nWorkers: workers, members: make([]*Worker, workers+guests)}
+	p := &Pool{
+		nWorkers:    workers,
+		members:     make([]*Worker, workers+guests),
+		allExited:   make(chan struct{}, 1),
+		retireAfter: idleRetire,
+	}
+	checkCurG() // before any goroutine of the pool's runs
 	for i := range p.members {
 		p.members[i] = newWorker(p, i, i < workers)
 	}
-	p.exited.Add(workers)
-	// The workers are counted idle from the start, before their
-	// goroutines first run (see Worker.run): so the first Join of a
-	// program offers b, rather than finding nobody idle yet.
+	// The workers start retired: announced, and counted idle and hunting,
+	// so that the first publication starts one (wakeOne), and the first
+	// Join of a program offers b rather than finding nobody idle.
+	for _, w := range p.members[:workers] {
+		w.sleep.Store(retired)
+	}
+	p.sleepers.Store(int32(workers))
 	p.idle.Store(int32(workers))
 	p.hunting.Store(int32(workers))
 	p.board.init(p, workers)
-	for _, w := range p.members[:workers] {
-		go w.run()
-	}
-	return p, nil
+	return p
 }
 
 // Workers returns the number of worker goroutines of the pool.
@@ -120,31 +169,60 @@ func New(workers int) (*Pool, error) {
 // It is not a cap on the callbacks running at once, since every goroutine
 // that waits on the pool runs pool work meanwhile: docs/guide.md, "Size is
 // not a cap", says how many may run and how to bound them.
-func (p *Pool) Workers() int { return p.nWorkers }
+func (p *Pool) Workers() int {
+	if p == nil {
+		refuse("Pool.Workers", nilPool)
+	}
+	return p.nWorkers
+}
 
 // Closed reports whether Close has been called on the pool.
-func (p *Pool) Closed() bool { return p.closed.Load() }
+func (p *Pool) Closed() bool {
+	if p == nil {
+		refuse("Pool.Closed", nilPool)
+	}
+	return p.closed.Load()
+}
 
 // Close stops the pool's workers once they have run the work already queued,
 // and waits for them to exit. Using the pool after Close panics with
-// ErrClosed. Close must not be called from inside a task of the same pool.
-// Closing the default pool is an error, as other packages share it.
+// ErrClosed. Close must not be called from inside a task of the same pool,
+// nor from inside Do: it would wait for itself, and panics instead (where
+// the calling goroutine can be told apart, see curg.go). Closing the default
+// pool is an error, as other packages share it.
 func (p *Pool) Close() error {
+	if p == nil {
+		refuse("Pool.Close", nilPool)
+	}
 	if p.isDflt {
 		return errors.New("gopar: the default pool is shared and cannot be closed")
 	}
+	if p.inside() {
+		refuse("Pool.Close", "was called from inside a task of the same pool, which it would wait for; close the pool once its operations have returned")
+	}
 	p.closeMu.Lock()
 	defer p.closeMu.Unlock()
-	if p.closed.Swap(true) {
+	if p.closed.Swap(true) || p.inline {
 		return nil
 	}
 	// Every worker gets a token, so one that is parked or about to park sees
 	// closed on its next look; so does every guest slot in use, where a
-	// spare may be parked (a guest of Do takes the token as a spare one).
+	// spare may be parked (a guest of Do takes the token as a spare one). A
+	// retired worker has no goroutine, and none starts once closed is set
+	// (Pool.start).
 	for _, w := range p.victims() {
 		w.wakeup()
 	}
-	p.exited.Wait()
+	p.waitExited()
+	// The retired workers will not run again: a closed pool has nobody
+	// idle (JoinLazy runs inline there). A waker that claimed one first
+	// forgets it itself (Pool.start).
+	for _, w := range p.members[:p.nWorkers] {
+		if w.sleep.CompareAndSwap(retired, awake) {
+			p.sleepers.Add(-1)
+			p.forget()
+		}
+	}
 	p.closeBoard()
 	return nil
 }
@@ -157,12 +235,21 @@ func (p *Pool) Close() error {
 // does not wait for may still be pending when Do returns; it stays in the
 // guest slot's deque, where the pool's workers find it.
 //
-// If every guest slot is taken (many goroutines inside Do at once), f runs
+// If every guest slot is taken (many goroutines inside Do at once), or the
+// calling goroutine belongs to a testing/synctest bubble (bubble.go), f runs
 // with a nil *Worker, on which Join runs its two functions one after the
 // other. A panic in f propagates to the caller unchanged.
 func (p *Pool) Do(f func(w *Worker)) {
+	if p == nil || f == nil {
+		p.refuseDo("Pool.Do", f == nil)
+	}
 	if p.closed.Load() {
 		panic(ErrClosed)
+	}
+	if p.inline || inBubble() {
+		// The pool's workers are outside the bubble (bubble.go).
+		f(nil)
+		return
 	}
 	w := p.lease()
 	if w == nil {
@@ -176,7 +263,38 @@ func (p *Pool) Do(f func(w *Worker)) {
 // Join runs a and b, possibly in parallel, and returns when both are done.
 // It is Do followed by Worker.Join; see Worker.Join.
 func (p *Pool) Join(a, b func(*Worker)) {
+	if p == nil || a == nil || b == nil {
+		p.refuseDo("Pool.Join", a == nil || b == nil)
+	}
 	p.Do(func(w *Worker) { w.Join(a, b) })
+}
+
+// refuseDo refuses a call of name on a nil pool or with a nil function.
+//
+//go:noinline
+func (p *Pool) refuseDo(name string, nilF bool) {
+	if p == nil {
+		refuse(name, nilPool)
+	}
+	if nilF {
+		refuse(name, nilFunc)
+	}
+}
+
+// inside reports whether the calling goroutine acts as a member of p: a
+// pool worker, a spare, or a guest inside Do (false where curG is not
+// implemented).
+func (p *Pool) inside() bool {
+	if !useCurG.Load() {
+		return false
+	}
+	g := curG()
+	for _, w := range p.members {
+		if w.owner.Load() == g {
+			return true
+		}
+	}
+	return false
 }
 
 // Hungry reports whether some participant of the pool is looking for work
@@ -188,7 +306,12 @@ func (p *Pool) Join(a, b func(*Worker)) {
 // It is two atomic loads, a snapshot that may be stale by the time the
 // caller acts on it: use it to decide whether to offer work, never for
 // correctness.
-func (p *Pool) Hungry() bool { return p.idle.Load() > p.offered.Load() }
+func (p *Pool) Hungry() bool {
+	if p == nil {
+		refuse("Pool.Hungry", nilPool)
+	}
+	return p.idle.Load() > p.offered.Load()
+}
 
 // JoinLazy runs a and b, possibly in parallel, and returns when both are
 // done. It is the fork for code that holds no *Worker (par.Join is built on
@@ -212,8 +335,12 @@ func (p *Pool) Hungry() bool { return p.idle.Load() > p.offered.Load() }
 //
 // Panics behave as in Join: a panic in a does not skip b; JoinLazy
 // re-panics with a *Panic once both are done, a's if both panicked. On a
-// closed pool, where nobody is idle, it runs both calls inline.
+// closed pool, where nobody is idle, it runs both calls inline. A nil a or
+// b panics at once.
 func (p *Pool) JoinLazy(a, b func()) {
+	if p == nil || a == nil || b == nil {
+		p.refuseDo("Pool.JoinLazy", a == nil || b == nil)
+	}
 	if !p.Hungry() {
 		// Promote, with its first look inlined (board.freeSlot).
 		fv := funcPtr(b)
@@ -276,7 +403,10 @@ func (p *Pool) joinShared(a, b func()) {
 	if p.closed.Load() {
 		panic(ErrClosed)
 	}
-	w := p.lease()
+	var w *Worker
+	if !p.inline && !inBubble() { // the pool's workers are outside the bubble (bubble.go)
+		w = p.lease()
+	}
 	if w == nil {
 		joinCalls(a, b)
 		return
@@ -314,13 +444,19 @@ func joinCalls(a, b func()) {
 // Go runs fn on one of the pool's workers, asynchronously: it is put in the
 // pool's injector, and a sleeping worker is woken for it. Nobody waits for
 // fn; use a Latch or Scope to learn when it is done. A panic escaping fn
-// crashes the program, as in a go statement.
+// crashes the program, as in a go statement. Called inside a
+// testing/synctest bubble, Go runs fn(nil) on a new goroutine in the bubble
+// (bubble.go).
 func (p *Pool) Go(fn func(w *Worker)) {
+	if p == nil || fn == nil {
+		p.refuseDo("Pool.Go", fn == nil)
+	}
 	if p.closed.Load() {
 		panic(ErrClosed)
 	}
-	if fn == nil {
-		panic("gopar: Pool.Go was given a nil function")
+	if p.inline || inBubble() {
+		go fn(nil)
+		return
 	}
 	j := &job{fn: fn}
 	j.fr.detached = true
@@ -376,7 +512,10 @@ func (p *Pool) victims() []*Worker {
 
 var (
 	defaultOnce sync.Once
-	defaultPool *Pool
+	defaultPool atomic.Pointer[Pool]
+	// inlineDefault is what Default returns inside a testing/synctest
+	// bubble until the default pool has been made outside any bubble.
+	inlineDefault atomic.Pointer[Pool]
 )
 
 // WorkersEnv is the environment variable that sizes the default pool.
@@ -388,27 +527,47 @@ const WorkersEnv = "GOPAR_WORKERS"
 // integer from 1 to MaxWorkers) is reported once on standard error and the
 // GOMAXPROCS default is used.
 //
-// The default pool cannot be closed: its worker goroutines live for the
-// rest of the program, parked while idle. A goroutine-leak checker that
-// runs after code used it reports them; each has (*Worker).run at the
-// bottom of its stack, so with go.uber.org/goleak:
+// The default pool cannot be closed. Its worker goroutines run while there
+// is work and retire once idle for a tenth of a second, so that a
+// goroutine-leak checker (go.uber.org/goleak, which retries for longer than
+// that) finds none of them after the last operation has returned, with no
+// ignore rule. A spare goroutine (WAITING.md, "Spares") runs only while a
+// worker waits, and exits at its next job boundary after.
 //
-//	goleak.VerifyTestMain(m, goleak.IgnoreAnyFunction("github.com/gopar-dev/gopar/runtime.(*Worker).run"))
-//
-// (a parked worker has (*Worker).park at the top, for IgnoreTopFunction).
-// A spare goroutine (WAITING.md, "Spares") runs only while a worker waits,
-// and exits at its next job boundary after; a leak check that runs at once
-// may still see one, with (*Worker).runSpare at the bottom of its stack.
+// Inside a testing/synctest bubble, until a goroutine outside any bubble
+// has made the default pool, Default returns a pool of the same size that
+// runs every operation on the calling goroutine (bubble.go): the default
+// pool is never made inside a bubble, which it outlives.
 func Default() *Pool {
+	if p := defaultPool.Load(); p != nil {
+		return p
+	}
+	return makeDefault()
+}
+
+// makeDefault is Default's first call, and any call inside a bubble before
+// it.
+func makeDefault() *Pool {
+	if inBubble() {
+		if p := inlineDefault.Load(); p != nil {
+			return p
+		}
+		n, _ := workersFromEnv(os.Getenv(WorkersEnv))
+		p := inlinePool(n)
+		p.isDflt = true
+		inlineDefault.CompareAndSwap(nil, p)
+		return inlineDefault.Load()
+	}
 	defaultOnce.Do(func() {
 		n, err := workersFromEnv(os.Getenv(WorkersEnv))
 		if err != nil {
 			fmt.Fprintf(os.Stderr, "gopar: %v; using GOMAXPROCS=%d workers\n", err, n)
 		}
-		defaultPool, _ = New(n)
-		defaultPool.isDflt = true
+		p := makePool(n)
+		p.isDflt = true
+		defaultPool.Store(p)
 	})
-	return defaultPool
+	return defaultPool.Load()
 }
 
 // workersFromEnv parses GOPAR_WORKERS; on error it returns GOMAXPROCS (at

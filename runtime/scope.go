@@ -1,9 +1,6 @@
 package runtime
 
-import (
-	goruntime "runtime"
-	"sync/atomic"
-)
+import "sync/atomic"
 
 // Scope is handed to the body of Worker.Scope and to every task spawned in
 // it. Tasks spawned through it may spawn more; the scope ends when all of
@@ -30,6 +27,9 @@ type scopeState struct {
 	// pushes; the scope's waiter takes the whole list at once.
 	foreign  atomic.Pointer[foreignTask]
 	panicked atomic.Pointer[Panic]
+	// done is closed when pending reaches zero, if a wait without a
+	// Worker made it (see waitNil).
+	done atomic.Pointer[chan struct{}]
 }
 
 // foreignTask is a task started from a goroutine that does not own the
@@ -60,6 +60,9 @@ type foreignTask struct {
 // On a nil Worker, spawned tasks run at once, on the goroutine that spawns
 // them.
 func (w *Worker) Scope(body func(s Scope)) {
+	if body == nil {
+		refuse("Worker.Scope", nilFunc)
+	}
 	st := &scopeState{}
 	st.pending.Store(1)
 	// The body runs in the scope's frame, so what it spawns descends from
@@ -106,12 +109,7 @@ func (w *Worker) Scope(body func(s Scope)) {
 // started (see spawnForeign).
 func (st *scopeState) wait(w *Worker) {
 	if w == nil {
-		// Tasks ran at once where they were spawned; only those spawned
-		// from other goroutines can still be running. Rare, and there is
-		// no worker to park: let them finish.
-		for st.pending.Load() != 0 {
-			goruntime.Gosched()
-		}
+		st.waitNil()
 		return
 	}
 	for {
@@ -139,6 +137,9 @@ func (st *scopeState) wait(w *Worker) {
 
 // Scope is Do followed by Worker.Scope.
 func (p *Pool) Scope(body func(s Scope)) {
+	if p == nil || body == nil {
+		p.refuseDo("Pool.Scope", body == nil)
+	}
 	p.Do(func(w *Worker) { w.Scope(body) })
 }
 
@@ -156,10 +157,13 @@ func (p *Pool) Scope(body func(s Scope)) {
 // Scope, the common case), it pushes fn onto that worker's deque. Called by
 // another goroutine, which must not touch that deque, it hands fn to the
 // scope's waiter and to the pool's injector, and whichever takes it first
-// runs it.
+// runs it. Spawn on the zero Scope panics.
 func (s Scope) Spawn(fn func(s Scope)) {
 	if fn == nil {
-		panic("gopar: Scope.Spawn was given a nil function")
+		refuse("Scope.Spawn", nilFunc)
+	}
+	if s.st == nil {
+		refuse("Scope.Spawn", "was called on the zero Scope; spawn on the Scope that Worker.Scope or Pool.Scope hands to its body")
 	}
 	st := s.st
 	st.enter()
@@ -176,7 +180,7 @@ func (s Scope) Spawn(fn func(s Scope)) {
 		returned = true
 	}
 	w := s.w
-	if w == nil || haveCurG && w.owner.Load() == curG() {
+	if w == nil || useCurG.Load() && w.owner.Load() == curG() {
 		w.Offer(run)
 		return
 	}
@@ -232,5 +236,26 @@ func (st *scopeState) record(p *Panic) { Record(&st.panicked, p) }
 func (st *scopeState) finish() {
 	if st.pending.Add(-1) == 0 {
 		st.wake.Set()
+		if ch := st.done.Load(); ch != nil {
+			close(*ch)
+		}
+	}
+}
+
+// waitNil is wait without a Worker. The tasks ran at once where they were
+// spawned; only those spawned from other goroutines can still be running.
+// There is no worker to park: it blocks on a channel that the last finish
+// closes (a goroutine of a testing/synctest bubble must block, not yield in
+// a loop, for fake time to advance). The channel is stored before pending
+// is read again, and finish reads it after its decrement: one of the two
+// sees the other.
+func (st *scopeState) waitNil() {
+	if st.pending.Load() == 0 {
+		return
+	}
+	ch := make(chan struct{})
+	st.done.Store(&ch)
+	if st.pending.Load() != 0 {
+		<-ch
 	}
 }

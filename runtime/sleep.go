@@ -2,6 +2,23 @@ package runtime
 
 import "time"
 
+// A participant's sleep state (Worker.sleep). Only a pool worker retires; a
+// guest or a spare is awake or sleepy.
+const (
+	awake   = iota // searching or running: not counted in Pool.sleepers
+	sleepy         // announced: parked, or about to park; counted
+	retired        // announced, and its goroutine has ended (see park); counted
+)
+
+// idleRetire is how long a pool worker stays parked in its main loop before
+// its goroutine ends (it retires): an idle program has no goroutine of the
+// pool's a little after its last operation, and a goroutine-leak check
+// (go.uber.org/goleak retries for about 0.4 s) passes with no ignore rule.
+// A retired worker stays announced, and the waker that claims it starts a
+// new goroutine for it instead of sending a token: a fraction of a
+// microsecond more than a wake-up, paid only after idleRetire without work.
+const idleRetire = 100 * time.Millisecond
+
 // The sleep protocol: how an idle participant parks and how a publisher
 // wakes it, without a lost wake-up. SLEEP.md beside this file is its one
 // description (steps, argument, costs); sleep.pml is its model.
@@ -71,24 +88,66 @@ func (w *Worker) setIdle(s *spinner, idle bool) {
 // l == nil). Guests announce themselves as sleepy too: a guest is often a
 // pool worker's goroutine inside a nested loop, and should help with new
 // work rather than wait idle for its latch.
-func (w *Worker) park(l *Latch) {
+//
+// A pool worker parked in its main loop retires after idleRetire: park
+// reports true, and the goroutine ends, with w still announced (see
+// block).
+func (w *Worker) park(l *Latch) (retire bool) {
 	p := w.pool
 	if l != nil {
 		l.waiter.Store(w)
 	}
-	w.sleepy.Store(true)
+	w.sleep.Store(sleepy)
 	p.sleepers.Add(1)
 	// Last look, now that publishers can see the announcement.
 	if !w.shouldStayAwake(l) {
 		w.stats.parks.Add(1)
-		<-w.wake
+		if w.isPool && l == nil {
+			if w.block() {
+				return true
+			}
+		} else {
+			<-w.wake
+		}
 	}
 	// Take the announcement back, unless a waker already did (and counted).
-	if w.sleepy.CompareAndSwap(true, false) {
+	if w.sleep.CompareAndSwap(sleepy, awake) {
 		p.sleepers.Add(-1)
 	}
 	if l != nil {
 		l.waiter.Store(nil)
+	}
+	return false
+}
+
+// block is a pool worker's park in its main loop: it returns false when a
+// token comes, and true when w has retired: no token came for the pool's
+// retire period, and w changed its announcement from sleepy to retired
+// before a waker claimed it. A waker that claims it later starts a new
+// goroutine for it (wakeOne). If a waker claimed it first, its token is on
+// the way, and w searches again at once (the token is a spare one then).
+func (w *Worker) block() (retire bool) {
+	t := w.idle
+	if t == nil {
+		t = time.NewTimer(w.pool.retireAfter)
+		w.idle = t
+	} else {
+		t.Reset(w.pool.retireAfter)
+	}
+	select {
+	case <-w.wake:
+		if !t.Stop() {
+			// Fired meanwhile: drain it, where timer channels are
+			// buffered (GODEBUG asynctimerchan=1, the default of
+			// modules older than Go 1.23).
+			select {
+			case <-t.C:
+			default:
+			}
+		}
+		return false
+	case <-t.C:
+		return w.sleep.CompareAndSwap(sleepy, retired)
 	}
 }
 
@@ -146,20 +205,69 @@ func (p *Pool) notify() {
 }
 
 // wakeOne wakes one sleepy participant (a pool worker, or a guest waiting
-// on a latch), if there still is one. It claims the announcement with a
-// CAS, so two publishers never spend their wake-ups on the same sleeper.
+// on a latch), if there still is one: it sends a parked one a token, and
+// starts a new goroutine for a retired one. It claims the announcement with
+// a CAS, so two publishers never spend their wake-ups on the same sleeper.
 func (p *Pool) wakeOne() {
 	members := p.victims()
 	n := len(members)
 	start := int(p.nextWake.Add(1) % uint32(n))
 	for i := 0; i < n; i++ {
 		w := members[(start+i)%n]
-		if w.sleepy.Load() && w.sleepy.CompareAndSwap(true, false) {
+		s := w.sleep.Load()
+		if s == retired && inBubble() {
+			continue // its goroutine would belong to the bubble (bubble.go)
+		}
+		if s != awake && w.sleep.CompareAndSwap(s, awake) {
 			p.sleepers.Add(-1)
 			w.stats.wakeups.Add(1)
+			if s == retired {
+				p.start(w)
+				return
+			}
 			w.wakeup()
 			return
 		}
+	}
+}
+
+// start starts a goroutine for w, a retired pool worker that a waker has
+// claimed: it runs w's main loop, counted idle and hunting as the retired
+// worker was. It counts the goroutine live before it looks at closed, so
+// that Close either waits for it or finds that it did not start.
+func (p *Pool) start(w *Worker) {
+	p.live.Add(1)
+	if p.closed.Load() {
+		p.forget()
+		p.exit()
+		return
+	}
+	go w.run()
+}
+
+// forget takes a worker that will never run again out of the counts of
+// idle and hunting participants: a retired worker of a closed pool.
+func (p *Pool) forget() {
+	p.idle.Add(-1)
+	p.hunting.Add(-1)
+}
+
+// exit counts a goroutine of the pool's (a worker or a spare) that has
+// ended, and signals waitExited when none is left.
+func (p *Pool) exit() {
+	if p.live.Add(-1) == 0 {
+		select {
+		case p.allExited <- struct{}{}:
+		default:
+		}
+	}
+}
+
+// waitExited returns once the pool has no goroutine left. A token in
+// allExited may be stale (the count rose again since): it looks again.
+func (p *Pool) waitExited() {
+	for p.live.Load() != 0 {
+		<-p.allExited
 	}
 }
 

@@ -7,7 +7,9 @@
  *   spin -a sleep.pml && gcc -O2 -DSAFETY -o pan pan.c && ./pan -m1000000
  *
  * Processes: W pool workers running the worker loop (search, announce
- * sleepy, search once more, park on a one-token channel), and one external
+ * sleepy, search once more, park on a one-token channel, or retire when the
+ * retire timer fires first: the goroutine ends, still announced, and a
+ * waker that claims it starts a new one), and one external
  * caller that publishes J jobs (push, then notify) and then waits on a latch
  * that the job finishing last sets. By default the caller does not run jobs
  * while it waits, so the jobs complete only if the workers' wake-ups work;
@@ -24,32 +26,49 @@
  *
  *   spin -DBUG_NOTIFY_FIRST -a sleep.pml ...  (notify before publishing: lost wake-up)
  *   spin -DBUG_NO_RECHECK   -a sleep.pml ...  (park without the last look: lost wake-up)
+ *   spin -DBUG_RETIRE_UNCLAIMED -a sleep.pml ...  (retire without the CAS from
+ *                             sleepy: a waker's claim and token are lost)
+ *
+ * The workers start retired, as New makes them: the first publication
+ * starts one.
  */
 
 #ifndef W
 #define W 2
 #endif
 #ifndef J
-#define J 2
+#define J 3
 #endif
 
 byte jobs = 0;          /* published, not yet taken */
 byte pending = J;       /* jobs not yet finished */
-byte sleepers = 0;
-bool sleepy[W];
+#define AWAKE   0
+#define SLEEPY  1
+#define RETIRED 2
+
+byte sleepers = W;      /* every worker starts retired */
+byte sleep[W] = RETIRED; /* AWAKE, SLEEPY or RETIRED */
+bool started[W];        /* a waker started a goroutine for a retired worker */
 bool token[W + 1];      /* wake channel of capacity one; index W is the caller */
 bool latchSet = false;
 bool latchWaiter = false;
 bool callerDone = false;
 
-/* wakeOne: claim one sleepy worker's announcement with a CAS and give it a token. */
+/* wakeOne: claim one announced worker with a CAS; give a parked one a
+ * token, start a goroutine for a retired one. */
 inline wakeOne() {
 	i = 0;
 	do
 	:: i < W ->
-		atomic { if :: sleepy[i] -> sleepy[i] = false; claimed = true :: else -> claimed = false fi };
+		atomic { if :: sleep[i] != AWAKE -> was = sleep[i]; sleep[i] = AWAKE; claimed = true :: else -> claimed = false fi };
 		if
-		:: claimed -> sleepers--; token[i] = true; break
+		:: claimed ->
+			sleepers--;
+			if
+			:: was == RETIRED -> started[i] = true
+			:: else -> token[i] = true
+			fi;
+			break
 		:: else -> i++
 		fi
 	:: else -> break
@@ -79,7 +98,11 @@ inline runJob() {
 }
 
 proctype worker(byte me) {
-	byte i; bool claimed, got, last;
+	byte i, was; bool claimed, got, last;
+	/* No goroutine until a waker starts one (Pool.start). */
+end_start:
+	started[me] == true;
+	started[me] = false;
 end_loop:
 	do
 	:: atomic { if :: jobs > 0 -> jobs--; got = true :: else -> got = false fi };
@@ -87,7 +110,7 @@ end_loop:
 		:: got -> runJob()
 		:: else ->
 			/* park(nil): announce, last look, block. */
-			sleepy[me] = true;
+			sleep[me] = SLEEPY;
 			sleepers++;
 #ifdef BUG_NO_RECHECK
 			got = false;
@@ -97,11 +120,29 @@ end_loop:
 			if
 			:: got -> skip
 			:: else ->
-end_park:		token[me] == true;
-				token[me] = false
+end_park:	if
+				:: token[me] == true -> token[me] = false
+				:: true ->
+					/* The retire timer fired first (block): retire, unless
+					 * a waker has claimed the announcement. */
+#ifdef BUG_RETIRE_UNCLAIMED
+					sleep[me] = RETIRED; claimed = true;
+#else
+					atomic { if :: sleep[me] == SLEEPY -> sleep[me] = RETIRED; claimed = true :: else -> claimed = false fi };
+#endif
+					if
+					:: claimed ->
+						/* The goroutine ends, still announced; a waker that
+						 * claims the worker starts a new one, which searches. */
+end_retired:			started[me] == true;
+						started[me] = false;
+						goto end_loop
+					:: else -> skip /* claimed: the token is on its way, a spare one */
+					fi
+				fi
 			fi;
 			/* Take the announcement back unless a waker did. */
-			atomic { if :: sleepy[me] -> sleepy[me] = false; claimed = true :: else -> claimed = false fi };
+			atomic { if :: sleep[me] == SLEEPY -> sleep[me] = AWAKE; claimed = true :: else -> claimed = false fi };
 			if
 			:: claimed -> sleepers--
 			:: else -> skip
@@ -111,7 +152,7 @@ end_park:		token[me] == true;
 }
 
 active proctype caller() {
-	byte i, n = 0; bool claimed, got, last;
+	byte i, was, n = 0; bool claimed, got, last;
 	/* Publish J jobs: push first, notify second. */
 	do
 	:: n < J ->

@@ -45,10 +45,10 @@ func (w *Worker) lend() *spare {
 	// statement orders these writes before it reads them.
 	g.spare = s
 	g.at = nil // a spare's loop is a root: it runs any job
-	// Waited for by Close: the lender, a worker that has not exited, keeps
-	// the count above zero, so the Add is not racing a Wait that already
-	// returned.
-	p.exited.Add(1)
+	// Waited for by Close: the lender, a goroutine of the pool that has not
+	// exited, keeps the count above zero, so Close cannot have found it
+	// zero already.
+	p.live.Add(1)
 	w.stats.spares.Add(1)
 	go g.runSpare(s)
 	return s
@@ -80,7 +80,7 @@ func (w *Worker) runSpare(s *spare) {
 		w.spare = nil
 		p.release(w)
 		p.spares.Add(-1)
-		p.exited.Done()
+		p.exit()
 	}()
 	// Not counted idle until its loop first finds nothing (a new pool
 	// worker is counted from the start, see Worker.run): setIdle keeps
@@ -93,6 +93,23 @@ func (w *Worker) runSpare(s *spare) {
 func (w *Worker) retiring() bool {
 	s := w.spare
 	return s != nil && s.retire.Load() && w.deque.Len() == 0
+}
+
+// slotHolder returns the member of p that the calling goroutine acts as
+// and that holds a slot of the pool's parallelism (holdsSlot), or nil: for
+// a wait that has no *Worker at hand (Promotion.Wait). It needs curG.
+func (p *Pool) slotHolder() *Worker {
+	if !useCurG.Load() {
+		return nil
+	}
+	g := curG()
+	for _, w := range p.victims() {
+		// Only the goroutine acting as w reads w.spare: owner first.
+		if w.owner.Load() == g && w.holdsSlot() {
+			return w
+		}
+	}
+	return nil
 }
 
 // holdsSlot reports whether a wait on w parks a slot of the pool's

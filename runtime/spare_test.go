@@ -248,3 +248,61 @@ func TestWaitInJoinALock(t *testing.T) {
 		p.Close()
 	}
 }
+
+// TestSpareWhileWaitingForAPromotedB: worker A runs a task whose JoinLazy
+// publishes b on the board (every worker is busy at the call); worker B,
+// freed by a, takes b, which blocks. A then waits for b (Promotion.Wait),
+// with nothing of b's to run: it lends its slot to a spare, as any waiter
+// that holds a slot does, so that work queued meanwhile runs. Without the
+// spare, both workers are held and the work waits for b.
+func TestSpareWhileWaitingForAPromotedB(t *testing.T) {
+	if !curGWorks() {
+		t.Skip("a wait for a promoted b finds its worker through curG")
+	}
+	p := newPool(t, 2)
+	gateB := make(chan struct{})
+	holdB := make(chan struct{})
+	var freeOnce sync.Once
+	free := func() { freeOnce.Do(func() { close(holdB) }) }
+	t.Cleanup(free)
+	var started sync.WaitGroup
+	started.Add(2)
+	p.Go(func(*Worker) { started.Done(); <-gateB })
+	bStarted := make(chan struct{})
+	done := make(chan struct{})
+	p.Go(func(*Worker) {
+		started.Done()
+		for p.Hungry() {
+			goruntime.Gosched() // B leaves its idle count
+		}
+		p.JoinLazy(func() {
+			close(gateB) // B frees up, and takes b once it has ripened
+			select {
+			case <-bStarted:
+			case <-time.After(failAfter):
+			}
+		}, func() {
+			close(bStarted)
+			<-holdB
+		})
+		close(done)
+	})
+	started.Wait()
+	select {
+	case <-bStarted:
+	case <-time.After(failAfter):
+		t.Fatalf("b was not promoted to the worker that freed up within %v", failAfter)
+	}
+	eventually(t, "A did not wait for its promoted b", func() bool { return p.helpers.Load() == 1 })
+	ran := make(chan struct{})
+	p.Go(func(*Worker) { close(ran) })
+	select {
+	case <-ran:
+	case <-time.After(failAfter):
+		free()
+		t.Fatalf("work queued while a worker waited for its promoted b, and the other ran b, did not run within %v: no spare took the waiter's slot (stats %+v)", failAfter, p.Stats())
+	}
+	free()
+	<-done
+	eventually(t, "the spare did not retire after its lender's wait ended", func() bool { return p.spares.Load() == 0 })
+}

@@ -17,6 +17,7 @@ type counters struct {
 	replaced     atomic.Uint64
 	spares       atomic.Uint64
 	promoted     atomic.Uint64
+	retired      atomic.Uint64
 }
 
 // Stats are counters summed over a pool's workers and guest slots since the
@@ -36,10 +37,14 @@ type Stats struct {
 	Spares        uint64 // spare goroutines started to take the slot of a worker parked in a wait (WAITING.md, "Spares")
 	Promoted      uint64 // funcs taken from the promotion board (Pool.Promote), which had waited a heartbeat tick
 	Helped        uint64 // funcs taken from the board by a goroutine waiting for a promoted func they were published under (PROMOTION.md, "Waiting")
+	Retired       uint64 // worker goroutines that ended after idleRetire without work (SLEEP.md, "Retiring"); the next work starts a new one
 }
 
 // Stats returns the pool's counters.
 func (p *Pool) Stats() Stats {
+	if p == nil {
+		refuse("Pool.Stats", nilPool)
+	}
 	var s Stats
 	for _, w := range p.members {
 		c := &w.stats
@@ -54,6 +59,7 @@ func (p *Pool) Stats() Stats {
 		s.Replaced += c.replaced.Load()
 		s.Spares += c.spares.Load()
 		s.Promoted += c.promoted.Load()
+		s.Retired += c.retired.Load()
 	}
 	s.Helped = p.helped.Load()
 	return s

@@ -6,6 +6,7 @@ import (
 	"runtime/trace"
 	"strconv"
 	"sync/atomic"
+	"time"
 
 	"github.com/gopar-dev/gopar/steal"
 )
@@ -43,9 +44,10 @@ type Worker struct {
 	// wake carries wake-up tokens. Capacity one: a token sent before the
 	// worker parks is kept, so the wake-up is not lost.
 	wake chan struct{}
-	// sleepy is true between a pool worker's announcement that it is about
-	// to park and the moment it, or a waker, takes the announcement back.
-	sleepy atomic.Bool
+	// sleep is sleepy between a participant's announcement that it is
+	// about to park and the moment it, or a waker, takes the announcement
+	// back; retired while a pool worker has no goroutine (sleep.go).
+	sleep atomic.Int32
 	// leased marks a guest slot in use (guest workers only).
 	leased atomic.Bool
 	// owner is the goroutine acting as this worker (its curG), 0 while
@@ -77,6 +79,10 @@ type Worker struct {
 	// floors holds the JoinFunc stacks' floors saved by seal, one group
 	// per region w has entered and not left.
 	floors []int
+
+	// idle is a pool worker's retire timer (sleep.go, block), made by its
+	// first goroutine.
+	idle *time.Timer
 
 	stats counters
 }
@@ -112,16 +118,18 @@ func (w *Worker) Index() int {
 }
 
 // run is the loop of a pool worker goroutine. It exits once the pool is
-// closed and no work is left for it to find.
+// closed and no work is left for it to find, or once it has retired (see
+// park).
 //
-// A new worker is counted idle from the start (New counts it in
-// Pool.idle before starting its goroutine): a Join made before the
-// goroutine first runs still offers b, which the worker finds in its first
-// search.
+// A worker is counted idle, hunting and sleeping (retired) from the start
+// (New counts it before any goroutine runs it), and so is a retired one:
+// the goroutine that a waker starts for it (Pool.start) finds it counted
+// idle and hunting. A Join made before the goroutine first runs still
+// offers b, which the worker finds in its first search.
 //
 // A task that calls runtime.Goexit ends the goroutine instead (see
 // goexit.go): every frame above has kept its obligations by then, and a new
-// goroutine takes over w, counted idle as New counts the first, so the pool
+// goroutine takes over w, counted idle as a new worker is, so the pool
 // keeps its size. It does not count as exited: Close waits for the new one.
 func (w *Worker) run() {
 	w.owner.Store(curG())
@@ -129,7 +137,7 @@ func (w *Worker) run() {
 	defer func() {
 		w.owner.Store(0)
 		if returned {
-			w.pool.exited.Done()
+			w.pool.exit()
 			return
 		}
 		// Ended by Goexit (or crashing with a panic from a detached job,
@@ -140,7 +148,9 @@ func (w *Worker) run() {
 		go w.run()
 	}()
 	w.at = nil // the main loop is the root (a replaced goroutine's frame is gone)
-	w.loop(nil, true)
+	if w.loop(nil, true) {
+		w.stats.retired.Add(1)
+	}
 	returned = true
 }
 
@@ -160,13 +170,15 @@ func (w *Worker) waitUntil(l *Latch, f *frame) {
 }
 
 // loop is waitUntil's main loop; counted says whether w is already counted
-// in Pool.idle and Pool.hunting (a new pool worker is).
-func (w *Worker) loop(l *Latch, counted bool) {
+// in Pool.idle and Pool.hunting (a new pool worker is). It reports whether
+// w retired (park): its counts then stay, for the goroutine that a waker
+// starts for it.
+func (w *Worker) loop(l *Latch, counted bool) (retired bool) {
 	idle := spinner{idle: counted, root: true}
 	defer w.setIdle(&idle, false)
 	for l == nil || !l.IsSet() {
 		if w.retiring() {
-			return
+			return false
 		}
 		if j := w.findWork(); j != nil {
 			w.setIdle(&idle, false)
@@ -176,16 +188,20 @@ func (w *Worker) loop(l *Latch, counted bool) {
 		}
 		w.setIdle(&idle, true)
 		if l == nil && w.pool.closed.Load() {
-			return
+			return false
 		}
 		// Promoted work ripens only while the heartbeat ticks.
 		w.pool.watchBoard()
 		if idle.spin() {
 			continue
 		}
-		w.park(l)
+		if w.park(l) {
+			idle.idle = false // the counts pass to the retired worker
+			return true
+		}
 		idle.reset()
 	}
+	return false
 }
 
 // waitUnder is waitUntil for a wait: it runs jobs under f, from its own
@@ -413,8 +429,12 @@ func (w *Worker) call(f func(*Worker)) (p *Panic) {
 // Join, Wait or, for pool workers, its main loop). fn must not panic; a
 // panic escaping it crashes the program, as in a go statement.
 //
-// On a nil Worker, Offer runs fn at once on the calling goroutine.
+// On a nil Worker, Offer runs fn at once on the calling goroutine. A nil fn
+// panics.
 func (w *Worker) Offer(fn func(*Worker)) {
+	if fn == nil {
+		refuse("Worker.Offer", nilFunc)
+	}
 	if w == nil {
 		fn(nil)
 		return
