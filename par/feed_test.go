@@ -128,7 +128,6 @@ func TestSeqPulledAheadIsBounded(t *testing.T) {
 // callback, an error, and a cancelled context each end the operation with
 // the sequence returned and never called concurrently.
 func TestSeqStopsEveryWay(t *testing.T) {
-	boom := errors.New("boom")
 	for _, p := range feedPools {
 		on := fmt.Sprintf("%d workers", p.Workers())
 
@@ -147,30 +146,10 @@ func TestSeqStopsEveryWay(t *testing.T) {
 		})
 		w.check(t, on+", panic in a callback")
 
-		w = newWatchedSeq(1_000_000)
-		err := par.FromSeq(w.seq).WithPool(p).TryForEach(func(i int) error {
-			if i == 5000 {
-				return boom
-			}
-			return nil
-		})
-		if err != boom {
-			t.Fatalf("%s: TryForEach = %v, want boom", on, err)
-		}
-		w.check(t, on+", an error")
-
-		w = newWatchedSeq(-1)
-		ctx, cancel := context.WithCancel(context.Background())
-		n := par.FromSeq(w.seq).WithPool(p).WithContext(ctx).Filter(func(i int) bool {
-			if i == 5000 {
-				cancel()
-			}
-			return true
-		}).Count()
+		n := checkErrorAndCancel(t, on, func(w *watchedSeq) par.Iter[int] { return par.FromSeq(w.seq).WithPool(p) })
 		if n > 5000+2*(1<<16)+512 {
 			t.Fatalf("%s: a cancelled Count over an endless sequence counted %d items", on, n)
 		}
-		w.check(t, on+", cancelled")
 
 		for name, goexitIn := range map[string]bool{"the sequence": true, "a callback": false} {
 			w = newWatchedSeq(1_000_000)
@@ -238,7 +217,6 @@ func TestBlockingSeqHasNoBarrier(t *testing.T) {
 // the sequence returned and never called concurrently.
 func TestBlockingSeqExactlyOnceAndStops(t *testing.T) {
 	n := 20_000 / race.Scale
-	boom := errors.New("boom")
 	for _, limit := range []int{1, 2, 8, 32} {
 		on := fmt.Sprintf("Blocking(%d)", limit)
 		w := newWatchedSeq(n)
@@ -295,30 +273,10 @@ func TestBlockingSeqExactlyOnceAndStops(t *testing.T) {
 		})
 		w.check(t, on+", panic in a callback")
 
-		w = newWatchedSeq(-1)
-		err := par.FromSeq(w.seq).Blocking(limit).TryForEach(func(i int) error {
-			if i == 5000 {
-				return boom
-			}
-			return nil
-		})
-		if err != boom {
-			t.Fatalf("%s: TryForEach = %v, want boom", on, err)
-		}
-		w.check(t, on+", an error")
-
-		w = newWatchedSeq(-1)
-		ctx, cancel := context.WithCancel(context.Background())
-		c := par.FromSeq(w.seq).Blocking(limit).WithContext(ctx).Filter(func(i int) bool {
-			if i == 5000 {
-				cancel()
-			}
-			return true
-		}).Count()
+		c := checkErrorAndCancel(t, on, func(w *watchedSeq) par.Iter[int] { return par.FromSeq(w.seq).Blocking(limit) })
 		if c < 5000 {
 			t.Fatalf("%s: a Count cancelled at item 5000 counted %d items: the prefix before 5000 ran", on, c)
 		}
-		w.check(t, on+", cancelled")
 
 		for name, goexitIn := range map[string]bool{"the sequence": true, "a callback": false} {
 			w = newWatchedSeq(n)
@@ -342,4 +300,36 @@ func TestBlockingSeqExactlyOnceAndStops(t *testing.T) {
 			w.check(t, on+", Goexit in "+name)
 		}
 	}
+}
+
+// checkErrorAndCancel runs, over an endless sequence, a TryForEach whose
+// item 5000 fails and a Count whose context is cancelled at item 5000,
+// each through from, and checks that each ends with the sequence returned
+// and never called concurrently. It returns the cancelled Count.
+func checkErrorAndCancel(t *testing.T, on string, from func(*watchedSeq) par.Iter[int]) int {
+	t.Helper()
+	boom := errors.New("boom")
+	w := newWatchedSeq(-1)
+	err := from(w).TryForEach(func(i int) error {
+		if i == 5000 {
+			return boom
+		}
+		return nil
+	})
+	if err != boom {
+		t.Fatalf("%s: TryForEach = %v, want boom", on, err)
+	}
+	w.check(t, on+", an error")
+
+	w = newWatchedSeq(-1)
+	ctx, cancel := context.WithCancel(context.Background())
+	defer cancel()
+	n := from(w).WithContext(ctx).Filter(func(i int) bool {
+		if i == 5000 {
+			cancel()
+		}
+		return true
+	}).Count()
+	w.check(t, on+", cancelled")
+	return n
 }
