@@ -81,11 +81,7 @@ func staticCounts(lines []string) map[string]int {
 		})
 	}
 	wg.Wait()
-	m := maps[0]
-	for _, other := range maps[1:] {
-		m = mergeWords(m, other)
-	}
-	return m
+	return mergeAllWords(maps)
 }
 
 var K1 = &Workload{

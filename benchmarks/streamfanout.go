@@ -78,11 +78,7 @@ func seqWords(lines iter.Seq[[]byte]) map[string]int {
 		})
 	}
 	wg.Wait()
-	m := maps[0]
-	for _, other := range maps[1:] {
-		m = mergeWords(m, other)
-	}
-	return m
+	return mergeAllWords(maps)
 }
 
 var S1 = &Workload{

@@ -69,6 +69,16 @@ func mergeWords(a, b map[string]int) map[string]int {
 	return a
 }
 
+// mergeAllWords merges the word counts of a hand-written fan-out's
+// goroutines, after its WaitGroup.
+func mergeAllWords(maps []map[string]int) map[string]int {
+	m := maps[0]
+	for _, other := range maps[1:] {
+		m = mergeWords(m, other)
+	}
+	return m
+}
+
 // staticWords is the hand-written fan-out: a map per goroutine over equal
 // chunks of lines, merged after the WaitGroup.
 func staticWords(lines [][]byte) map[string]int {
@@ -83,11 +93,7 @@ func staticWords(lines [][]byte) map[string]int {
 		}()
 	}
 	wg.Wait()
-	m := maps[0]
-	for _, other := range maps[1:] {
-		m = mergeWords(m, other)
-	}
-	return m
+	return mergeAllWords(maps)
 }
 
 // foldWords is the same with par.Fold: a map per run of lines.
