@@ -3,7 +3,6 @@ package par_test
 import (
 	"context"
 	"errors"
-	"fmt"
 	"runtime"
 	"sync/atomic"
 	"testing"
@@ -146,17 +145,18 @@ func TestTryScopeContext(t *testing.T) {
 // *par.Panic once the other running tasks have returned, and a
 // runtime.Goexit in a task ends the caller's goroutine.
 func TestTryScopePanicAndGoexit(t *testing.T) {
-	var running atomic.Int64
-	// Tasks run newest first: task 19 panics while 16 to 18 wait for the
-	// cancellation that the panic brings.
-	mustPanicWith(t, "task 19", func() {
+	var running, started atomic.Int64
+	// Which tasks take the 4 slots first depends on scheduling; whichever
+	// starts fourth panics while the other three wait for the cancellation
+	// that the panic brings, and the tasks still queued are dropped.
+	mustPanicWith(t, "the fourth task", func() {
 		par.TryScope(context.Background(), 4, func(ctx context.Context, g *par.TryGroup) error {
-			for i := range 20 {
+			for range 20 {
 				g.Go(func(ctx context.Context, _ *par.TryGroup) error {
 					running.Add(1)
 					defer running.Add(-1)
-					if i == 19 {
-						panic(fmt.Sprintf("task %d", i))
+					if started.Add(1) == 4 {
+						panic("the fourth task")
 					}
 					<-ctx.Done()
 					return nil
@@ -167,6 +167,9 @@ func TestTryScopePanicAndGoexit(t *testing.T) {
 	})
 	if r := running.Load(); r != 0 {
 		t.Fatalf("%d tasks still running after the panic was re-raised", r)
+	}
+	if s := started.Load(); s != 4 {
+		t.Fatalf("%d tasks started, want the 4 that held the slots when the panic came (the rest dropped)", s)
 	}
 	ended := make(chan bool)
 	go func() {
