@@ -101,7 +101,7 @@ type boardSlot struct {
 	// pub is the goroutine that published the entry (its curG), written
 	// by the owner after its CAS and cleared before it gives the entry
 	// up, so that it is 0 or the current entry's publisher. It stays 0
-	// where no taken func ran at the publication (Pool.running): no
+	// where no taken func ran at the publication (board.running): no
 	// waiter may run such an entry. The owner sets
 	// its low bit (below) once it starts running a taken func: the entry
 	// is then not under that func (PROMOTION.md, "Waiting").
@@ -153,6 +153,18 @@ type board struct {
 	epoch    time.Time
 	lastSeen int64
 	lastTick atomic.Int64
+
+	// helpers counts the goroutines waiting for a promoted func that a
+	// worker took (Promotion.Wait), which run what it publishes as it
+	// ripens: the heartbeat ticks while it is not zero, as it does while a
+	// participant hunts (idleState.anyHunting).
+	helpers atomic.Int32
+	// helped counts the funcs they took (Stats.Helped).
+	helped atomic.Uint64
+	// running counts the taken funcs running (runTaken): while it is 0,
+	// Promote records no publisher (boardSlot.pub), which only a waiter
+	// for a running func reads.
+	running atomic.Int32
 }
 
 func (b *board) init(p *Pool, workers int) {
@@ -237,13 +249,13 @@ func (p *Pool) publish(s *boardSlot, fv *funcval) Promotion {
 	// entry published while no taken func runs is under none (a taken func
 	// that this goroutine starts later marks its older entries anyway), and
 	// leaving pub 0 saves two locked stores, here and in Reclaim.
-	if useCurG.Load() && p.running.Load() != 0 {
+	if useCurG.Load() && p.board.running.Load() != 0 {
 		s.pub.Store(curG())
 	}
 	// Parked workers, and waiters that help, cannot watch the board: make
 	// sure the heartbeat does (see PROMOTION.md, "No lost promotion").
 	// While workers are busy or spinning, this is two loads of one line.
-	if p.sleepers.Load() != 0 || p.helpers.Load() != 0 {
+	if p.idle.anySleepy() || p.board.helpers.Load() != 0 {
 		p.pokeHeartbeat()
 	}
 	return Promotion{p, s, fv}
@@ -340,7 +352,7 @@ func (pr Promotion) help() {
 	received := false
 	defer func() {
 		s.waiting.Store(false)
-		p.helpers.Add(-1)
+		p.board.helpers.Add(-1)
 		select {
 		case <-s.help: // a spare token, not for the slot's next owner
 		default:
@@ -363,7 +375,7 @@ func (pr Promotion) help() {
 			panic(pn) // a panic beats the Goexit, as in Join
 		}
 	}()
-	p.helpers.Add(1)
+	p.board.helpers.Add(1)
 	s.waiting.Store(true)
 	p.pokeHeartbeat()
 	for {
@@ -420,7 +432,7 @@ func (pr Promotion) helpOnce() bool {
 			s.done <- struct{}{}
 			return true
 		}
-		pr.p.helped.Add(1)
+		pr.p.board.helped.Add(1)
 		pr.p.runTaken(s, funcAt(e))
 		return true
 	}
@@ -482,7 +494,7 @@ func (p *Pool) runTaken(s *boardSlot, f func()) {
 	if useCurG.Load() {
 		// Counted before anything runs: what this goroutine publishes from
 		// now on records its publisher (Promote).
-		p.running.Add(1)
+		p.board.running.Add(1)
 		g := curG()
 		p.board.markBelow(g)
 		s.runner.Store(g)
@@ -493,7 +505,7 @@ func (p *Pool) runTaken(s *boardSlot, f func()) {
 			s.panicked = Unwinding(recover())
 		}
 		if useCurG.Load() {
-			p.running.Add(-1)
+			p.board.running.Add(-1)
 		}
 		s.runner.Store(0)
 		s.done <- struct{}{}
@@ -600,7 +612,7 @@ func (p *Pool) beat() {
 	}
 	keep := now-b.lastSeen < int64(heartbeatLinger)
 	b.mu.Unlock()
-	if keep && (p.hunting.Load() > 0 || p.helpers.Load() > 0) {
+	if keep && (p.idle.anyHunting() || b.helpers.Load() > 0) {
 		b.timer.Reset(heartbeatTick)
 		return
 	}
@@ -609,7 +621,7 @@ func (p *Pool) beat() {
 	if !b.state.CompareAndSwap(hbRunning, hbAsleep) {
 		return // closed
 	}
-	if b.occupied() && (p.hunting.Load() > 0 || p.helpers.Load() > 0) {
+	if b.occupied() && (p.idle.anyHunting() || b.helpers.Load() > 0) {
 		p.pokeHeartbeat()
 	}
 }
@@ -642,7 +654,7 @@ func (b *board) tick(p *Pool) bool {
 		}
 	}
 	b.ripeN.Store(int32(ripe))
-	if fresh > 0 && p.helpers.Load() != 0 {
+	if fresh > 0 && b.helpers.Load() != 0 {
 		// Waiters may run some of it: each looks for its own.
 		for i := range b.slots {
 			if s := &b.slots[i]; s.waiting.Load() {
@@ -653,7 +665,7 @@ func (b *board) tick(p *Pool) bool {
 			}
 		}
 	}
-	for ; fresh > 0 && p.sleepers.Load() != 0; fresh-- {
+	for ; fresh > 0 && p.idle.anySleepy(); fresh-- {
 		p.wakeOne()
 	}
 	return occupied

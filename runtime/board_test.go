@@ -722,7 +722,7 @@ func TestPublisherRecordedOnlyUnderATakenFunc(t *testing.T) {
 	if pub != me {
 		t.Fatalf("published inside a taken func: pub = %#x, want the publisher %#x", pub, me)
 	}
-	if n := p.running.Load(); n != 0 {
+	if n := p.board.running.Load(); n != 0 {
 		t.Fatalf("running = %d after the taken func returned", n)
 	}
 }

@@ -10,6 +10,68 @@
 //	    else steal from a random victim's deque (oldest first: the biggest pieces)
 //	    else spin a little, yield, then park until new work is published
 //
+// # The parts
+//
+// Each file below is one part with one job, and owns its state; the others
+// use it through its functions. Read them in this order:
+//
+//	worker.go   a participant (pool worker, guest or spare): its deque, its
+//	            main loop (pop, injector, steal, then idle), running a job
+//	pool.go     the pool: its members, Go, Do (guest slots), Close
+//	join.go     Join: push b, run a, take b back or wait for its thief
+//	joinfunc.go JoinFunc: b stays private to the worker, shared only while
+//	            someone looks for work (idleState.anyLooking)
+//	frame.go    the waiting rule (a wait runs only work under its frame), and
+//	            Spread, a loop's offer of helpers
+//	board.go    lazy promotion: Promote publishes a func that an idle worker
+//	            takes once a heartbeat tick finds it still there; JoinLazy
+//	            and a loop's first block use it
+//	sleep.go    idleness: idleState (who looks for work, who is parked), park,
+//	            wake-ups, retiring after idleRetire
+//	spare.go    a worker that parks in a wait lends its slot to a spare
+//	latch.go    the one-shot signal every wait waits on
+//	scope.go    Scope: spawn any number of tasks, wait for all
+//	panic.go, goexit.go   how a panic or Goexit crosses from the goroutine
+//	            that ran a task to the one that waits for it
+//	bubble.go   testing/synctest; curg*.go  goroutine identity (below)
+//
+// The protocols are described beside the code, each with a Promela model
+// that spin checks: SLEEP.md (sleep.pml: no lost wake-up), WAITING.md
+// (waiting.pml, leapfrog.pml, spare.pml: a wait never deadlocks and never
+// runs foreign work), PROMOTION.md (promotion.pml: a promoted func runs
+// exactly once). The deque itself is package steal.
+//
+// # How a loop flows through them
+//
+// par.Range(0, n).Map(f).Sum() reaches iter.Run (the layer above). The
+// caller runs the loop alone at first, in blocks that grow while they are
+// quick. While its first block runs, the rest of the range sits on the
+// board (Pool.Promote): a worker idle for a heartbeat tick takes it and
+// runs it as a loop of its own; if none does, the caller takes it back
+// (Promotion.Reclaim) and goes on, so a short loop never wakes a worker.
+// A loop still running after a few microseconds goes parallel: the caller
+// enters the pool with Pool.Do and calls Worker.Spread, which offers one
+// helper job per other worker (Worker.Offer pushes it on the caller's
+// deque and, if idleState.anySleepy, wakes a parked worker), and runs the
+// loop itself as one participant. Every participant takes blocks from
+// package partition's splitter (the owner takes from the bottom of its
+// partition, thieves steal the top quarter of another's), and the last to
+// finish sets the loop's latch. The caller's wait (Worker.Wait, under the
+// loop's frame) runs only the loop's own jobs, and returns when the latch
+// is set.
+//
+// # How a join flows through them
+//
+// par.Join(a, b) calls Pool.JoinLazy on the default pool. While nobody
+// looks for work (Pool.Hungry is false), it publishes b on the board and
+// runs a, then reclaims b and runs it too, unless a worker that went idle
+// meanwhile took it: then the caller waits for it, helping. While someone
+// is hungry, it takes a guest slot, as Do does, and forks: it pushes b on
+// the caller's deque, wakes a sleeper, runs a, and pops b back, or, if a
+// thief stole it, waits for the thief's latch, running work under the
+// join's frame meanwhile. A task that already holds a *Worker calls
+// Worker.Join or JoinFunc directly, with no board and no Do.
+//
 // # Who is a worker
 //
 // Go has no goroutine-local storage, so code cannot ask "which worker am

@@ -158,7 +158,7 @@ func (w *Worker) Spread(fr *Frame, n int, help, self func(*Worker), done *Latch)
 	}
 	r := w.enter(&fr.f)
 	defer w.leave(r)
-	wakes := n > 0 && w.pool.sleepers.Load() > 0
+	wakes := n > 0 && w.pool.idle.anySleepy()
 	for range n {
 		w.Offer(help)
 	}

@@ -35,7 +35,7 @@ func (w *Worker) Join(a, b func(*Worker)) {
 }
 
 // join is Join on a non-nil worker. An offered b (JoinLazy's shared path)
-// counts in Pool.offered until it starts (see Worker.started), and if a
+// counts in the idleState's offered until it starts (see Worker.started), and if a
 // worker was parked as it was offered, the caller yields once before a, as
 // Spread does; Worker.Join's own forks do not (SLEEP.md).
 func (w *Worker) join(a, b func(*Worker), offered bool) {
@@ -43,8 +43,8 @@ func (w *Worker) join(a, b func(*Worker), offered bool) {
 	wakes := false
 	if offered {
 		jb.offered = true
-		w.pool.offered.Add(1)
-		wakes = w.pool.sleepers.Load() > 0
+		w.pool.idle.offer()
+		wakes = w.pool.idle.anySleepy()
 	}
 	w.push(jb)
 	if wakes {

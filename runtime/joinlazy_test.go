@@ -48,7 +48,7 @@ func TestJoinLazyRunsEachOnce(t *testing.T) {
 		if diff := onceDiff(counts); diff != "" {
 			t.Fatalf("workers=%d: leaves not run exactly once (-want +got, runs by index):\n%s", workers, diff)
 		}
-		if n := p.offered.Load(); n != 0 {
+		if n := p.idle.offered.Load(); n != 0 {
 			t.Fatalf("workers=%d: %d offers still counted after every join returned", workers, n)
 		}
 	}
@@ -69,7 +69,7 @@ func TestJoinLazySharesWhenHungry(t *testing.T) {
 			t.Error("b did not start while a waited for it: JoinLazy did not share it")
 		}
 	}, func() { close(started) })
-	if n := p.offered.Load(); n != 0 {
+	if n := p.idle.offered.Load(); n != 0 {
 		t.Fatalf("%d offers still counted", n)
 	}
 }
@@ -198,7 +198,7 @@ func TestJoinLazyPanics(t *testing.T) {
 		if got := sum.Load(); got != 999*1000/2 {
 			t.Fatalf("workers=%d: after panics the tree summed to %d", workers, got)
 		}
-		if n := p.offered.Load(); n != 0 {
+		if n := p.idle.offered.Load(); n != 0 {
 			t.Fatalf("workers=%d: %d offers still counted", workers, n)
 		}
 	}

@@ -10,8 +10,6 @@ import (
 	"sync/atomic"
 	"time"
 
-	"golang.org/x/sys/cpu"
-
 	"github.com/gopar-dev/gopar/steal"
 )
 
@@ -54,41 +52,14 @@ type Pool struct {
 
 	injector steal.Injector[job]
 
-	// The counters below are written by every participant as it goes idle
-	// or busy, and by every publisher; the padding keeps those writes off
-	// the lines of the read-mostly fields above and below.
-	_ cpu.CacheLinePad
-	// sleepers counts participants that have announced they are about to
-	// park, and retired pool workers. Publishers read it after publishing;
-	// see sleep.go.
-	sleepers atomic.Int32
-	// idle counts participants looking for work: spinning, or parked
-	// waiting for work or for a latch. JoinFunc reads it at every call.
-	idle atomic.Int32
-	// offered counts jobs that JoinLazy has shared and nobody has started
-	// yet. Hungry weighs it against idle, so that one idle participant
-	// draws one share, not one from every fork made before it finds it.
-	offered atomic.Int32
+	// idle is who is idle: the counters every participant writes as it
+	// goes idle or busy and every publisher reads (sleep.go, its one
+	// home).
+	idle idleState
+
 	// spares counts the spare goroutines running in parked waiters' slots
-	// (spare.go); at most nWorkers.
+	// (spare.go, which alone uses it); at most nWorkers.
 	spares atomic.Int32
-	// hunting counts the participants of idle counted in a main loop
-	// (Worker.loop), which may run any job and take promoted work: the
-	// heartbeat ticks only while it is not zero.
-	hunting atomic.Int32
-	// helpers counts the goroutines waiting for a promoted func that a
-	// worker took (Promotion.Wait), which run what it publishes as it
-	// ripens: the heartbeat ticks while it is not zero, too.
-	helpers atomic.Int32
-	// helped counts the funcs they took (Stats.Helped).
-	helped atomic.Uint64
-	// running counts the taken funcs running (runTaken): while it is 0,
-	// Promote records no publisher (boardSlot.pub), which only a waiter
-	// for a running func reads.
-	running atomic.Int32
-	// nextWake spreads wake-ups over the workers.
-	nextWake atomic.Uint32
-	_        cpu.CacheLinePad
 
 	// board holds the funcs published with Promote (board.go).
 	board board
@@ -151,15 +122,7 @@ func makePool(workers int) *Pool {
 	for i := range p.members {
 		p.members[i] = newWorker(p, i, i < workers)
 	}
-	// The workers start retired: announced, and counted idle and hunting,
-	// so that the first publication starts one (wakeOne), and the first
-	// Join of a program offers b rather than finding nobody idle.
-	for _, w := range p.members[:workers] {
-		w.sleep.Store(retired)
-	}
-	p.sleepers.Store(int32(workers))
-	p.idle.Store(int32(workers))
-	p.hunting.Store(int32(workers))
+	p.startRetired()
 	p.board.init(p, workers)
 	return p
 }
@@ -214,15 +177,7 @@ func (p *Pool) Close() error {
 		w.wakeup()
 	}
 	p.waitExited()
-	// The retired workers will not run again: a closed pool has nobody
-	// idle (JoinLazy runs inline there). A waker that claimed one first
-	// forgets it itself (Pool.start).
-	for _, w := range p.members[:p.nWorkers] {
-		if w.sleep.CompareAndSwap(retired, awake) {
-			p.sleepers.Add(-1)
-			p.forget()
-		}
-	}
+	p.forgetRetired()
 	p.closeBoard()
 	return nil
 }
@@ -310,7 +265,7 @@ func (p *Pool) Hungry() bool {
 	if p == nil {
 		refuse("Pool.Hungry", nilPool)
 	}
-	return p.idle.Load() > p.offered.Load()
+	return p.idle.hungry()
 }
 
 // JoinLazy runs a and b, possibly in parallel, and returns when both are

@@ -158,9 +158,9 @@ func idleCPU() time.Duration {
 // yielding, not by sleeping.
 func waitParked(t testing.TB, p *Pool) {
 	deadline := time.Now().Add(5 * time.Second)
-	for int(p.sleepers.Load()) < p.nWorkers {
+	for int(p.idle.sleepers.Load()) < p.nWorkers {
 		if time.Now().After(deadline) {
-			t.Fatalf("workers did not park: %d of %d sleepy", p.sleepers.Load(), p.nWorkers)
+			t.Fatalf("workers did not park: %d of %d sleepy", p.idle.sleepers.Load(), p.nWorkers)
 		}
 		goruntime.Gosched()
 	}

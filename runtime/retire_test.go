@@ -70,7 +70,7 @@ func TestIdleWorkersRetire(t *testing.T) {
 		if got := p.Stats().Retired; got < uint64(3*round) {
 			t.Fatalf("round %d: Stats.Retired = %d, want at least %d", round, got, 3*round)
 		}
-		if s := p.sleepers.Load(); s != 3 {
+		if s := p.idle.sleepers.Load(); s != 3 {
 			t.Fatalf("round %d: %d workers announced once all retired, want 3", round, s)
 		}
 	}
@@ -163,8 +163,8 @@ func TestCloseRetiredPool(t *testing.T) {
 		if err := p.Close(); err != nil {
 			t.Fatal(err)
 		}
-		if p.Hungry() || p.sleepers.Load() != 0 || p.hunting.Load() != 0 {
-			t.Fatalf("used=%v: after Close: idle %d, sleepers %d, hunting %d; want 0", used, p.idle.Load(), p.sleepers.Load(), p.hunting.Load())
+		if p.Hungry() || p.idle.sleepers.Load() != 0 || p.idle.hunting.Load() != 0 {
+			t.Fatalf("used=%v: after Close: idle %d, sleepers %d, hunting %d; want 0", used, p.idle.looking.Load(), p.idle.sleepers.Load(), p.idle.hunting.Load())
 		}
 	}
 }

@@ -1,6 +1,11 @@
 package runtime
 
-import "time"
+import (
+	"sync/atomic"
+	"time"
+
+	"golang.org/x/sys/cpu"
+)
 
 // A participant's sleep state (Worker.sleep). Only a pool worker retires; a
 // guest or a spare is awake or sleepy.
@@ -9,6 +14,106 @@ const (
 	sleepy         // announced: parked, or about to park; counted
 	retired        // announced, and its goroutine has ended (see park); counted
 )
+
+// idleState is the pool's record of its idle participants, and this file is
+// its one home: other parts learn of idleness only through the events and
+// questions below. The events follow a participant through an idle stretch
+// (the sleep protocol, SLEEP.md):
+//
+//	startLooking   finds no job, and searches (spins), then may park
+//	announce       is about to park: publishers must wake someone now
+//	unannounce     takes the announcement back, or a waker claimed it
+//	stopLooking    found a job, or its latch was set
+//	offer          JoinLazy shared a job (offerTaken: the job started)
+//
+// Publishers ask anySleepy after publishing (and wake one if so), JoinFunc
+// asks anyLooking before sharing, JoinLazy asks hungry, and the heartbeat
+// asks anyHunting. Each answer is a load or two, a snapshot: what keeps a
+// wake-up from being lost is the order of publish-then-ask against
+// announce-then-look (SLEEP.md, "No lost wake-up").
+type idleState struct {
+	// Every participant writes these as it goes idle or busy, and every
+	// publisher reads them: the padding keeps those writes off the lines of
+	// the pool's read-mostly fields.
+	_ cpu.CacheLinePad
+	// sleepers counts the participants that have announced they park (a
+	// sleepy one, or a retired pool worker).
+	sleepers atomic.Int32
+	// looking counts the participants looking for work: spinning, or
+	// parked waiting for work or for a latch.
+	looking atomic.Int32
+	// hunting counts those of looking in a main loop (Worker.loop), which
+	// may run any job and take promoted work.
+	hunting atomic.Int32
+	// offered counts jobs that JoinLazy has shared and nobody has started
+	// yet. hungry weighs it against looking, so that one idle participant
+	// draws one share, not one from every fork made before it finds it.
+	offered atomic.Int32
+	// nextWake spreads wake-ups over the members.
+	nextWake atomic.Uint32
+	_        cpu.CacheLinePad
+}
+
+// startRetired makes a new pool's workers retired: announced, looking and
+// hunting, with no goroutine, so that the first publication starts one
+// (wakeOne), and the first Join of a program offers b rather than finding
+// nobody idle.
+func (p *Pool) startRetired() {
+	for _, w := range p.members[:p.nWorkers] {
+		w.sleep.Store(retired)
+	}
+	s := &p.idle
+	s.sleepers.Store(int32(p.nWorkers))
+	s.looking.Store(int32(p.nWorkers))
+	s.hunting.Store(int32(p.nWorkers))
+}
+
+// startLooking: a participant finds no work and starts looking; a root
+// (a main loop, which may run any job) hunts too.
+func (s *idleState) startLooking(root bool) {
+	s.looking.Add(1)
+	if root {
+		s.hunting.Add(1)
+	}
+}
+
+// stopLooking: a participant that was looking found work, or its latch was
+// set, or (a retired worker of a closed pool) will never look again.
+func (s *idleState) stopLooking(root bool) {
+	s.looking.Add(-1)
+	if root {
+		s.hunting.Add(-1)
+	}
+}
+
+// announce: a participant is about to park and will look once more.
+func (s *idleState) announce() { s.sleepers.Add(1) }
+
+// unannounce: a participant took its announcement back, or a waker claimed
+// it (the participant's own sleep state says which, by CAS: see park and
+// wakeOne).
+func (s *idleState) unannounce() { s.sleepers.Add(-1) }
+
+// offer: JoinLazy shared a job that nobody has started.
+func (s *idleState) offer() { s.offered.Add(1) }
+
+// offerTaken: a job that JoinLazy shared has started.
+func (s *idleState) offerTaken() { s.offered.Add(-1) }
+
+// anySleepy reports whether some participant has announced that it parks:
+// a publisher that sees it must wake one (Pool.wakeOne).
+func (s *idleState) anySleepy() bool { return s.sleepers.Load() != 0 }
+
+// anyLooking reports whether some participant is looking for work.
+func (s *idleState) anyLooking() bool { return s.looking.Load() != 0 }
+
+// anyHunting reports whether some main loop is looking for work: the
+// heartbeat keeps ticking for it.
+func (s *idleState) anyHunting() bool { return s.hunting.Load() > 0 }
+
+// hungry reports whether more participants look for work than JoinLazy's
+// shared jobs will feed (Pool.Hungry).
+func (s *idleState) hungry() bool { return s.looking.Load() > s.offered.Load() }
 
 // idleRetire is how long a pool worker stays parked in its main loop before
 // its goroutine ends (it retires): an idle program has no goroutine of the
@@ -37,8 +142,8 @@ const (
 type spinner struct {
 	rounds int
 	since  time.Time
-	// idle records that the participant is counted in Pool.idle, and, if
-	// root, in Pool.hunting too.
+	// idle records that the participant is counted looking (and, if
+	// root, hunting) in the pool's idleState.
 	idle bool
 	// root: a main loop (Worker.loop), which may take any job.
 	root bool
@@ -65,21 +170,17 @@ func (s *spinner) spin() bool {
 
 func (s *spinner) reset() { s.rounds, s.since = 0, time.Time{} }
 
-// setIdle keeps Pool.idle, the number of participants looking for work,
-// up to date as w starts and stops looking. JoinFunc shares work only while
-// it is not zero.
+// setIdle records in the pool's idleState that w starts or stops looking
+// for work, once per idle stretch.
 func (w *Worker) setIdle(s *spinner, idle bool) {
 	if s.idle == idle {
 		return
 	}
 	s.idle = idle
-	d := int32(-1)
 	if idle {
-		d = 1
-	}
-	w.pool.idle.Add(d)
-	if s.root {
-		w.pool.hunting.Add(d)
+		w.pool.idle.startLooking(s.root)
+	} else {
+		w.pool.idle.stopLooking(s.root)
 	}
 }
 
@@ -98,7 +199,7 @@ func (w *Worker) park(l *Latch) (retire bool) {
 		l.waiter.Store(w)
 	}
 	w.sleep.Store(sleepy)
-	p.sleepers.Add(1)
+	p.idle.announce()
 	// Last look, now that publishers can see the announcement.
 	if !w.shouldStayAwake(l) {
 		w.stats.parks.Add(1)
@@ -112,7 +213,7 @@ func (w *Worker) park(l *Latch) (retire bool) {
 	}
 	// Take the announcement back, unless a waker already did (and counted).
 	if w.sleep.CompareAndSwap(sleepy, awake) {
-		p.sleepers.Add(-1)
+		p.idle.unannounce()
 	}
 	if l != nil {
 		l.waiter.Store(nil)
@@ -198,7 +299,7 @@ func (p *Pool) workVisible() bool {
 // notify is called by every publisher of work, after publishing. It costs
 // one atomic load when nobody is sleepy.
 func (p *Pool) notify() {
-	if p.sleepers.Load() == 0 {
+	if !p.idle.anySleepy() {
 		return
 	}
 	p.wakeOne()
@@ -211,7 +312,7 @@ func (p *Pool) notify() {
 func (p *Pool) wakeOne() {
 	members := p.victims()
 	n := len(members)
-	start := int(p.nextWake.Add(1) % uint32(n))
+	start := int(p.idle.nextWake.Add(1) % uint32(n))
 	for i := 0; i < n; i++ {
 		w := members[(start+i)%n]
 		s := w.sleep.Load()
@@ -219,7 +320,7 @@ func (p *Pool) wakeOne() {
 			continue // its goroutine would belong to the bubble (bubble.go)
 		}
 		if s != awake && w.sleep.CompareAndSwap(s, awake) {
-			p.sleepers.Add(-1)
+			p.idle.unannounce()
 			w.stats.wakeups.Add(1)
 			if s == retired {
 				p.start(w)
@@ -232,11 +333,11 @@ func (p *Pool) wakeOne() {
 }
 
 // start starts a goroutine for w, a retired pool worker that a waker has
-// claimed: it runs w's main loop, counted idle and hunting as the retired
+// claimed: it runs w's main loop, counted looking and hunting as the retired
 // worker was. It counts the goroutine live before it looks at closed, so
 // that Close either waits for it or finds that it did not start.
 func (p *Pool) start(w *Worker) {
-	p.live.Add(1)
+	p.enter()
 	if p.closed.Load() {
 		p.forget()
 		p.exit()
@@ -246,11 +347,24 @@ func (p *Pool) start(w *Worker) {
 }
 
 // forget takes a worker that will never run again out of the counts of
-// idle and hunting participants: a retired worker of a closed pool.
-func (p *Pool) forget() {
-	p.idle.Add(-1)
-	p.hunting.Add(-1)
+// looking and hunting participants: a retired worker of a closed pool.
+func (p *Pool) forget() { p.idle.stopLooking(true) }
+
+// forgetRetired is Close's: the retired workers will not run again, so a
+// closed pool has nobody idle (JoinLazy runs inline there). A waker that
+// claimed one first forgets it itself (Pool.start).
+func (p *Pool) forgetRetired() {
+	for _, w := range p.members[:p.nWorkers] {
+		if w.sleep.CompareAndSwap(retired, awake) {
+			p.idle.unannounce()
+			p.forget()
+		}
+	}
 }
+
+// enter counts a goroutine of the pool's (a worker or a spare) about to
+// start: Close waits for it (waitExited).
+func (p *Pool) enter() { p.live.Add(1) }
 
 // exit counts a goroutine of the pool's (a worker or a spare) that has
 // ended, and signals waitExited when none is left.

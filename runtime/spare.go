@@ -48,7 +48,7 @@ func (w *Worker) lend() *spare {
 	// Waited for by Close: the lender, a goroutine of the pool that has not
 	// exited, keeps the count above zero, so Close cannot have found it
 	// zero already.
-	p.live.Add(1)
+	p.enter()
 	w.stats.spares.Add(1)
 	go g.runSpare(s)
 	return s

@@ -108,7 +108,7 @@ func TestSpareBound(t *testing.T) {
 	}
 	// The spares are idle, parked in their main loops: a recall must wake
 	// them (a lost wake-up would leave them running).
-	eventually(t, "spares did not park", func() bool { return p.sleepers.Load() >= int32(p.Workers()) })
+	eventually(t, "spares did not park", func() bool { return p.idle.sleepers.Load() >= int32(p.Workers()) })
 	for _, s := range lent {
 		s.recall()
 	}
@@ -137,7 +137,7 @@ func TestSpareClose(t *testing.T) {
 			t.Fatal("lend returned no spare below the bound")
 		}
 	}
-	eventually(t, "spares did not park", func() bool { return p.sleepers.Load() >= int32(p.Workers()) })
+	eventually(t, "spares did not park", func() bool { return p.idle.sleepers.Load() >= int32(p.Workers()) })
 	closed := make(chan struct{})
 	go func() { p.Close(); close(closed) }()
 	select {
@@ -293,7 +293,7 @@ func TestSpareWhileWaitingForAPromotedB(t *testing.T) {
 	case <-time.After(failAfter):
 		t.Fatalf("b was not promoted to the worker that freed up within %v", failAfter)
 	}
-	eventually(t, "A did not wait for its promoted b", func() bool { return p.helpers.Load() == 1 })
+	eventually(t, "A did not wait for its promoted b", func() bool { return p.board.helpers.Load() == 1 })
 	ran := make(chan struct{})
 	p.Go(func(*Worker) { close(ran) })
 	select {

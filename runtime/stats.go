@@ -61,6 +61,6 @@ func (p *Pool) Stats() Stats {
 		s.Promoted += c.promoted.Load()
 		s.Retired += c.retired.Load()
 	}
-	s.Helped = p.helped.Load()
+	s.Helped = p.board.helped.Load()
 	return s
 }

@@ -25,7 +25,7 @@ type job struct {
 	fn       func(*Worker)
 	done     Latch
 	panicked *Panic
-	offered  bool // shared by JoinLazy: counted in Pool.offered until it starts
+	offered  bool // shared by JoinLazy: counted in idleState.offered until it starts
 }
 
 // Worker is the record of one participant of a pool: a worker goroutine, or
@@ -143,8 +143,7 @@ func (w *Worker) run() {
 		// Ended by Goexit (or crashing with a panic from a detached job,
 		// where the new goroutine does no harm).
 		w.stats.replaced.Add(1)
-		w.pool.idle.Add(1)
-		w.pool.hunting.Add(1)
+		w.pool.idle.startLooking(true)
 		go w.run()
 	}()
 	w.at = nil // the main loop is the root (a replaced goroutine's frame is gone)
@@ -170,7 +169,7 @@ func (w *Worker) waitUntil(l *Latch, f *frame) {
 }
 
 // loop is waitUntil's main loop; counted says whether w is already counted
-// in Pool.idle and Pool.hunting (a new pool worker is). It reports whether
+// looking and hunting in idleState (a new pool worker is). It reports whether
 // w retired (park): its counts then stay, for the goroutine that a waker
 // starts for it.
 func (w *Worker) loop(l *Latch, counted bool) (retired bool) {
@@ -403,10 +402,10 @@ func (w *Worker) executeJob(j *job) {
 }
 
 // started is called once for every job, by whoever runs it, before it runs:
-// a job that JoinLazy offered no longer counts in Pool.offered.
+// a job that JoinLazy offered no longer counts in idleState.offered.
 func (w *Worker) started(j *job) {
 	if j.offered {
-		w.pool.offered.Add(-1)
+		w.pool.idle.offerTaken()
 	}
 }
 
