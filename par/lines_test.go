@@ -10,6 +10,7 @@ import (
 	"math/rand/v2"
 	"slices"
 	"strings"
+	"sync"
 	"sync/atomic"
 	"testing"
 	"unsafe"
@@ -239,6 +240,7 @@ func TestLinesAdapters(t *testing.T) {
 		wantWords += len(strings.Fields(l))
 	}
 	pool := newPool(t, 3)
+	onePool := newPool(t, 1)
 	lines := par.Lines(data).WithPool(pool)
 	words := func(l []byte) int { return len(bytes.Fields(l)) }
 	if got := par.Sum(par.Map(lines, words)); got != wantWords {
@@ -275,17 +277,28 @@ func TestLinesAdapters(t *testing.T) {
 	if got := int(blocked.Load()); got != len(want) {
 		t.Errorf("Blocking(4).ForEach ran %d calls for %d lines", got, len(want))
 	}
-	// TryForEach returns the error of the lowest line that fails: every
-	// line with a word fails here, so the first such line's error comes.
+	// TryForEach returns the error of the lowest line that fails among the
+	// calls that ran: every line with a word fails here. Which lines ran
+	// depends on timing where the pool has more than one worker; on one
+	// worker the first such line's error comes, as from a plain loop.
 	firstWord := slices.IndexFunc(want, func(l string) bool { return strings.TrimSpace(l) != "" })
-	err := lines.TryForEach(func(l []byte) error {
+	var failed sync.Map // the lines whose calls failed
+	fail := func(l []byte) error {
 		if len(bytes.Fields(l)) > 0 {
+			failed.Store(string(l), true)
 			return fmt.Errorf("line %q", l)
 		}
 		return nil
-	})
+	}
+	err := lines.TryForEach(fail)
+	if err == nil {
+		t.Errorf("TryForEach = nil, want the error of a line with a word")
+	} else if lowest := lowestFailed(want, &failed); err.Error() != fmt.Sprintf("line %q", lowest) {
+		t.Errorf("TryForEach = %v, want the lowest failing line's among those that ran, %q", err, lowest)
+	}
+	err = lines.WithPool(onePool).TryForEach(fail)
 	if wantErr := fmt.Sprintf("line %q", want[firstWord]); err == nil || err.Error() != wantErr {
-		t.Errorf("TryForEach = %v, want %s", err, wantErr)
+		t.Errorf("TryForEach on one worker = %v, want %s", err, wantErr)
 	}
 	ctx, cancel := context.WithCancel(context.Background())
 	cancel()
@@ -455,4 +468,14 @@ func FuzzLines(f *testing.F) {
 			}
 		}
 	})
+}
+
+// lowestFailed returns the first of lines that failed holds.
+func lowestFailed(lines []string, failed *sync.Map) string {
+	for _, l := range lines {
+		if _, ok := failed.Load(l); ok {
+			return l
+		}
+	}
+	return ""
 }

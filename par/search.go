@@ -107,8 +107,10 @@ func (it Iter[T]) FindFirst(pred func(T) bool) (T, bool) {
 // handed out to other goroutines run to their end (a block is a few
 // microseconds of items; in Blocking mode, one item, or WithBlockSize's
 // min). When several calls fail, the error of the lowest-index one among
-// them is returned, which does not depend on timing; TryForEachContext
-// returns the first in time instead. An error wins over a done context
+// them is returned, not the first in time (TryForEachContext returns
+// that). Which calls ran before the loop stopped depends on timing: an item
+// below the failing one that no goroutine had taken yet does not run, so
+// the error is the first a plain loop would meet only where that item ran. An error wins over a done context
 // (WithContext): without one, see Iter.WithContext for what a cancelled
 // TryForEach returns.
 func (it Iter[T]) TryForEach(f func(T) error) error {

@@ -31,8 +31,8 @@ var ErrGoexit = errors.New("gopar: a call called runtime.Goexit")
 // context was cancelled before any call failed, its cause is returned when
 // that left an item out, and nil when every call had run and returned nil
 // (Iter.WithContext's rule). (TryForEach, whose calls cannot observe each
-// other's failures, returns the lowest-index error instead, which does not
-// depend on timing.)
+// other's failures, returns the lowest-index error among the calls that
+// ran instead.)
 //
 // A panic in f cancels the context with the *Panic as its cause, and is
 // re-raised in the caller as TryForEach does; a runtime.Goexit cancels it
