@@ -25,7 +25,7 @@ func init() {
 	}}, Impl{"gopar-block", func() uint64 {
 		var s uint64
 		for range w0Times {
-			s += par.ReduceBlocks(0, w0Loop.n, w0Loop.block, add64)
+			s += par.ReduceBlocks(par.Range(0, w0Loop.n), w0Loop.block, add64)
 		}
 		return s
 	}})
@@ -37,7 +37,7 @@ func init() {
 	}{{"W1", w1Loop}, {"W2", w2Loop}, {"W3", w3Loop}, {"W4", w4Loop}, {"W5", w5Loop}} {
 		add(w.id,
 			Impl{"gopar-item", func() uint64 { return goparItem(w.l.n, w.l.item) }},
-			Impl{"gopar-block", func() uint64 { return par.ReduceBlocks(0, w.l.n, w.l.block, add64) }},
+			Impl{"gopar-block", func() uint64 { return par.ReduceBlocks(par.Range(0, w.l.n), w.l.block, add64) }},
 			Impl{"rayon-split", func() uint64 { return rayonSplit(w.l.n, w.l.block) }},
 		)
 	}
@@ -58,7 +58,7 @@ func init() {
 	add("W8", Impl{"gopar-item", func() uint64 {
 		return callers(func() uint64 { return goparItem(w8Loop.n, w8Loop.item) })
 	}}, Impl{"gopar-block", func() uint64 {
-		return callers(func() uint64 { return par.ReduceBlocks(0, w8Loop.n, w8Loop.block, add64) })
+		return callers(func() uint64 { return par.ReduceBlocks(par.Range(0, w8Loop.n), w8Loop.block, add64) })
 	}})
 }
 
@@ -75,7 +75,7 @@ func goparInner(o int) uint64 {
 
 // goparInnerBlock is goparInner with the block API for the inner sum.
 func goparInnerBlock(o int) uint64 {
-	return par.ReduceBlocks(o<<w7InnerLog, (o+1)<<w7InnerLog, mixBlock, add64)
+	return par.ReduceBlocks(par.Range(o<<w7InnerLog, (o+1)<<w7InnerLog), mixBlock, add64)
 }
 
 // fibWorker forks with runtime.Worker.Join at every level.

@@ -293,7 +293,7 @@ var P7 = &Workload{
 		}},
 		{"gopar-blocks", func() uint64 {
 			xs := histInput()
-			return histSum(par.ReduceBlocks(0, len(xs), func(lo, hi int) []int {
+			return histSum(par.ReduceBlocks(par.Range(0, len(xs)), func(lo, hi int) []int {
 				h := make([]int, histBuckets)
 				for _, x := range xs[lo:hi] {
 					h[bucketOf(x)]++

@@ -338,7 +338,7 @@ var T7 = &Workload{
 		}},
 		{"gopar-plain", func() uint64 {
 			xs := floats()
-			return uint64(math.Round(par.ReduceBlocks(0, len(xs), func(lo, hi int) float64 {
+			return uint64(math.Round(par.ReduceBlocks(par.Range(0, len(xs)), func(lo, hi int) float64 {
 				var s float64
 				for _, x := range xs[lo:hi] {
 					s += x

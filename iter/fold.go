@@ -5,8 +5,7 @@ package iter
 // Spec's form once per block, so that an item costs the call of fold (and of
 // at for a mapped source) with acc kept in registers: through Each, a fold
 // costs a second call per item, and acc, captured by Each's closure, is
-// loaded and stored in memory at every item (docs/benchmarks.md, "Fold over
-// cheap items").
+// loaded and stored in memory at every item.
 func FoldBlock[T, A any](s *Spec[T], acc A, lo, hi int, fold func(A, T) A) A {
 	if s.bind != nil {
 		t, release := s.bind()

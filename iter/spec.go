@@ -406,15 +406,16 @@ func sumBound[T Number](s *Spec[T], lo, hi int) T {
 // unrelated code changes. The unrolled loop (165 bytes) crosses two or
 // three lines in either place, a few bytes' share of four items: par's W0
 // per-item call differs by under 2% between the two places, where the
-// one-call loop's differed by 17% (docs/benchmarks.md, "W0 and the
-// per-item call"). The index and the sum also go through memory once
-// per four items instead of once per item.
+// one-call loop's differs by 17%. The index and the sum also go through
+// memory once per four items instead of once per item.
 //
 // acc + a + b + c + d adds left to right, item by item as the one-call loop
 // did: a float sum keeps its bits (see sumBlock).
 //
 // A build with a CPU profile (PGO) can devirtualize the calls here and
-// align the loop to a line itself: the guide's PGO section.
+// align the loop to a line itself: the guide's PGO section. The call site
+// is one for every item function of the same GC shape in the program, so
+// only the hottest of them gets the direct call.
 //
 //go:noinline
 func sumAt[T Number](at func(int) T, lo, hi int) T {

@@ -47,9 +47,9 @@ func TestSearchBlock(t *testing.T) {
 // before when the size is not a multiple of 16. A copy of a copy then loads
 // 16 bytes that two stores wrote, which the processor cannot forward from
 // its store buffer: each copy stalls until the stores reach the cache. At
-// 184 bytes, those stalls were a third of what
-// par.Sum(par.Map(par.Range(0, 0), f)) cost (docs/benchmarks.md, "W0 and
-// the per-item call"). Config's padding keeps both sizes whole.
+// 184 bytes, those stalls are a third of what
+// par.Sum(par.Map(par.Range(0, 0), f)) costs. Config's padding keeps both
+// sizes whole.
 func TestCopiesInWholeWords(t *testing.T) {
 	if unsafe.Sizeof(uintptr(0)) != 8 {
 		t.Skip("sizes differ on 32-bit platforms; the padding is sized for 64-bit ones")

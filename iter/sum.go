@@ -27,12 +27,11 @@ func Sum[T Number](s Spec[T]) T {
 // Its Fold is a sumAtFold's, which holds at alone, and which comes from a
 // pool rather than from a func literal. Run's closures escape (the parallel
 // phase keeps them in the loop's shared state), so a Fold that captured at
-// was allocated at every call, even for a loop that never leaves the
-// caller: on W0 (1,000 cheap items) that one allocation of 24 bytes was
-// some 0.1 us of the per-item form's 1.7-2.1 us (docs/benchmarks.md, "W0
-// and the per-item call"). (A closure that captured the whole
-// Spec, as sumSpec's does, would move that Spec, some 200 bytes, to the
-// heap instead.)
+// would be allocated at every call, even for a loop that never leaves the
+// caller: on W0 (1,000 cheap items) that one allocation of 24 bytes is
+// some 0.1 us of the per-item form's 1.7-2.1 us. (A closure that captured
+// the whole Spec, as sumSpec's does, would move that Spec, some 200 bytes,
+// to the heap instead.)
 func sumAtLoop[T Number](cfg Config, lo, hi int, at func(int) T) T {
 	pool := &sumAtFolds[reflect.TypeFor[T]().Kind()]
 	f, _ := pool.Get().(*sumAtFold[T])

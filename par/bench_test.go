@@ -105,7 +105,7 @@ func BenchmarkW0(b *testing.B) {
 	})
 	b.Run("gopar-block", func(b *testing.B) {
 		for range b.N {
-			sink = par.ReduceBlocks(0, 1000, seqSum, addU64)
+			sink = par.ReduceBlocks(par.Range(0, 1000), seqSum, addU64)
 		}
 	})
 }
@@ -139,7 +139,7 @@ func BenchmarkFewCheap(b *testing.B) {
 // which the VM's outliers move. The loop's helper once started 60-100 us
 // late (runtime/SLEEP.md, "Waking from a goroutine that goes on running").
 func BenchmarkLoopAtAnIdlePool(b *testing.B) {
-	benchAtAnIdlePool(b, func(n int) uint64 { return par.ReduceBlocks(0, n, seqSum, addU64) })
+	benchAtAnIdlePool(b, func(n int) uint64 { return par.ReduceBlocks(par.Range(0, n), seqSum, addU64) })
 }
 
 // BenchmarkJoinAtAnIdlePool: par.Join of two halves of 2^15 to 2^17 cheap
@@ -318,7 +318,7 @@ func BenchmarkFloatSum(b *testing.B) {
 	})
 	b.Run("plain", func(b *testing.B) {
 		for range b.N {
-			sink = par.ReduceBlocks(0, len(xs), func(lo, hi int) float64 {
+			sink = par.ReduceBlocks(par.Range(0, len(xs)), func(lo, hi int) float64 {
 				var s float64
 				for _, x := range xs[lo:hi] {
 					s += x

@@ -8,11 +8,11 @@ import (
 )
 
 // Ints is the iterator over a range of integers that Range returns: a Nums
-// that adds the block API, Blocks and ReduceBlocksIn, where body receives a
+// that adds the block API, Blocks and ReduceBlocks, where body receives a
 // whole sub-range [lo, hi) and runs its own loop over it with no call per
-// item. Its settings (WithPool, WithContext, WithBlockSize, WithProgress,
-// WithTimeline) keep it an Ints
-// and apply to the block API as to every terminal operation; Map and Filter
+// item. Its settings (WithPool, WithContext, WithBlockSize, Blocking,
+// WithProgress, WithTimeline, Unordered, WithBuffer) keep it an Ints and
+// apply to the block API as to every terminal operation; Map and Filter
 // make it a Nums[int].
 type Ints struct {
 	Nums[int]
@@ -22,16 +22,22 @@ type Ints struct {
 func (r Ints) WithPool(pool *Pool) Ints { return Ints{r.Nums.WithPool(pool)} }
 
 // WithContext returns r with its terminal operations, Blocks and
-// ReduceBlocksIn included, cancelled by ctx; see Iter.WithContext.
+// ReduceBlocks included, cancelled by ctx; see Iter.WithContext.
 func (r Ints) WithContext(ctx context.Context) Ints { return Ints{r.Nums.WithContext(ctx)} }
 
 // WithBlockSize returns r with bounds on how many items run in one go, and
-// so on the length of the sub-ranges given to Blocks and ReduceBlocksIn;
+// so on the length of the sub-ranges given to Blocks and ReduceBlocks;
 // see Iter.WithBlockSize.
 func (r Ints) WithBlockSize(min, max int) Ints { return Ints{r.Nums.WithBlockSize(min, max)} }
 
+// Blocking returns r with its terminal operations, Blocks and ReduceBlocks
+// included, run for callbacks that block, at most limit at once on
+// goroutines of their own; see Iter.Blocking. The block API then hands body
+// one index at a time (WithBlockSize's min, if set: that many), in order.
+func (r Ints) Blocking(limit int) Ints { return Ints{r.Nums.Blocking(limit)} }
+
 // WithProgress returns r with its terminal operations, Blocks and
-// ReduceBlocksIn included, reporting progress to report; see
+// ReduceBlocks included, reporting progress to report; see
 // Iter.WithProgress.
 func (r Ints) WithProgress(report func(done, total int)) Ints {
 	return Ints{r.Nums.WithProgress(report)}
@@ -44,7 +50,9 @@ func (r Ints) WithProgress(report func(done, total int)) Ints {
 // body is called O(workers x log n) times and a setup per call, such as a
 // map or a buffer, is amortised; WithBlockSize bounds them. Once
 // a context given with WithContext is done, sub-ranges not yet started are
-// skipped, as in ForEach.
+// skipped, as in ForEach. With Blocking(limit), body runs on goroutines of
+// the operation's own, at most limit calls at once, each on one index (or
+// WithBlockSize's min), for a loop body that waits on I/O.
 func (r Ints) Blocks(body func(lo, hi int)) {
 	mustFunc(body, "Blocks")
 	iter.Run(r.s.Config, r.s.Lo, r.s.Hi, iter.Reducer[struct{}]{
@@ -57,15 +65,28 @@ func (r Ints) Blocks(body func(lo, hi int)) {
 	})
 }
 
-// ReduceBlocksIn is ReduceBlocks over the range iterator r, so that r's
-// settings (WithPool, WithContext, WithBlockSize) apply. It is a function
-// because, before Go 1.27, Go methods cannot have type parameters of their
-// own (with Go 1.27 or newer, it is also the method Ints.ReduceBlocks). Once r's
-// context is done, sub-ranges not yet started are skipped and the result
-// combines those that ran: check ctx.Err() before using it.
+// ReduceBlocks calls body on disjoint contiguous sub-ranges [lo, hi) that
+// together cover the range r, in parallel, and combines their results with
+// op in index order (op must be associative, not necessarily commutative).
+// It returns the zero T for an empty range. As with Ints.Blocks, body is
+// called O(workers x log n) times, so it may build a map or a buffer per
+// call and op merge them, and r's settings (WithPool, WithContext,
+// WithBlockSize, Blocking, ...) apply. Once r's context is done, sub-ranges
+// not yet started are skipped and the result combines those of a prefix of
+// the range (see Iter.WithContext): check ctx.Err() before using it.
 //
-//	longest := par.ReduceBlocksIn(par.Range(0, len(words)).WithContext(ctx), body, maxInt)
-func ReduceBlocksIn[T any](r Ints, body func(lo, hi int) T, op func(a, b T) T) T {
+// It is a function because, before Go 1.27, Go methods cannot have type
+// parameters of their own; with Go 1.27 or newer, Ints.ReduceBlocks is the
+// same operation as a method.
+//
+//	sum := par.ReduceBlocks(par.Range(0, n), func(lo, hi int) uint64 {
+//		var s uint64
+//		for i := lo; i < hi; i++ {
+//			s += mix(uint64(i))
+//		}
+//		return s
+//	}, func(a, b uint64) uint64 { return a + b })
+func ReduceBlocks[T any](r Ints, body func(lo, hi int) T, op func(a, b T) T) T {
 	mustFunc(body, "ReduceBlocks (body)")
 	mustFunc(op, "ReduceBlocks (op)")
 	type partial struct {
@@ -92,30 +113,6 @@ func ReduceBlocksIn[T any](r Ints, body func(lo, hi int) T, op func(a, b T) T) T
 		Setup: true,
 	})
 	return res.v
-}
-
-// Blocks is par.Range(from, to).Blocks(body), on the default pool; use that
-// form for WithPool, WithContext or WithBlockSize.
-func Blocks(from, to int, body func(lo, hi int)) { Range(from, to).Blocks(body) }
-
-// ReduceBlocks calls body on disjoint contiguous sub-ranges [lo, hi) that
-// together cover [from, to), in parallel, and combines their results with
-// op in index order (op must be associative, not necessarily commutative).
-// It returns the zero T for an empty range. As with Blocks, body is called
-// O(workers x log n) times, so it may build a map or a buffer per call and
-// op merge them. It is ReduceBlocksIn over
-// par.Range(from, to); use that form for WithPool, WithContext or
-// WithBlockSize.
-//
-//	sum := par.ReduceBlocks(0, n, func(lo, hi int) uint64 {
-//		var s uint64
-//		for i := lo; i < hi; i++ {
-//			s += mix(uint64(i))
-//		}
-//		return s
-//	}, func(a, b uint64) uint64 { return a + b })
-func ReduceBlocks[T any](from, to int, body func(lo, hi int) T, op func(a, b T) T) T {
-	return ReduceBlocksIn(Range(from, to), body, op)
 }
 
 // Chunks returns an iterator over the consecutive sub-slices of xs of size

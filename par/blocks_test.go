@@ -2,11 +2,17 @@ package par_test
 
 import (
 	"context"
+	"fmt"
 	"math"
 	"math/bits"
+	"reflect"
+	"slices"
+	"strconv"
 	"strings"
+	"sync"
 	"sync/atomic"
 	"testing"
+	"time"
 
 	"github.com/google/go-cmp/cmp"
 
@@ -45,7 +51,7 @@ func TestIntsBlocksSettingsApply(t *testing.T) {
 	if c := tooLong.Load(); c != 0 {
 		t.Fatalf("%d blocks were longer than WithBlockSize's max %d", c, maxB)
 	}
-	sum := par.ReduceBlocksIn(par.Range(0, n).WithPool(pool).WithBlockSize(0, maxB), func(lo, hi int) int {
+	sum := par.ReduceBlocks(par.Range(0, n).WithPool(pool).WithBlockSize(0, maxB), func(lo, hi int) int {
 		if hi-lo > maxB {
 			tooLong.Add(1)
 		}
@@ -56,7 +62,7 @@ func TestIntsBlocksSettingsApply(t *testing.T) {
 		return s
 	}, func(a, b int) int { return a + b })
 	if want := n * (n - 1) / 2; sum != want || tooLong.Load() != 0 {
-		t.Fatalf("ReduceBlocksIn: sum %d (want %d), %d blocks over max", sum, want, tooLong.Load())
+		t.Fatalf("ReduceBlocks: sum %d (want %d), %d blocks over max", sum, want, tooLong.Load())
 	}
 }
 
@@ -67,7 +73,7 @@ func TestIntsBlocksContext(t *testing.T) {
 	cancel()
 	var calls atomic.Int32
 	par.Range(0, 1000).WithContext(ctx).Blocks(func(lo, hi int) { calls.Add(1) })
-	par.ReduceBlocksIn(par.Range(0, 1000).WithContext(ctx), func(lo, hi int) int { calls.Add(1); return 0 },
+	par.ReduceBlocks(par.Range(0, 1000).WithContext(ctx), func(lo, hi int) int { calls.Add(1); return 0 },
 		func(a, b int) int { return a + b })
 	if c := calls.Load(); c != 0 {
 		t.Fatalf("a done context ran %d blocks, want 0", c)
@@ -162,7 +168,7 @@ func TestReduceBlocksCostlyBody(t *testing.T) {
 			return best
 		}
 		n := bestOf(func(calls *atomic.Int64) {
-			got := par.ReduceBlocksIn(par.Range(0, len(ws)).WithPool(pool), func(lo, hi int) map[string]int {
+			got := par.ReduceBlocks(par.Range(0, len(ws)).WithPool(pool), func(lo, hi int) map[string]int {
 				calls.Add(1)
 				return wordCounts(ws[lo:hi])
 			}, mergeCounts)
@@ -180,4 +186,180 @@ func TestReduceBlocksCostlyBody(t *testing.T) {
 			t.Errorf("%d workers: Blocks called body %d times for %d items (bound %d; best of %d attempts)", workers, n, len(ws), bound, attempts)
 		}
 	}
+}
+
+// Every setting of a range keeps it an Ints, so that the block API stays
+// reachable after it; only Map, Filter and Chain, whose results are no
+// longer a range, give a Nums[int].
+func TestIntsSettingsKeepInts(t *testing.T) {
+	pool := newPool(t, 2)
+	ctx := context.Background()
+	// Compiles only while each setting returns an Ints.
+	var r par.Ints = par.Range(0, 10).WithPool(pool).WithContext(ctx).WithBlockSize(1, 0).
+		WithProgress(nil).WithTimeline(nil).Unordered().WithBuffer(8).Blocking(2)
+	var got atomic.Int64
+	r.Blocks(func(lo, hi int) { got.Add(int64(hi - lo)) })
+	if got.Load() != 10 {
+		t.Errorf("Blocks after every setting covered %d indexes, want 10", got.Load())
+	}
+
+	ints := reflect.TypeFor[par.Ints]()
+	for _, name := range []string{"WithPool", "WithContext", "WithBlockSize", "WithProgress", "WithTimeline", "Unordered", "WithBuffer", "Blocking"} {
+		m, ok := ints.MethodByName(name)
+		if !ok {
+			t.Errorf("Ints has no method %s", name)
+		} else if m.Type.NumOut() != 1 || m.Type.Out(0) != ints {
+			t.Errorf("Ints.%s is %v: it must return Ints", name, m.Type)
+		}
+	}
+	// A setting added to Iter or Nums without its Ints form would return
+	// one of these through the embedded Nums.
+	narrower := map[reflect.Type]bool{reflect.TypeFor[par.Nums[int]](): true, reflect.TypeFor[par.Iter[int]](): true}
+	for i := range ints.NumMethod() {
+		m := ints.Method(i)
+		if m.Type.NumOut() == 1 && narrower[m.Type.Out(0)] && m.Name != "Map" && m.Name != "Filter" && m.Name != "Chain" {
+			t.Errorf("Ints.%s returns %v, which loses the block API: give Ints its own %s", m.Name, m.Type.Out(0), m.Name)
+		}
+	}
+}
+
+// bodyGate holds the first limit block bodies, each blocked on a channel,
+// until limit of them are in flight at once, and records the most in
+// flight and where the first ones start. A driver that runs fewer at once
+// never opens it: its bodies go on when the shared deadline passes, all
+// at once, and the test fails on the count.
+type bodyGate struct {
+	limit     int64
+	now, most atomic.Int64
+	full      chan struct{}
+	once      sync.Once
+	deadline  <-chan struct{}
+	mu        sync.Mutex
+	first     []int
+}
+
+func newBodyGate(deadline context.Context, limit int) *bodyGate {
+	return &bodyGate{limit: int64(limit), full: make(chan struct{}), deadline: deadline.Done()}
+}
+
+func (g *bodyGate) enter(lo int) {
+	// Record the start before counting the body in flight: a body counted
+	// but not yet recorded would let bodies started after the gate opens
+	// into first ahead of it.
+	g.mu.Lock()
+	if len(g.first) < int(g.limit) {
+		g.first = append(g.first, lo)
+	}
+	g.mu.Unlock()
+	n := g.now.Add(1)
+	defer g.now.Add(-1)
+	for m := g.most.Load(); n > m && !g.most.CompareAndSwap(m, n); m = g.most.Load() {
+	}
+	if n == g.limit {
+		g.once.Do(func() { close(g.full) })
+	}
+	select {
+	case <-g.full:
+	case <-g.deadline:
+	}
+}
+
+// In blocking mode Blocks runs at most limit bodies at once, on goroutines
+// of its own: with a limit above the pool's workers, the first limit
+// bodies block on a channel until all of them are in flight, which they
+// could not be on the pool. Each index runs exactly once, one per body
+// (WithBlockSize's min per body, if set), the first indexes first.
+func TestIntsBlockingBlocks(t *testing.T) {
+	pool := newPool(t, 2)
+	deadline, cancel := context.WithTimeout(context.Background(), 10*time.Second)
+	defer cancel()
+	const n = 200
+	for _, tc := range []struct{ limit, min int }{{1, 0}, {3, 0}, {16, 0}, {4, 3}} {
+		g := newBodyGate(deadline, tc.limit)
+		hits := make([]atomic.Int32, n)
+		var badLen atomic.Int32
+		r := par.Range(0, n).WithPool(pool).Blocking(tc.limit)
+		if tc.min > 0 {
+			r = r.WithBlockSize(tc.min, 0)
+		}
+		r.Blocks(func(lo, hi int) {
+			if want := max(tc.min, 1); hi-lo != want && hi != n {
+				badLen.Add(1)
+			}
+			for i := lo; i < hi; i++ {
+				hits[i].Add(1)
+			}
+			g.enter(lo)
+		})
+		if m := g.most.Load(); m != int64(tc.limit) {
+			t.Errorf("limit %d: %d bodies in flight at most, want %d", tc.limit, m, tc.limit)
+		}
+		for i := range hits {
+			if c := hits[i].Load(); c != 1 {
+				t.Fatalf("limit %d: index %d covered %d times, want 1", tc.limit, i, c)
+			}
+		}
+		if c := badLen.Load(); c != 0 {
+			t.Errorf("limit %d, min %d: %d bodies had another length", tc.limit, tc.min, c)
+		}
+		slices.Sort(g.first)
+		for k, lo := range g.first {
+			if lo != k*max(tc.min, 1) {
+				t.Errorf("limit %d: the first bodies started at %v, want the first %d blocks", tc.limit, g.first, tc.limit)
+				break
+			}
+		}
+	}
+}
+
+// ReduceBlocks in blocking mode: at most limit bodies at once, results
+// combined in index order (the op, concatenation, is not commutative), and
+// a done context runs no body and gives the zero value.
+func TestReduceBlocksBlocking(t *testing.T) {
+	const n, limit = 300, 4
+	deadline, cancel := context.WithTimeout(context.Background(), 10*time.Second)
+	defer cancel()
+	g := newBodyGate(deadline, limit)
+	got := par.ReduceBlocks(par.Range(0, n).Blocking(limit), func(lo, hi int) string {
+		g.enter(lo)
+		var b strings.Builder
+		for i := lo; i < hi; i++ {
+			b.WriteString(strconv.Itoa(i) + ",")
+		}
+		return b.String()
+	}, func(a, b string) string { return a + b })
+	var want strings.Builder
+	for i := range n {
+		want.WriteString(strconv.Itoa(i) + ",")
+	}
+	if got != want.String() {
+		t.Errorf("ReduceBlocks over Blocking(%d) = %.40q..., want the indexes in order", limit, got)
+	}
+	if m := g.most.Load(); m != limit {
+		t.Errorf("%d bodies in flight at most, want %d", m, limit)
+	}
+
+	ctx, cancelCtx := context.WithCancel(context.Background())
+	cancelCtx()
+	var calls atomic.Int32
+	zero := par.ReduceBlocks(par.Range(0, n).Blocking(limit).WithContext(ctx), func(lo, hi int) int {
+		calls.Add(1)
+		return 1
+	}, func(a, b int) int { return a + b })
+	if zero != 0 || calls.Load() != 0 {
+		t.Errorf("a done context: ReduceBlocks = %d after %d bodies, want 0 after 0", zero, calls.Load())
+	}
+}
+
+// A loop body that waits, such as an upload of a batch, runs at most 2 at
+// once on goroutines of its own, each on WithBlockSize's min of 3 indexes.
+func ExampleInts_Blocking() {
+	ids := []int{10, 11, 12, 13, 14, 15, 16, 17, 18, 19}
+	upload := func(batch []int) string { return fmt.Sprint(batch) } // a call that waits on I/O
+	sent := make([]string, 4)
+	par.Range(0, len(ids)).Blocking(2).WithBlockSize(3, 0).Blocks(func(lo, hi int) {
+		sent[lo/3] = upload(ids[lo:hi])
+	})
+	fmt.Println(sent)
+	// Output: [[10 11 12] [13 14 15] [16 17 18] [19]]
 }

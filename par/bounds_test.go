@@ -142,14 +142,14 @@ func TestTerminalsAtTheBounds(t *testing.T) {
 				t.Fatalf("[%d, %d): Blocks ran item %d %d times", lo, hi, lo+k, c)
 			}
 		}
-		if got := par.ReduceBlocksIn(it, func(a, b int) int {
+		if got := par.ReduceBlocks(it, func(a, b int) int {
 			s := 0
 			for i := a; i < b; i++ {
 				s += i
 			}
 			return s
 		}, func(a, b int) int { return a + b }); got != want {
-			t.Errorf("[%d, %d): ReduceBlocksIn = %d, want %d", lo, hi, got, want)
+			t.Errorf("[%d, %d): ReduceBlocks = %d, want %d", lo, hi, got, want)
 		}
 		if ys := par.FlatMap(it, func(i int) []int {
 			if i >= last-1 {
@@ -370,8 +370,8 @@ func TestEveryTerminalStopsOnLongRanges(t *testing.T) {
 			par.TryMap(it.Filter(func(int) bool { return true }), func(i int) (int, error) { tick(1); return i, nil })
 		}},
 		{"Blocks", func(it par.Ints, tick func(int)) { it.Blocks(func(lo, hi int) { tick(hi - lo) }) }},
-		{"ReduceBlocksIn", func(it par.Ints, tick func(int)) {
-			par.ReduceBlocksIn(it, func(lo, hi int) int { tick(hi - lo); return hi - lo }, sum)
+		{"ReduceBlocks", func(it par.Ints, tick func(int)) {
+			par.ReduceBlocks(it, func(lo, hi int) int { tick(hi - lo); return hi - lo }, sum)
 		}},
 		{"WithProgress ForEach", func(it par.Ints, tick func(int)) { it.WithProgress(func(int, int) {}).ForEach(tick) }},
 		{"WithProgress float Sum", func(it par.Ints, tick func(int)) {

@@ -19,9 +19,10 @@ import "context"
 // toolchain or newer, and chain_pre127.go keeps the same-type Map methods
 // for older ones, where the functions are the only form. Code written for
 // those methods compiles here too: the type argument of Map is inferred.
-// Distinct, Sum, Min and Max stay functions (their item types are
-// constrained: comparable, numbers, ordered), as do Nums' Sum and Ints'
-// Blocks, which were methods already.
+// Distinct, Sum, Min and Max have no Iter method (their item types are
+// constrained: comparable, numbers, ordered); Nums.Sum and Ints.Blocks are
+// methods on every Go, and the function ReduceBlocks is also the method
+// Ints.ReduceBlocks here.
 
 // Map returns an iterator over f(x) for every item x of it; f may change the
 // item type (Go 1.27 or newer; the function par.Map on any Go):
@@ -115,9 +116,11 @@ func (it Iter[T]) CollectMap[K comparable, V any](kv func(T) (K, V)) map[K]V {
 	return CollectMap(it, kv)
 }
 
-// ReduceBlocks is the function ReduceBlocksIn as a method (Go 1.27 or
+// ReduceBlocks is the function ReduceBlocks as a method (Go 1.27 or
 // newer): body on disjoint sub-ranges of r, in parallel, with r's settings,
 // and the results combined with op in index order.
-func (r Ints) ReduceBlocks[A any](body func(lo, hi int) A, op func(a, b A) A) A {
-	return ReduceBlocksIn(r, body, op)
+//
+//	longest := par.Range(0, len(words)).WithContext(ctx).ReduceBlocks(body, maxInt)
+func (r Ints) ReduceBlocks[T any](body func(lo, hi int) T, op func(a, b T) T) T {
+	return ReduceBlocks(r, body, op)
 }

@@ -114,7 +114,7 @@ func TestChainEveryStep(t *testing.T) {
 		return s
 	}
 	check("Ints.ReduceBlocks", par.Range(0, 100_000).WithBlockSize(100, 1000).ReduceBlocks(block, add),
-		par.ReduceBlocksIn(par.Range(0, 100_000).WithBlockSize(100, 1000), block, add))
+		par.ReduceBlocks(par.Range(0, 100_000).WithBlockSize(100, 1000), block, add))
 	sqrt := func(i int) float64 { return math.Sqrt(float64(i)) }
 	check("Nums.Map to float64", par.Range(0, 10_000).Map(sqrt).Sum(), par.Sum(par.Map(par.Range(0, 10_000), sqrt)))
 	check("Nums.Map, same type", par.Range(0, 10_000).Map(func(i int) int { return 2 * i }).Sum(), 2*par.Range(0, 10_000).Sum())
@@ -158,5 +158,46 @@ func TestChainKeyedMethods(t *testing.T) {
 	smallest := par.Slice(xs).ReduceByKey(func(x int) (bool, int) { return x > 4, x }, func(a, b int) int { return min(a, b) })
 	if smallest[true] != 5 || smallest[false] != 1 {
 		t.Errorf("ReduceByKey(min) = %v", smallest)
+	}
+}
+
+// TestChainIntsReduceBlocks: the method Ints.ReduceBlocks is the function
+// ReduceBlocks: the same result for an op that is not commutative, with the
+// range's settings (Blocking included), the zero value over an empty range,
+// and a result type of its own, inferred from body.
+func TestChainIntsReduceBlocks(t *testing.T) {
+	const n = 2000
+	digits := func(lo, hi int) string {
+		var b strings.Builder
+		for i := lo; i < hi; i++ {
+			b.WriteString(strconv.Itoa(i % 10))
+		}
+		return b.String()
+	}
+	concat := func(a, b string) string { return a + b }
+	want := digits(0, n)
+	for name, r := range map[string]par.Ints{
+		"Range":           par.Range(0, n),
+		"WithBlockSize":   par.Range(0, n).WithBlockSize(1, 7),
+		"Blocking(3)":     par.Range(0, n).Blocking(3),
+		"Unordered":       par.Range(0, n).Unordered(),
+		"WithContext":     par.Range(0, n).WithContext(context.Background()),
+		"Blocking, sized": par.Range(0, n).Blocking(2).WithBlockSize(50, 0),
+	} {
+		var calls atomic.Int64
+		counted := func(lo, hi int) string { calls.Add(1); return digits(lo, hi) }
+		if got := r.ReduceBlocks(counted, concat); got != want {
+			t.Errorf("%s: Ints.ReduceBlocks gives %d digits out of order or missing", name, len(got))
+		}
+		if got := par.ReduceBlocks(r, digits, concat); got != want {
+			t.Errorf("%s: the function ReduceBlocks differs", name)
+		}
+		if calls.Load() == 0 {
+			t.Errorf("%s: Ints.ReduceBlocks called no body", name)
+		}
+	}
+	var longest int = par.Range(5, 5).ReduceBlocks(func(lo, hi int) int { return hi - lo }, func(a, b int) int { return max(a, b) })
+	if longest != 0 {
+		t.Errorf("over an empty range Ints.ReduceBlocks = %d, want 0", longest)
 	}
 }

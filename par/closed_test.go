@@ -40,7 +40,7 @@ func TestClosedPool(t *testing.T) {
 			{"Blocking", func() { r.Blocking(4).ForEach(func(i int) { count(i) }) }},
 			{"with a context", func() { r.WithContext(context.Background()).ForEach(func(i int) { count(i) }) }},
 			{"Blocks", func() { r.Blocks(func(lo, hi int) { count(lo) }) }},
-			{"ReduceBlocksIn", func() { par.ReduceBlocksIn(r, func(lo, hi int) int { return count(lo) }, add) }},
+			{"ReduceBlocks", func() { par.ReduceBlocks(r, func(lo, hi int) int { return count(lo) }, add) }},
 			{"Chunks", func() { par.Chunks(make([]int, n), 7).WithPool(pool).ForEach(func([]int) { count(0) }) }},
 			{"FromSeq", func() { par.FromSeq(slices.Values(make([]int, n))).WithPool(pool).ForEach(func(i int) { count(i) }) }},
 		} {

@@ -8,6 +8,22 @@
 // ends in a terminal operation that runs it and returns when every item is
 // done. Nothing runs before the terminal operation.
 //
+// # The iterator types
+//
+// Five names, one idea each:
+//
+//   - [Iter] is the parallel iterator: a source with its adapters and
+//     settings, and the terminal operations as its methods.
+//   - [Iterator] is the interface that every function taking an iterator
+//     accepts ([Map], [Fold], [Sum], [GroupBy], ...), so that any of these
+//     types can be passed to it.
+//   - [Nums] is an Iter of numbers, which adds Sum; its Map and Filter keep
+//     it a Nums.
+//   - [Ints] is the range that [Range] returns: a Nums of ints, which adds
+//     the block API, and whose settings keep it an Ints.
+//   - [Numbers] makes a Nums from a slice of numbers, as [Slice] makes an
+//     Iter from any slice.
+//
 // # The API by family
 //
 // Sources:
@@ -28,7 +44,11 @@
 //   - the function [Map], which changes it (Go methods cannot add type
 //     parameters), [FilterMap], which maps and filters in one step,
 //     [FlatMap], which turns each item into a slice of items, and [MapInit],
-//     which gives f a value made per goroutine (a buffer, a generator).
+//     which gives f a value made per goroutine (a buffer, a generator);
+//   - the index adapters, which keep order: [Iter.Take] and [Iter.Skip] (a
+//     prefix, the rest), [Iter.Chain] and [Chain] (one iterator after
+//     another), [Enumerate] (each item with its position), and [Zip] and
+//     [ZipWith] (two iterators side by side, to the shorter's end).
 //
 // With Go 1.27 or newer, which allows methods with type parameters of their
 // own, every step chains: Map changes the item type, and FilterMap, FlatMap,
@@ -54,8 +74,8 @@
 // Terminal operations: [Iter.ForEach], [Iter.ForEachIndex] (with the
 // item's position, as slices.All), [ForEachPtr] (a pointer to each element
 // of a slice, to update it in place), [Iter.Reduce], [Fold] (an
-// accumulator per run of items: histograms, word counts), [Nums.Sum] and the
-// function [Sum] (float sums are reproducible), [Iter.Count], [Iter.Collect],
+// accumulator per run of items: histograms, word counts), [Nums.Sum] and its
+// function form [Sum] (float sums are reproducible), [Iter.Count], [Iter.Collect],
 // [Iter.Partition] (matched and rest in one pass),
 // [Min], [Max], [MinFunc], [MaxFunc], and [ForEachInit] (ForEach with a
 // value per goroutine). Reduce, Fold and Collect keep index order.
@@ -85,21 +105,24 @@
 // run every item instead and return every failure: an errors.Join of one
 // [ItemError] per failed call, with the item's index, in index order.
 //
-// Context: [Iter.WithContext] stops a pipeline between blocks. The guide's
-// section "Where a done context is observed" lists where, and what each
-// operation then returns.
+// Context: [Iter.WithContext] stops a pipeline between blocks; its doc says
+// what each operation then returns, and which calls take no context.
 //
 // Blocks, for a tight inner loop with no call per item: [Ints.Blocks] and
-// [ReduceBlocksIn] hand body whole sub-ranges [lo, hi), with every setting
-// of the range, and call it O(workers x log n) times, so body may build a
-// map or a buffer per call; [Blocks] and [ReduceBlocks] are their
-// shorthands.
+// [ReduceBlocks] (with Go 1.27 or newer, also the method
+// Ints.ReduceBlocks) hand body whole sub-ranges [lo, hi) of a Range, with
+// every setting of the range, and call it O(workers x log n) times, so body
+// may build a map or a buffer per call; with [Ints.Blocking](limit), one
+// index at a time, at most limit at once, for a body that waits on I/O:
+//
+//	par.Range(0, len(xs)).Blocks(func(lo, hi int) { ... })
+//	total := par.ReduceBlocks(par.Range(0, n), sumOf, add)
 //
 // Fork-join: [Join](a, b) runs two functions possibly in parallel;
 // [JoinFunc](f, a, b) returns f(a) and f(b) without closures, for recursive
 // divide and conquer. Both run inline while every worker is busy: JoinFunc
 // then costs about the two calls, and Join also allocates its two closures
-// (docs/benchmarks.md, "Headline figures"). [JoinAll](fns...) runs any
+// (docs/benchmarks.md, "Other figures"). [JoinAll](fns...) runs any
 // number of different tasks; [Scope] runs tasks that start more tasks
 // through a [Group]; [TryScope] does that for tasks that block (a
 // directory walk, a crawler), at most a limit at once, with errors and a
@@ -128,4 +151,60 @@
 // Functions handed to par run concurrently on several goroutines and must be
 // safe for that. Passing a nil function panics at once with a message that
 // names the method.
+//
+// # Panics and Goexit
+//
+// A panic in a callback stops the operation: blocks not yet started are
+// skipped, and calls already running finish. Once every goroutine of the
+// operation has left it, the panic is re-raised in the caller as a [*Panic]
+// holding the original value and the stack of the callback, so that nothing
+// of the operation still runs when the caller recovers. If several
+// callbacks panic, the first is kept ([Join], [JoinFunc] and [JoinAll] keep
+// the lowest-indexed function's); a panic that crosses nested operations
+// keeps its first stack. Join, JoinFunc and JoinAll still run their other
+// functions, and a [Scope] its other tasks, before re-raising. The pool
+// stays usable.
+//
+// A runtime.Goexit in a callback (t.Fatal, t.FailNow or t.SkipNow in a
+// test), wherever it runs (a worker, the caller, a Blocking goroutine,
+// inside Join or Scope, a sort's cmp, a scan's op, WithProgress's report,
+// a FromSeq sequence), is handled as a panic, and then the goroutine that
+// called the operation calls runtime.Goexit itself: a t.Fatal in a callback
+// ends the test as it would in the test's own goroutine, instead of hanging
+// it. A panic in the same operation wins over a Goexit, as in Go a panic in
+// a deferred call replaces a Goexit. A pool worker goroutine that a
+// callback ended is replaced.
+//
+// # Nesting and locks
+//
+// A callback may call par again, or Join, or start a Scope, to any depth,
+// without deadlock, even on a pool of one worker: a goroutine that waits for
+// work it forked runs that work, and what it forks, meanwhile, and a caller
+// from outside the pool (main, an HTTP handler, a nested call) takes part as
+// a guest of the pool; when every guest slot is taken, the call runs on its
+// caller alone, still correct (runtime.Pool.Do). Nested calls start no
+// goroutines, so nesting does not oversubscribe the machine. Code that forks
+// at every level of a deep recursion passes its worker down instead
+// (runtime.Worker.Join, runtime.JoinFunc).
+//
+// A lock may be held across any par call, Blocking mode and the sorts
+// included: a program that does not deadlock when every operation runs
+// sequentially on its caller (Join running a then b, a loop running its
+// items in order, Scope calling each task at once) does not deadlock with
+// gopar, since a waiting goroutine runs only work that descends from what it
+// waits for (runtime/WAITING.md). Code that deadlocks sequentially still
+// does: a Join whose a waits for something b does, a task that takes a lock
+// its own caller holds.
+//
+// # Small inputs
+//
+// Every operation starts on the calling goroutine alone, in blocks that grow
+// quickly, and hands the rest to the pool's workers only once it has run
+// for about 20 microseconds: a loop over a thousand cheap items never wakes
+// the pool, so no "if n is small, loop" switch is needed. A loop of a few
+// items (at most four per worker) offers them to the pool at once, one at a
+// time in index order: list the costliest first. Block sizes are measured,
+// not set: each goroutine times its blocks and aims at a few microseconds
+// per block, so cheap items run in long blocks and costly ones one or a few
+// at a time.
 package par

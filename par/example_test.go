@@ -124,9 +124,9 @@ func ExampleJoinFunc() {
 	// Output: 832040
 }
 
-func ExampleBlocks() {
+func ExampleInts_Blocks() {
 	out := make([]int, 10)
-	par.Blocks(0, len(out), func(lo, hi int) {
+	par.Range(0, len(out)).Blocks(func(lo, hi int) {
 		// A hand-written loop over a contiguous sub-range: no call per item.
 		for i := lo; i < hi; i++ {
 			out[i] = i * i
@@ -137,7 +137,7 @@ func ExampleBlocks() {
 }
 
 func ExampleReduceBlocks() {
-	sum := par.ReduceBlocks(0, 1_000_000, func(lo, hi int) int {
+	sum := par.ReduceBlocks(par.Range(0, 1_000_000), func(lo, hi int) int {
 		s := 0
 		for i := lo; i < hi; i++ {
 			s += i
@@ -229,7 +229,7 @@ func ExampleIter_Len() {
 	// Output: 100 10
 }
 
-func ExampleInts_Blocks() {
+func ExampleInts_Blocks_settings() {
 	pool, err := par.NewPool(2)
 	if err != nil {
 		panic(err)
@@ -245,10 +245,10 @@ func ExampleInts_Blocks() {
 	// Output: [0 1 4 9 16 25 36 49]
 }
 
-func ExampleReduceBlocksIn() {
+func ExampleReduceBlocks_settings() {
 	ctx, cancel := context.WithCancel(context.Background())
 	defer cancel()
-	longest := par.ReduceBlocksIn(par.Range(0, 1000).WithContext(ctx).WithBlockSize(0, 100),
+	longest := par.ReduceBlocks(par.Range(0, 1000).WithContext(ctx).WithBlockSize(0, 100),
 		func(lo, hi int) int { return hi - lo },
 		func(a, b int) int { return max(a, b) })
 	fmt.Println(longest <= 100, ctx.Err())

@@ -10,12 +10,14 @@ import "github.com/gopar-dev/gopar/iter"
 // init is called once per run of contiguous items, that is O(workers +
 // steals) times, not once per item or per block, so an accumulator may be
 // costly to make: a map for a histogram or a word count, a buffer, a
-// hasher. fold is called once per item through a func value (about 1-1.5
-// ns): over items that cost a few nanoseconds, such as a histogram of
-// floats, a loop of your own over a block with ReduceBlocks is faster (the
-// guide's "Fold over cheap items"). combine must be associative (it need
-// not be commutative); fold(acc, x) may change and return acc, since no
-// other goroutine sees it.
+// hasher. Since the number of runs depends on timing, init() must add
+// nothing to the result (an empty map, a zero count), and return a fresh
+// value on every call when fold or combine changes its accumulator. fold
+// is called once per item through a func value, which Go cannot inline:
+// over items that cost a few nanoseconds, such as a histogram of floats, a
+// loop of your own over a block with ReduceBlocks is faster. combine must
+// be associative (it need not be commutative); fold(acc, x) may change and
+// return acc, since no other goroutine sees it.
 //
 // With Unordered, Fold keeps an accumulator per goroutine that runs it
 // for the whole operation (over FromSeq too, where the runs of an ordered

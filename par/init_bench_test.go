@@ -102,7 +102,7 @@ func BenchmarkScratch(b *testing.B) {
 	b.Run("reduceblocks", func(b *testing.B) {
 		made.Store(0)
 		for range b.N {
-			check(b, par.ReduceBlocks(0, items, func(lo, hi int) uint64 {
+			check(b, par.ReduceBlocks(par.Range(0, items), func(lo, hi int) uint64 {
 				buf := newBuf()
 				var s uint64
 				for i := lo; i < hi; i++ {

@@ -210,6 +210,23 @@ func TestMapInitEveryOperation(t *testing.T) {
 			c2 := &initCounter{}
 			return fmt.Sprint(par.Sum(par.MapInit(it, c2.init, use)))
 		},
+		// The index adapters (adapters.go), on both sides where they take two.
+		"Iter.Take":  func(it par.Iter[int]) string { return collect(it.Take(n / 3)) },
+		"Iter.Skip":  func(it par.Iter[int]) string { return collect(it.Skip(n / 3)) },
+		"Iter.Chain": func(it par.Iter[int]) string { return collect(it.Take(n / 2).Chain(it.Skip(n / 2))) },
+		"Chain":      func(it par.Iter[int]) string { return collect(par.Chain(it.Filter(odd), it)) },
+		"Enumerate": func(it par.Iter[int]) string {
+			return collect(par.Map(par.Enumerate(it), func(p par.Pair[int, int]) int { return p.Key ^ p.Value }))
+		},
+		"Zip": func(it par.Iter[int]) string {
+			return collect(par.Map(par.Zip(it.Skip(1), par.Range(0, n)), func(p par.Pair[int, int]) int { return p.Key - p.Value }))
+		},
+		"ZipWith": func(it par.Iter[int]) string {
+			return collect(par.ZipWith(par.Range(0, n).Filter(odd), it, func(x, y int) int { return x ^ y }))
+		},
+		"Iter.ZipWith": func(it par.Iter[int]) string { // the method of Go 1.27 (chain_index.go) is this function
+			return collect(par.ZipWith(it.Take(n/2), par.Range(0, n), func(x, y int) int { return x + y }))
+		},
 		"ForEachInit": func(it par.Iter[int]) string {
 			var sum atomic.Int64
 			par.ForEachInit(it, func() *scratch { return &scratch{} }, func(s *scratch, x int) { sum.Add(int64(use(s, x))) })

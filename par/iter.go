@@ -82,8 +82,8 @@ func specOf[T any](it Iterator[T]) iter.Spec[T] {
 		// Range's iterator, the common source. T is int here (Ints is
 		// an Iterator[int] and no other), which the assertion checks;
 		// the method call below would cost an indirect call and two
-		// more copies of the Spec (docs/benchmarks.md, "W0 and the
-		// per-item call").
+		// more copies of the Spec (iter's TestCopiesInWholeWords says
+		// what a copy costs).
 		return *any(&v.s).(*iter.Spec[T])
 	}
 	return (*(*Iterator[T])(noescape(unsafe.Pointer(&it)))).spec()
@@ -191,7 +191,7 @@ func (it Iter[T]) WithPool(pool *Pool) Iter[T] {
 // its result over a prefix of the source: the items before the first one
 // that did not run, as if the input ended there. So a cancelled Collect is
 // shorter, never holed with zero values; Sum, Count, Reduce, Fold, Min,
-// Max, Partition, ReduceBlocksIn and the searches (Any, Every, Find,
+// Max, Partition, ReduceBlocks and the searches (Any, Every, Find,
 // FindFirst) answer for that prefix; Values and All end after it. Items
 // after the prefix may have run too: their side effects happened, their
 // results are dropped. A context done before the operation starts gives the
@@ -207,8 +207,12 @@ func (it Iter[T]) WithPool(pool *Pool) Iter[T] {
 // return the failures of the calls that ran, and context.Cause(ctx) last
 // when the context left an item out.
 //
-// docs/guide.md, "Where a done context is observed", lists the forms that
-// take no context.
+// Every terminal operation of an iterator observes it, the block API of a
+// Range (Ints.Blocks, ReduceBlocks) and Chunks included. The calls that take
+// no iterator take no context and run to their end: Join, JoinFunc,
+// JoinAll, Scope (and the runtime package's Worker.Join and Pool.Do),
+// ForEachPtr, the scans and the sorts; check ctx.Err() in their functions
+// to return early. TryScope takes a context of its own.
 func (it Iter[T]) WithContext(ctx context.Context) Iter[T] {
 	if ctx == nil {
 		panic("gopar: WithContext was given a nil context; use context.Background() for none")
@@ -289,9 +293,10 @@ func (it Nums[T]) WithPool(pool *Pool) Nums[T] {
 	return Nums[T]{it.Iter.WithPool(pool)}
 }
 
-// Sum returns the sum of the items (0 for none). Only numeric iterators
-// have the method; for the result of par.Map (where the compiler says "has
-// no field or method Sum"), use the function par.Sum.
+// Sum returns the sum of the items (0 for none). It is the method form of
+// the function Sum, which takes any Iterator of numbers: use that one for
+// the result of par.Map (where the compiler says "has no field or method
+// Sum").
 //
 // Integer sums wrap around on overflow as the + operator does. Float (and
 // complex) sums are reproducible: the same pipeline over the same source
@@ -302,8 +307,14 @@ func (it Nums[T]) WithPool(pool *Pool) Nums[T] {
 // bits of Slice(kept).Sum(), where kept holds the items that pass p. Over
 // FromSeq the positions are the sequence's: the bits are those of the same
 // pipeline over a Slice of the same items (up to 2^32 of them).
-// docs/guide.md, "Float sums are reproducible", says how, and what it
-// costs.
+//
+// How: the items are cut into fixed blocks of 4096 source positions from
+// the start, each block is added up in order, and the block sums are
+// combined in a fixed pairwise tree, whose rounding error grows with log n
+// where a loop's grows with n. The cost is one stored sum per block and the
+// final tree (docs/benchmarks.md, row T7, has the figure). Reduce, Fold and
+// ReduceBlocks with + on floats are not reproducible: their pieces follow
+// the schedule, so their last bits can differ from run to run.
 func (it Nums[T]) Sum() T { return iter.Sum(it.s) } // not Sum(it): an Iterator holding it would be allocated
 
 // Map returns an iterator over f(x) for every item x of it; f may change the

@@ -22,7 +22,7 @@ import "github.com/gopar-dev/gopar/runtime"
 //     back and runs it, or waits for the worker that took it. A Join whose a
 //     is short never reaches a worker; it still allocates its two closures
 //     and costs tens of nanoseconds over the two calls (docs/benchmarks.md,
-//     "Headline figures"). JoinFunc costs about the two calls.
+//     "Other figures"). JoinFunc costs about the two calls.
 //
 // On a one-worker pool b runs on the caller unless the worker is idle at the
 // call. Join may be nested freely (inside a, inside b, inside ForEach)

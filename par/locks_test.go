@@ -19,9 +19,9 @@ import (
 	"github.com/gopar-dev/gopar/runtime"
 )
 
-// The waiting rule (runtime/frame.go, docs/guide.md "Locks"): a program that
-// does not deadlock when every gopar operation runs sequentially on its
-// caller does not deadlock with gopar. Each case below holds a mutex across
+// The waiting rule (runtime/frame.go; par's package doc, "# Nesting and
+// locks"): a program that does not deadlock when every gopar operation runs
+// sequentially on its caller does not deadlock with gopar. Each case below holds a mutex across
 // a waiting form while other tasks of the pool take the same mutex; each
 // is sequentially deadlock-free, and each deadlocked on the rule before it
 // (a waiting goroutine then ran any task of the pool, one that could block

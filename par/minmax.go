@@ -56,7 +56,9 @@ func Max[T cmp.Ordered](it Iterator[T]) (T, bool) {
 // MinFunc returns the smallest item by cmp (negative when a < b, as for
 // slices.SortFunc) and true, or the zero T and false if there is none. When
 // several items are smallest, it returns the first in index order, as
-// slices.MinFunc does.
+// slices.MinFunc does. A cmp that is not a strict weak ordering still gives
+// one of the items and true; one that always answers -1 gives the last
+// item, as slices.MinFunc does.
 func MinFunc[T any](it Iterator[T], cmp func(a, b T) int) (T, bool) {
 	mustFunc(cmp, "MinFunc")
 	return extreme(it, func(acc, x T) T {
@@ -69,7 +71,8 @@ func MinFunc[T any](it Iterator[T], cmp func(a, b T) int) (T, bool) {
 
 // MaxFunc returns the largest item by cmp and true, or the zero T and false
 // if there is none. When several items are largest, it returns the first in
-// index order, as slices.MaxFunc does.
+// index order, as slices.MaxFunc does. A cmp that is not a strict weak
+// ordering still gives one of the items and true (see MinFunc).
 func MaxFunc[T any](it Iterator[T], cmp func(a, b T) int) (T, bool) {
 	mustFunc(cmp, "MaxFunc")
 	return extreme(it, func(acc, x T) T {

@@ -303,12 +303,11 @@ func TestNilFunctionsPanicClearly(t *testing.T) {
 		"TryForEach":  func() { par.Range(0, 1).TryForEach(nil) },
 		"Join":        func() { par.Join(nil, func() {}) },
 		"JoinFunc":    func() { par.JoinFunc[int, int](nil, 1, 2) },
-		"Blocks":      func() { par.Blocks(0, 1, nil) },
 		"par.Map":     func() { par.Map[int, int](par.Range(0, 1), nil) },
 		"FindFirst":   func() { par.Range(0, 1).FindFirst(nil) },
-		"ReduceBlock": func() { par.ReduceBlocks[int](0, 1, nil, nil) },
 		"Ints.Blocks": func() { par.Range(0, 1).Blocks(nil) },
-		"ReduceIn":    func() { par.ReduceBlocksIn[int](par.Range(0, 1), nil, nil) },
+		"ReduceBlock": func() { par.ReduceBlocks[int](par.Range(0, 1), nil, nil) },
+		"ReduceOp":    func() { par.ReduceBlocks(par.Range(0, 1), func(lo, hi int) int { return 0 }, nil) },
 	}
 	for name, f := range cases {
 		func() {

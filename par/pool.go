@@ -27,7 +27,8 @@ func NewPool(workers int) (*Pool, error) { return runtime.New(workers) }
 
 // DefaultPool returns the pool operations run on unless WithPool says
 // otherwise: GOMAXPROCS workers, or as many as the GOPAR_WORKERS
-// environment variable says. Its workers, started on first use, live for
-// the rest of the program (see runtime.Default for what a goroutine-leak
-// checker should ignore).
+// environment variable says. Its workers start on first use and retire
+// once idle, so an idle program has no goroutine of gopar's, and a
+// goroutine-leak checker needs no ignore rule (see runtime.Default, which
+// also says how it behaves inside a testing/synctest bubble).
 func DefaultPool() *Pool { return runtime.Default() }

@@ -49,7 +49,7 @@ func TestBlocksDoNotCollapseUnderRace(t *testing.T) {
 	}
 	t.Logf("a FindFirst with no match over 2^26 items: %v (bound %v)", d, 15*time.Second*scale)
 	var blocks atomic.Int64
-	par.Blocks(0, 1<<30, func(lo, hi int) { blocks.Add(1) })
+	par.Range(0, 1<<30).Blocks(func(lo, hi int) { blocks.Add(1) })
 	b := blocks.Load()
 	if b > 1<<18 {
 		t.Errorf("2^30 items ran in %d blocks under -race (%d items each): blocks collapsed", b, (1<<30)/b)

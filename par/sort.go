@@ -16,7 +16,7 @@ import (
 // moves every element to its bucket between two splitters in one parallel
 // pass, and sorts the buckets with slices.Sort in parallel (samplesort.go
 // has the algorithm). It gains more than the cores give (docs/benchmarks.md,
-// "Headline figures"): the buckets are short, so their sorts add up to less
+// "Results", T2): the buckets are short, so their sorts add up to less
 // work than one sort of the whole.
 //
 // Inputs of fewer than 8192 elements are sorted by slices.Sort on the

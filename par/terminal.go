@@ -17,7 +17,12 @@ func (it Iter[T]) ForEach(f func(T)) {
 // commutative: partial results are combined in index order, so string
 // concatenation gives the same result as a sequential loop. identity() must
 // be a neutral element of op (0 for +, 1 for *, "" for concatenation),
-// because it is used once per piece, and the number of pieces varies.
+// because it is used once per piece, and the number of pieces varies: with
+// identity 1 for +, the result changes from run to run. If op changes its
+// first argument (appends to a slice), identity() must return a fresh value
+// on every call. Over floats, the pieces' boundaries follow the schedule,
+// so the last bits of a sum can differ from run to run; Sum is
+// reproducible.
 func (it Iter[T]) Reduce(identity func() T, op func(T, T) T) T {
 	mustFunc(identity, "Reduce (identity)")
 	mustFunc(op, "Reduce (op)")
@@ -51,7 +56,7 @@ func (it Iter[T]) Count() int {
 // range longer than math.MaxInt panics as Len does, and a length that no
 // slice can have panics with a message that names Collect, the range and
 // its length; a length that memory cannot hold ends the program, as make
-// does.
+// does. No items give an empty slice, not nil.
 func (it Iter[T]) Collect() []T {
 	s := it.s
 	if !s.Filtered() {
@@ -81,6 +86,8 @@ func (it Iter[T]) Collect() []T {
 	return out
 }
 
-// Sum returns the sum of the items of any numeric iterator of this package,
-// such as the result of par.Map (0 for none). See Nums.Sum.
+// Sum returns the sum of the items of any numeric iterator of this package
+// (0 for none). It is the function form of the method Nums.Sum, for an
+// iterator that has no such method, such as the result of par.Map; Nums.Sum
+// gives the rules of integer overflow and of reproducible float sums.
 func Sum[T Number](it Iterator[T]) T { return iter.Sum(specOf(it)) }

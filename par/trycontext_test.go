@@ -126,9 +126,9 @@ func TestTryContextRealFailureWins(t *testing.T) {
 		p := newPool(t, workers)
 		for _, mode := range []struct {
 			name string
-			it   par.Nums[int]
+			it   par.Ints
 		}{
-			{"pool", par.Range(0, n).WithPool(p).Nums},
+			{"pool", par.Range(0, n).WithPool(p)},
 			{"Blocking(8)", par.Range(0, n).Blocking(8)},
 			{"Blocking(n)", par.Range(0, n).Blocking(n)},
 		} {
@@ -216,9 +216,9 @@ func TestTryContextPanicAndGoexit(t *testing.T) {
 	// yet called is skipped (its goroutine may be descheduled in between).
 	for _, mode := range []struct {
 		name    string
-		it      par.Nums[int]
+		it      par.Ints
 		failing int
-	}{{"pool", par.Range(0, 2).WithPool(newPool(t, 2)).Nums, 0}, {"Blocking(2)", par.Range(0, 2).Blocking(2), 1}} {
+	}{{"pool", par.Range(0, 2).WithPool(newPool(t, 2)), 0}, {"Blocking(2)", par.Range(0, 2).Blocking(2), 1}} {
 		for _, goexit := range []bool{false, true} {
 			var cause atomic.Value
 			called := make(chan struct{}) // item 0 was called (Blocking mode)

@@ -210,10 +210,10 @@ func rows(t *table, shift int) {
 		},
 		func() uint64 { return par.Sum(par.Map(par.Range(0, n), mixInt)) })
 
-	row(t, "block API: par.ReduceBlocks(0, n, loop, +)",
+	row(t, "block API: par.ReduceBlocks(par.Range(0, n), loop, +)",
 		func() uint64 { return mixBlock(0, n) },
 		func() uint64 {
-			return par.ReduceBlocks(0, n, mixBlock, func(a, b uint64) uint64 { return a + b })
+			return par.ReduceBlocks(par.Range(0, n), mixBlock, func(a, b uint64) uint64 { return a + b })
 		})
 
 	m := 1 << (14 - shift)

@@ -274,7 +274,7 @@ func inForEachPtr(xs []int) int {
 // 29
 func inBlocks(n int) int {
 	total := 0
-	par.Blocks(0, n, func(lo, hi int) {
+	par.Range(0, n).Blocks(func(lo, hi int) {
 		for i := lo; i < hi; i++ {
 			total += i // want `total is updated by concurrent calls of the Blocks callback`
 		}
@@ -285,7 +285,7 @@ func inBlocks(n int) int {
 // 30
 func inReduceBlocks(n int) int {
 	calls := 0
-	return par.ReduceBlocks(0, n, func(lo, hi int) int {
+	return par.ReduceBlocks(par.Range(0, n), func(lo, hi int) int {
 		calls++ // want `calls is updated by concurrent calls of the ReduceBlocks callback`
 		return hi - lo
 	}, func(a, b int) int { return a + b })

@@ -80,7 +80,7 @@ func ownField(ps []point) {
 
 // 10: a block body writes [lo, hi).
 func blocks(out []int) {
-	par.Blocks(0, len(out), func(lo, hi int) {
+	par.Range(0, len(out)).Blocks(func(lo, hi int) {
 		for i := lo; i < hi; i++ {
 			out[i] = i
 		}
@@ -98,7 +98,7 @@ func blockOffsets(out []int) {
 
 // 12: ReduceBlocks: writes its block, returns a partial result.
 func reduceBlocks(out []int) int {
-	return par.ReduceBlocks(0, len(out), func(lo, hi int) int {
+	return par.ReduceBlocks(par.Range(0, len(out)), func(lo, hi int) int {
 		s := 0
 		for i := lo; i < hi; i++ {
 			out[i] = i
@@ -485,4 +485,11 @@ func probe(it par.Ints) bool {
 	called := false
 	it.ForEach(func(int) { called = true })
 	return called
+}
+
+// 51: Blocking(1) on a range runs one block body at a time.
+func blockingOneBlocks(n int) int {
+	total := 0
+	par.Range(0, n).Blocking(1).Blocks(func(lo, hi int) { total += hi - lo })
+	return total
 }

@@ -76,18 +76,15 @@ func LinesString(s string) Iter[string]                       { return from([]st
 func Lines(data []byte) Iter[[]byte]                          { return from([][]byte{data}) }
 func DefaultPool() *Pool                                      { return &Pool{} }
 func NewPool(workers int) (*Pool, error)                      { return &Pool{}, nil }
-func Blocks(from, to int, body func(lo, hi int))              { Range(from, to).Blocks(body) }
 func (r Ints) Blocks(body func(lo, hi int))                   { body(r.xs[0], r.xs[len(r.xs)-1]+1) }
 func (r Ints) WithContext(ctx context.Context) Ints           { return r }
 func (r Ints) WithPool(p *Pool) Ints                          { return r }
 func (r Ints) WithBlockSize(min, max int) Ints                { return r }
 func (r Ints) WithProgress(report func(done, total int)) Ints { return r }
 func (r Ints) Unordered() Ints                                { return r }
+func (r Ints) Blocking(limit int) Ints                        { return r }
 
-func ReduceBlocks[T any](from, to int, body func(lo, hi int) T, op func(a, b T) T) T {
-	return body(from, to)
-}
-func ReduceBlocksIn[T any](r Ints, body func(lo, hi int) T, op func(a, b T) T) T {
+func ReduceBlocks[T any](r Ints, body func(lo, hi int) T, op func(a, b T) T) T {
 	return body(r.xs[0], r.xs[len(r.xs)-1]+1)
 }
 
