@@ -11,7 +11,8 @@
 #
 # It prints one line per repository: name, commit, reports, fixes applied,
 # tests before, tests after. Reading each report to tell correct ones from
-# wrong ones, and the code for fan-outs it missed, is left to a person.
+# wrong ones, and the code for fan-outs it missed, is left to a person;
+# eval/RESULTS.md holds the results.
 #
 # Usage: parvet/eval/run.sh DIR        (FIX=1 parvet/eval/run.sh DIR to rewrite)
 set -uo pipefail
@@ -41,10 +42,11 @@ for repo in "$dir"/*/; do
 	fixes=0 after=-
 	if [ "${FIX:-0}" = 1 ] && [ "$reports" -gt 0 ]; then
 		(cd "$repo" && go mod edit -require=github.com/gopar-dev/gopar@v0.0.0 -replace=github.com/gopar-dev/gopar="$gopar")
-		(cd "$repo" && "$bin" -fanout -fix ./... > /dev/null 2>&1)
+		# -mod=mod: go.sum may lack gopar's own requirements until go mod tidy.
+		(cd "$repo" && GOFLAGS=-mod=mod "$bin" -fanout -fix ./... > /dev/null 2>&1)
 		(cd "$repo" && git diff -- '*.go' > "$repo/.parvet-fixes.diff")
 		fixes=$(grep -cE '^\+.*par\.(Slice|Range)\(.*\.(ForEach|ForEachIndex|TryForEach|TryForEachContext)\(func' "$repo/.parvet-fixes.diff")
-		(cd "$repo" && go mod tidy > /dev/null 2>&1)
+		(cd "$repo" && go mod tidy > /dev/null 2>&1 && if [ -d vendor ]; then go mod vendor; fi)
 		after=$(tests "$repo")
 	fi
 	printf '%-28s %-12s %7s %5s %-6s %-6s\n' "$name" "$commit" "$reports" "$fixes" "$before" "$after"

@@ -32,7 +32,8 @@
 // loop had no limit), and one on the pool, for CPU-bound work. The analyzer
 // cannot know whether the work blocks; the first fix is the one its guess
 // favours: Blocking where the fan-out has a limit or its body does I/O (uses
-// a context, net, os, io, database/sql, time.Sleep), the pool otherwise.
+// a context, net, os, io, database/sql, time.Sleep), itself or in a function
+// of the same package that it calls, the pool otherwise.
 package fanout
 
 import (
@@ -63,12 +64,23 @@ const (
 
 type pass struct {
 	*analysis.Pass
-	file *ast.File
+	file  *ast.File
+	funcs map[*types.Func]*ast.FuncDecl // the package's functions and methods with a body
 }
 
 func run(p *analysis.Pass) (any, error) {
+	funcs := map[*types.Func]*ast.FuncDecl{}
 	for _, f := range p.Files {
-		ps := &pass{p, f}
+		for _, d := range f.Decls {
+			if fd, ok := d.(*ast.FuncDecl); ok && fd.Body != nil {
+				if fn, ok := p.TypesInfo.Defs[fd.Name].(*types.Func); ok {
+					funcs[fn] = fd
+				}
+			}
+		}
+	}
+	for _, f := range p.Files {
+		ps := &pass{p, f, funcs}
 		ast.Inspect(f, func(n ast.Node) bool {
 			var list []ast.Stmt
 			switch n := n.(type) {

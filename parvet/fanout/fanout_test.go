@@ -3,6 +3,7 @@ package fanout_test
 import (
 	"bytes"
 	"flag"
+	"go/ast"
 	"go/token"
 	"os"
 	"path/filepath"
@@ -31,22 +32,84 @@ func testdata() string {
 	return dir
 }
 
-// TestFanouts checks the reports of testdata/src/fanouts and their
-// suggested fixes against the golden files (one txtar section per fix:
-// Blocking mode and the pool).
+// programs are the testdata packages that are programs: fan-outs, one file
+// per shape, whose output does not depend on timing, which
+// TestFixedProgramsPrintTheSame runs before and after their fixes.
+var programs = []string{"fanoutrun"}
+
+// TestFanouts checks the reports of testdata/src/fanouts and of the
+// programs, and their suggested fixes against the golden files (one txtar
+// section per fix: Blocking mode and the pool).
 func TestFanouts(t *testing.T) {
-	for _, pkg := range []string{"fanouts"} {
+	for _, pkg := range append([]string{"fanouts"}, programs...) {
 		if *update {
-			writeGolden(t, pkg)
+			writeGolden(t, testdata(), pkg)
 		}
-		analysistest.RunWithSuggestedFixes(t, testdata(), fanout.Analyzer, pkg)
+		results := analysistest.RunWithSuggestedFixes(t, testdata(), fanout.Analyzer, pkg)
+		if pkg == "fanouts" {
+			checkFirstFix(t, results)
+		}
+	}
+}
+
+// firstFix is the fix that comes first (the one -fix applies) for some of
+// the fan-outs of testdata/src/fanouts, by the function they are in:
+// Blocking where the fan-out has a limit or its work blocks, in its body or
+// in a function of the package that it calls; the pool otherwise.
+var firstFix = map[string]string{
+	"wgDeferDone":   fanout.FixPool,
+	"wgArgs":        fanout.FixPool, // work, of this package, does no I/O
+	"wgCounted":     fanout.FixPool,
+	"wgIO":          fanout.FixBlocking,
+	"wgSleepHelper": fanout.FixBlocking,
+	"wgReadMethod":  fanout.FixBlocking,
+	"egPlain":       fanout.FixPool,
+	"egSetLimit":    fanout.FixBlocking,
+	"egWithContext": fanout.FixBlocking,
+	"semChan":       fanout.FixBlocking,
+	"workersAfter":  fanout.FixBlocking,
+}
+
+// checkFirstFix checks the order of the fixes of the fan-outs in firstFix.
+func checkFirstFix(t *testing.T, results []*analysistest.Result) {
+	t.Helper()
+	seen := map[string]bool{}
+	for _, r := range results {
+		for _, f := range r.Pass.Files {
+			for _, d := range f.Decls {
+				fd, ok := d.(*ast.FuncDecl)
+				if !ok {
+					continue
+				}
+				want, ok := firstFix[fd.Name.Name]
+				if !ok {
+					continue
+				}
+				for _, diag := range r.Diagnostics {
+					if diag.Pos < fd.Pos() || diag.Pos >= fd.End() {
+						continue
+					}
+					seen[fd.Name.Name] = true
+					if len(diag.SuggestedFixes) == 0 {
+						t.Errorf("%s: no fixes", fd.Name.Name)
+					} else if got := diag.SuggestedFixes[0].Message; got != want {
+						t.Errorf("%s: the first fix is %q, want %q", fd.Name.Name, got, want)
+					}
+				}
+			}
+		}
+	}
+	for name := range firstFix {
+		if !seen[name] {
+			t.Errorf("%s: no report", name)
+		}
 	}
 }
 
 // writeGolden writes, for each file of pkg with fixes, the file with every
 // fix of each message applied, one txtar section per message.
-func writeGolden(t *testing.T, pkg string) {
-	results := analysistest.Run(t, testdata(), fanout.Analyzer, pkg)
+func writeGolden(t *testing.T, dir, pkg string) {
+	results := analysistest.Run(t, dir, fanout.Analyzer, pkg)
 	type edit struct {
 		start, end int
 		text       []byte
@@ -106,7 +169,47 @@ func addEdits(fset *token.FileSet, fix analysis.SuggestedFix, add func(file stri
 	}
 }
 
-// TestGoldenCompiles checks that every fixed file compiles.
+// TestOldModule checks a fan-out in a module whose go line, 1.18, has no
+// max builtin: adding gopar raises that line, so both forms are offered, and
+// Blocking comes first for file reads.
+func TestOldModule(t *testing.T) {
+	dir := filepath.Join(testdata(), "oldmodule")
+	if *update {
+		writeGolden(t, dir, "oldmodule/fanold")
+	}
+	results := analysistest.RunWithSuggestedFixes(t, dir, fanout.Analyzer, "oldmodule/fanold")
+	n := 0
+	for _, r := range results {
+		for _, d := range r.Diagnostics {
+			n++
+			var msgs []string
+			for _, f := range d.SuggestedFixes {
+				msgs = append(msgs, f.Message)
+			}
+			if !slices.Equal(msgs, []string{fanout.FixBlocking, fanout.FixPool}) {
+				t.Errorf("%s: fixes %q, want Blocking, then the pool", r.Pass.Fset.Position(d.Pos), msgs)
+			}
+		}
+	}
+	if n != 1 {
+		t.Errorf("%d reports, want 1", n)
+	}
+}
+
+// TestGoldenCompiles checks that every fixed file of fanouts compiles (the
+// programs' fixed files build in TestFixedProgramsPrintTheSame).
 func TestGoldenCompiles(t *testing.T) {
 	goldentest.Compile(t, testdata(), "fanouts")
+}
+
+// TestFixedProgramsPrintTheSame runs each program of testdata before its
+// fixes and with each golden fix in place, against gopar's own code (the
+// module two folders up), and checks that the fix does not change what it
+// prints.
+func TestFixedProgramsPrintTheSame(t *testing.T) {
+	root, err := filepath.Abs(filepath.Join("..", ".."))
+	if err != nil {
+		t.Fatal(err)
+	}
+	goldentest.SameOutput(t, testdata(), "..", root, programs...)
 }

@@ -165,6 +165,9 @@ func (p *pass) loopRewrite(f *fan) *rewrite {
 		}
 		r.source = "par.Range(0, " + p.src(n) + ")"
 		r.limit = "max(" + p.src(n) + ", 1)"
+		if tv := info.Types[n]; tv.Value != nil && constant.Sign(tv.Value) > 0 {
+			r.limit = p.src(n) // a constant count: Blocking takes it as it is
+		}
 		switch l := f.loop.(type) {
 		case *ast.ForStmt:
 			key = info.ObjectOf(l.Init.(*ast.AssignStmt).Lhs[0].(*ast.Ident))
@@ -195,8 +198,14 @@ func (p *pass) loopRewrite(f *fan) *rewrite {
 		}
 		r.limit = "max(len(" + p.src(over) + "), 1)"
 	}
-	if v := info.FileVersions[p.file]; v != "" && version.Compare(v, "go1.21") < 0 {
-		r.limit = "" // no max builtin: offer the pool's form only
+	// A file older than Go 1.21 has no max builtin. Where its version is
+	// its module's go line, adding gopar (which needs Go 1.23) raises that
+	// line; a file held older by a //go:build line of its own gets the
+	// pool's form only.
+	if v := info.FileVersions[p.file]; v != "" && version.Compare(v, "go1.21") < 0 && strings.HasPrefix(r.limit, "max(") {
+		if p.Module == nil || p.Module.GoVersion == "" || version.Compare(v, "go"+p.Module.GoVersion) != 0 {
+			r.limit = ""
+		}
 	}
 	// The loop body: copies, Add(1), the semaphore's send, the spawn.
 	names := map[types.Object]string{} // loop variable -> the name the goroutine uses
@@ -857,8 +866,14 @@ var ioPackages = map[string]bool{
 }
 
 // ioish reports whether body looks like it blocks: it uses a context, calls
-// into a package of I/O, or sleeps.
+// into a package of I/O, or sleeps, itself or in a function or method of this
+// package that it calls.
 func (p *pass) ioish(body *ast.BlockStmt) bool {
+	return p.blocks(body, map[*types.Func]bool{})
+}
+
+// blocks is ioish, with the functions of this package already looked at.
+func (p *pass) blocks(body *ast.BlockStmt, seen map[*types.Func]bool) bool {
 	found := false
 	ast.Inspect(body, func(n ast.Node) bool {
 		switch n := n.(type) {
@@ -872,8 +887,14 @@ func (p *pass) ioish(body *ast.BlockStmt) bool {
 						found = true
 					}
 				}
-				if fn, ok := o.(*types.Func); ok && fn.Pkg() != nil && fn.Pkg().Path() == "time" && fn.Name() == "Sleep" {
-					found = true
+				if fn, ok := o.(*types.Func); ok {
+					fn = fn.Origin()
+					if fn.Pkg() != nil && fn.Pkg().Path() == "time" && fn.Name() == "Sleep" {
+						found = true
+					} else if fd := p.funcs[fn]; fd != nil && !seen[fn] {
+						seen[fn] = true
+						found = p.blocks(fd.Body, seen)
+					}
 				}
 			}
 		}

@@ -6,6 +6,7 @@ import (
 	"os"
 	"strings"
 	"sync"
+	"time"
 )
 
 func work(s string) int { return len(s) }
@@ -162,6 +163,55 @@ func wgIO(paths []string, sizes []int) {
 				return
 			}
 			sizes[i] = len(b)
+		}()
+	}
+	wg.Wait()
+}
+
+func pause() { time.Sleep(time.Millisecond) }
+
+type store struct{ dir string }
+
+func (s store) size(name string) int {
+	b, _ := os.ReadFile(s.dir + "/" + name)
+	return len(b)
+}
+
+// 34: work that sleeps in a function of this package: Blocking comes first.
+func wgSleepHelper(n int) {
+	var wg sync.WaitGroup
+	for range n { // want `par.Range\(0, n\).ForEach on the pool`
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			pause()
+		}()
+	}
+	wg.Wait()
+}
+
+// 35: work that reads files in a method of this package: Blocking comes
+// first.
+func wgReadMethod(s store, names []string, sizes []int) {
+	var wg sync.WaitGroup
+	for i, name := range names { // want `fan-out: a goroutine per item`
+		wg.Go(func() {
+			sizes[i] = s.size(name)
+		})
+	}
+	wg.Wait()
+}
+
+const batch = 16
+
+// 36: a constant count: Blocking takes it as it is, with no max.
+func wgConstCount(out []int) {
+	var wg sync.WaitGroup
+	for i := 0; i < batch; i++ { // want `par.Range\(0, batch\).ForEach on the pool`
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			out[i] = i + 1
 		}()
 	}
 	wg.Wait()

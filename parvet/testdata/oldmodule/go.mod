@@ -1,0 +1,3 @@
+module oldmodule
+
+go 1.18

@@ -1,0 +1,88 @@
+package main
+
+import (
+	"fmt"
+	"sort"
+	"strings"
+	"sync"
+)
+
+func vowels(s string) int {
+	n := 0
+	for _, r := range s {
+		if strings.ContainsRune("aeiou", r) {
+			n++
+		}
+	}
+	return n
+}
+
+// count runs four workers over the jobs and keeps each job's count.
+func count(jobs []string) map[string]int {
+	counts := make(map[string]int)
+	var mu sync.Mutex
+	ch := make(chan string)
+	var wg sync.WaitGroup
+	for w := 0; w < 4; w++ { // want `fan-out: a pool of 4 worker goroutines draining a channel`
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			for j := range ch {
+				v := vowels(j)
+				mu.Lock()
+				counts[j] = v
+				mu.Unlock()
+			}
+		}()
+	}
+	for _, j := range jobs {
+		ch <- j
+	}
+	close(ch)
+	wg.Wait()
+	return counts
+}
+
+// lengthsByWorkers fills the channel first and runs n workers started with wg.Go.
+func lengthsByWorkers(jobs []string, n int) *sync.Map {
+	var out sync.Map
+	ch := make(chan string, len(jobs))
+	for _, j := range jobs {
+		ch <- j
+	}
+	close(ch)
+	var wg sync.WaitGroup
+	for range n { // want `fan-out: a pool of n worker goroutines draining a channel`
+		wg.Go(func() {
+			for j := range ch {
+				out.Store(j, len(j))
+			}
+		})
+	}
+	wg.Wait()
+	return &out
+}
+
+// runWorkers drains a channel with a fixed pool of worker goroutines fed
+// by a producer, keeping each result under its job's key. Its output does
+// not depend on timing.
+func runWorkers() {
+	jobs := strings.Fields("one two three four five six seven eight nine ten eleven twelve thirteen")
+	counts := count(jobs)
+	keys := make([]string, 0, len(counts))
+	for k := range counts {
+		keys = append(keys, k)
+	}
+	sort.Strings(keys)
+	for _, k := range keys {
+		fmt.Printf("%s=%d ", k, counts[k])
+	}
+	fmt.Println()
+	ls := lengthsByWorkers(jobs, 3)
+	total := 0
+	ls.Range(func(k, v any) bool {
+		total += v.(int)
+		return true
+	})
+	fmt.Println("letters:", total)
+}
