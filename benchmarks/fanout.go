@@ -44,7 +44,7 @@ func seqFn(n int, item func(int) uint64) uint64 { return itemBlock(item, 0, n) }
 // itemBlock is the sum of item(i) over [lo, hi), the item called through a
 // func value. Its loop is the best the compiler makes of such a call: item
 // and the partial sum live in the frame, and nothing is reloaded through a
-// pointer (docs/benchmarks.md, "Honest floors").
+// pointer (README.md, "Implementations").
 func itemBlock(item func(int) uint64, lo, hi int) uint64 {
 	var s uint64
 	for i := lo; i < hi; i++ {

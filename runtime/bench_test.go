@@ -203,8 +203,8 @@ func BenchmarkJoinOneWorkerAlone(b *testing.B) {
 // never yielding, as CPU-bound user code does, until b starts. It reports
 // the median and the 99th percentile of the time from that release to b's
 // start: the freed worker's wake-up, the ripening (a heartbeat tick or two)
-// and the take. docs/benchmarks.md, "Lazy promotion", has the figures and
-// compares the heartbeat with a timer per publication.
+// and the take. docs/design.md, "When a Join goes parallel", compares the
+// heartbeat with a timer per publication.
 func BenchmarkPromotionDelay(b *testing.B) {
 	p := newPool(b, 2)
 	delays := make([]time.Duration, 0, b.N)

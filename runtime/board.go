@@ -229,9 +229,8 @@ func (p *Pool) Promote(f func()) Promotion {
 // freeSlot returns fv's slot if it looks free, and nil if it is in use. It
 // is the first look of every publication, and inlines into its callers: a
 // slot in use is the common case in a recursion (about 97% of W6's Joins),
-// where a call only to find that out cost W6 par.Join about 2%
-// (docs/benchmarks.md, "Fork-join"), and a failed CAS would
-// take the line from the core that owns it.
+// where a call only to find that out costs W6 par.Join about 2%, and a
+// failed CAS would take the line from the core that owns it.
 func (b *board) freeSlot(fv *funcval) *boardSlot {
 	if s := b.slotFor(fv); s.entry.Load() == nil {
 		return s

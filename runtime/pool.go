@@ -317,9 +317,9 @@ func (p *Pool) JoinLazy(a, b func()) {
 // back and runs it, or waits for the worker that took it. As in joinCalls,
 // one deferred function covers both calls. It is joinCalls with a
 // Promotion, kept apart on purpose: joinCalls given the zero Promotion
-// (whose Reclaim is true) does the same, but made the unpublished paths
-// measurably slower per join (docs/benchmarks.md, "joinCalls and
-// joinPromoted").
+// (whose Reclaim is true) does the same, but makes the unpublished paths
+// 4-5% slower per join (par's BenchmarkJoin, alone and beside a busy
+// worker).
 func joinPromoted(pr Promotion, a, b func()) {
 	phase := inA
 	defer func() {

@@ -6,6 +6,7 @@ import (
 	"go/parser"
 	"go/token"
 	"io/fs"
+	"os"
 	"path/filepath"
 	"regexp"
 	"slices"
@@ -13,10 +14,13 @@ import (
 	"testing"
 )
 
-// Measured figures live in docs/benchmarks.md. The README quotes a few of
-// them, each in a line that links to the row it comes from
-// (docs/benchmarks.md#fig-...); the guide and the package docs link instead
-// of quoting. These tests hold both rules.
+// Measured figures live in docs/benchmarks.md, the results page: the table
+// that cmd/compare writes from its latest run, and the hand-written table of
+// the figures other commands measure. A row of either carries an anchor
+// (<a id="fig-w1"></a>) and its figures sit in the column headed "figure".
+// The README quotes a few of them, each in a line that links to the row it
+// comes from (docs/benchmarks.md#fig-...); the guide and the package docs
+// link instead of quoting. These tests hold both rules.
 
 var (
 	// A figure: a number, or a range of two, with the unit of a measurement:
@@ -26,7 +30,7 @@ var (
 	// docs are settings or definitions (20 µs inline, 100 ms between
 	// progress calls, W9's 1 ms waits), not measurements.
 	measured = regexp.MustCompile(`^(x| ?ns)$`)
-	// A link to a row of docs/benchmarks.md's headline table.
+	// A link to a row of docs/benchmarks.md's tables.
 	figLink   = regexp.MustCompile(`\]\(([^()\s]*benchmarks\.md)#(fig-[\w-]+)\)`)
 	figAnchor = regexp.MustCompile(`<a id="(fig-[\w-]+)"></a>`)
 )
@@ -62,23 +66,97 @@ func proseLines(t *testing.T, path string) map[int]string {
 	return lines
 }
 
-// headlineRows reads docs/benchmarks.md's rows that carry a fig- anchor:
-// the figures of each, by anchor.
+// headlineRows reads the rows of docs/benchmarks.md that carry a fig-
+// anchor: the figures of each, by anchor (see tableFigures).
 func headlineRows(t *testing.T, root string) map[string][]string {
 	t.Helper()
-	rows := map[string][]string{}
-	for _, line := range proseLines(t, filepath.Join(root, "docs", "benchmarks.md")) {
-		for _, m := range figAnchor.FindAllStringSubmatch(line, -1) {
-			if _, dup := rows[m[1]]; dup {
-				t.Errorf("docs/benchmarks.md: the anchor %q is on two rows", m[1])
-			}
-			rows[m[1]] = figures(line)
-		}
+	var lines []string
+	if err := eachProseLine(filepath.Join(root, "docs", "benchmarks.md"), func(_ int, line string) { lines = append(lines, line) }); err != nil {
+		t.Fatal(err)
+	}
+	rows, errs := tableFigures(lines)
+	for _, e := range errs {
+		t.Error("docs/benchmarks.md: " + e)
 	}
 	if len(rows) == 0 {
 		t.Fatal(`docs/benchmarks.md has no row with a <a id="fig-..."></a> anchor`)
 	}
 	return rows
+}
+
+// tableFigures reads the Markdown tables among lines. A row with fig-
+// anchors starts a figure; the figures of the column headed "figure" in
+// that row, and in the rows after it that carry no anchor (the other
+// targets of the same form, in the generated table) up to the table's end,
+// are that figure's. The other columns (bars, trust checks, commands) hold
+// numbers that are not measurements of the row's own.
+func tableFigures(lines []string) (map[string][]string, []string) {
+	rows := map[string][]string{}
+	var errs []string
+	var header []string
+	col := -1
+	var current []string // the anchors the rows now read belong to
+	for i, line := range lines {
+		trimmed := strings.TrimSpace(line)
+		if !strings.HasPrefix(trimmed, "|") {
+			header, current = nil, nil
+			continue
+		}
+		cells := tableCells(trimmed)
+		if header == nil {
+			header, col = cells, slices.Index(cells, "figure")
+			continue
+		}
+		if tableRule.MatchString(trimmed) {
+			continue
+		}
+		var anchors []string
+		for _, m := range figAnchor.FindAllStringSubmatch(line, -1) {
+			anchors = append(anchors, m[1])
+			if _, dup := rows[m[1]]; dup {
+				errs = append(errs, fmt.Sprintf("line %d: the anchor %q is on two rows", i+1, m[1]))
+			}
+			rows[m[1]] = []string{}
+		}
+		if len(anchors) > 0 {
+			current = anchors
+		}
+		if len(current) == 0 {
+			continue
+		}
+		if col < 0 || col >= len(cells) {
+			errs = append(errs, fmt.Sprintf("line %d: a row with a fig- anchor in a table with no column headed \"figure\"", i+1))
+			continue
+		}
+		for _, a := range current {
+			rows[a] = append(rows[a], figures(cells[col])...)
+		}
+	}
+	return rows, errs
+}
+
+// tableRule matches a table's header rule: |---|:--:|.
+var tableRule = regexp.MustCompile(`^\|(\s*:?-+:?\s*\|)+$`)
+
+// tableCells splits a table row into its trimmed cells; an escaped \| is
+// part of a cell.
+func tableCells(row string) []string {
+	row = strings.TrimSuffix(strings.TrimPrefix(row, "|"), "|")
+	var cells []string
+	var cell strings.Builder
+	for i := 0; i < len(row); i++ {
+		switch {
+		case row[i] == '\\' && i+1 < len(row) && row[i+1] == '|':
+			cell.WriteByte('|')
+			i++
+		case row[i] == '|':
+			cells = append(cells, strings.TrimSpace(cell.String()))
+			cell.Reset()
+		default:
+			cell.WriteByte(row[i])
+		}
+	}
+	return append(cells, strings.TrimSpace(cell.String()))
 }
 
 // checkQuotes checks the figures of one file's lines: a line that links to
@@ -156,7 +234,14 @@ func TestGuideQuotesNoFigures(t *testing.T) {
 // differs from its row's, and on a figure with no link, so that a check
 // that matches nothing fails here.
 func TestFigureCheckCatchesDrift(t *testing.T) {
-	rows := map[string][]string{"fig-w1": figures("| <a id=\"fig-w1\"></a>W1 | 0.88x the time, 11.7 ns per join, 2.8-3.1x, 1,000 items |")}
+	rows, errs := tableFigures([]string{
+		"| workload | figure | bar |",
+		"|---|---|---|",
+		"| <a id=\"fig-w1\"></a>W1 | 0.88x the time, 11.7 ns per join, 2.8-3.1x, 1,000 items | ≤ 1.05x |",
+	})
+	if len(errs) > 0 {
+		t.Fatal(errs)
+	}
 	if want := []string{"0.88x", "11.7ns", "2.8-3.1x"}; !slices.Equal(rows["fig-w1"], want) {
 		t.Fatalf("figures of the row = %v, want %v", rows["fig-w1"], want)
 	}
@@ -168,17 +253,158 @@ func TestFigureCheckCatchesDrift(t *testing.T) {
 		5: "blocks of 4 us, 20 µs inline, every 100 ms",                 // settings, not measurements
 		6: "| W1 | 0.88x | [W1](docs/benchmarks.md#fig-nowhere) |",      // no such row
 		7: "`0.5x` in code is not prose; x86 and 2^26x neither",
+		8: "within the bar of 1.05x, see [W1](docs/benchmarks.md#fig-w1)", // a bar, not the row's figure
 	}
 	errs, quoted := checkQuotes("README.md", lines, rows)
-	if quoted != 4 {
-		t.Errorf("quoted = %d, want 4 (lines 1, 2, 3 and 6)", quoted)
+	if quoted != 5 {
+		t.Errorf("quoted = %d, want 5 (lines 1, 2, 3, 6 and 8)", quoted)
 	}
 	var at []string
 	for _, e := range errs {
 		at = append(at, strings.SplitN(e, ":", 3)[1])
 	}
-	if want := []string{"2", "4", "6", "6"}; !slices.Equal(at, want) {
+	if want := []string{"2", "4", "6", "6", "8"}; !slices.Equal(at, want) {
 		t.Errorf("errors on lines %v, want %v:\n%s", at, want, strings.Join(errs, "\n"))
+	}
+}
+
+// TestTableFiguresReadsTheFigureColumn reads tables of the two kinds the
+// results page has: a row's figures are those of its "figure" column, and
+// of the rows after it without an anchor, up to the table's end; a second
+// row with the same anchor, and an anchored row of a table that has no
+// "figure" column, are errors.
+func TestTableFiguresReadsTheFigureColumn(t *testing.T) {
+	rows, errs := tableFigures([]string{
+		"Generated:",
+		"",
+		"| workload | gopar | figure | against | bar | trust |",
+		"|---|---|---|---|---:|---|",
+		"| <a id=\"fig-w1\"></a><a id=\"fig-w1-item\"></a>W1 | gopar-item | 0.99x the time | static-fn | ≤ 1.03x | ok (static 1.95x) |",
+		"| <a id=\"fig-w1-block\"></a> | gopar-block | 0.97x the time | static | ≤ 1.05x | |",
+		"| | | 1.93x faster | seq | ≥ 1.90x | |",
+		"| <a id=\"fig-w2\"></a>W2 | gopar-item | 1.01x the time | `a \\| b` 7.5x | ≤ 1.03x | ok (static 1.9x) |",
+		"",
+		"| | | 4.4x | a row of no table's anchor |",
+		"",
+		"| id | figure | reproduce |",
+		"|---|---|---|",
+		"| <a id=\"fig-join\"></a>join | `par.JoinFunc` 1.2-1.6 ns | `go test -bench 'Join$' -count 6` |",
+		"| <a id=\"fig-w2\"></a>again | 3.3x | |",
+		"",
+		"| id | what |",
+		"|---|---|",
+		"| <a id=\"fig-lost\"></a>lost | 2.2x |",
+	})
+	want := map[string][]string{
+		"fig-w1":       {"0.99x"},
+		"fig-w1-item":  {"0.99x"},
+		"fig-w1-block": {"0.97x", "1.93x"},
+		"fig-w2":       {"3.3x"},
+		"fig-join":     {"1.2-1.6ns"},
+		"fig-lost":     {},
+	}
+	if len(rows) != len(want) {
+		t.Errorf("anchors %v, want %v", rows, want)
+	}
+	for a, figs := range want {
+		if !slices.Equal(rows[a], figs) {
+			t.Errorf("%s: figures %v, want %v", a, rows[a], figs)
+		}
+	}
+	if len(errs) != 2 || !strings.Contains(errs[0], `"fig-w2" is on two rows`) || !strings.Contains(errs[1], `no column headed "figure"`) {
+		t.Errorf("errors:\n%s\nwant the second fig-w2 and the table without a figure column", strings.Join(errs, "\n"))
+	}
+}
+
+// resultsMarker ends the hand-written head of a page that cmd/compare
+// writes (benchmarks/cmd/compare/report.go, headMarker): the command keeps
+// what is above it and writes the rest.
+const resultsMarker = "<!-- written by hand above this line; cmd/compare writes everything below it -->"
+
+// generatedHeadings are the sections that cmd/compare writes below the
+// marker for one run.
+var generatedHeadings = regexp.MustCompile(`^## (Run|Results|Charts)$`)
+
+// A pageRule is what checkResultsPage holds a page to.
+type pageRule struct {
+	maxHead  int  // lines of the hand-written head
+	maxLines int  // lines in all; 0: no limit
+	headings bool // below the marker, only the sections cmd/compare writes for one run
+}
+
+// checkResultsPage checks a results page: a short hand-written head, the
+// marker once, then what cmd/compare writes, starting with the command that
+// wrote it.
+func checkResultsPage(text string, rule pageRule) []string {
+	maxHead, maxLines := rule.maxHead, rule.maxLines
+	var errs []string
+	lines := strings.Split(strings.TrimSuffix(text, "\n"), "\n")
+	if maxLines > 0 && len(lines) > maxLines {
+		errs = append(errs, fmt.Sprintf("%d lines, more than %d: keep the hand-written head short and the sections cmd/compare writes", len(lines), maxLines))
+	}
+	at := slices.Index(lines, resultsMarker)
+	if at < 0 || strings.Count(text, resultsMarker) != 1 {
+		return append(errs, "the line "+resultsMarker+" is not on the page once: cmd/compare cannot tell the hand-written head from what it writes")
+	}
+	if at > maxHead {
+		errs = append(errs, fmt.Sprintf("the hand-written head is %d lines, more than %d", at, maxHead))
+	}
+	generated := strings.Join(lines[at+1:], "\n")
+	if !strings.Contains(generated, "Generated by `go run ./cmd/compare") {
+		errs = append(errs, "below the marker, the page does not name the command that wrote it (Generated by `go run ./cmd/compare ...`)")
+	}
+	fence := false
+	for i, line := range lines[at+1:] {
+		if strings.HasPrefix(line, "```") {
+			fence = !fence
+		}
+		if rule.headings && !fence && strings.HasPrefix(line, "#") && !generatedHeadings.MatchString(line) {
+			errs = append(errs, fmt.Sprintf("line %d: %q is no section cmd/compare writes: hand-written text goes above the marker, and a design's reasons next to the design", at+i+2, line))
+		}
+	}
+	return errs
+}
+
+// TestResultsPagesAreGenerated checks docs/benchmarks.md (at most about 250
+// lines, and below its head only the sections cmd/compare writes) and the
+// sweep's page (a head, then what cmd/compare wrote).
+func TestResultsPagesAreGenerated(t *testing.T) {
+	root := repoRoot(t)
+	for _, c := range []struct {
+		rel  string
+		rule pageRule
+	}{{"docs/benchmarks.md", pageRule{40, 250, true}}, {"docs/benchmarks-16core.md", pageRule{40, 0, false}}} {
+		text, err := os.ReadFile(filepath.Join(root, c.rel))
+		if err != nil {
+			t.Fatal(err)
+		}
+		for _, e := range checkResultsPage(string(text), c.rule) {
+			t.Errorf("%s: %s", c.rel, e)
+		}
+	}
+}
+
+// TestResultsPageCheckCatchesHandWriting runs the page check on a page that
+// is too long, has a hand-written section below the marker and no command,
+// and on one without the marker, so that a check that passes anything fails
+// here.
+func TestResultsPageCheckCatchesHandWriting(t *testing.T) {
+	good := "# gopar benchmarks\n\nHow to read it.\n\n" + resultsMarker + "\n\n## Run\n\nGenerated by `go run ./cmd/compare -w all -out x.md` in `benchmarks/`.\n\n## Results\n\n| a |\n\n## Charts\n\n```\n# not a heading\n```\n"
+	if errs := checkResultsPage(good, pageRule{40, 250, true}); len(errs) > 0 {
+		t.Errorf("a generated page: %v", errs)
+	}
+	bad := strings.Replace(good, "Generated by", "Made by", 1) + "\n## W0 and the per-item call\n\nThe fifth run...\n" + strings.Repeat("\n", 250)
+	errs := checkResultsPage(bad, pageRule{3, 250, true})
+	for _, want := range []string{"lines, more than 250", "head is 4 lines", "does not name the command", `"## W0 and the per-item call" is no section`} {
+		if !slices.ContainsFunc(errs, func(e string) bool { return strings.Contains(e, want) }) {
+			t.Errorf("no error saying %q among:\n%s", want, strings.Join(errs, "\n"))
+		}
+	}
+	if errs := checkResultsPage(bad, pageRule{40, 0, false}); len(errs) != 1 || !strings.Contains(errs[0], "does not name the command") {
+		t.Errorf("a sweep's page, no limits on lines or sections: %v", errs)
+	}
+	if errs := checkResultsPage(strings.Replace(good, resultsMarker, "", 1), pageRule{40, 250, true}); len(errs) != 1 || !strings.Contains(errs[0], "not on the page once") {
+		t.Errorf("a page without the marker: %v", errs)
 	}
 }
 

@@ -89,10 +89,9 @@ func diaryLines(text []byte) []int {
 }
 
 // TestNoDiaryWord checks every text file of the project (Go, Markdown, the
-// models, the scripts) for the word by which the measuring diary that
-// docs/benchmarks.md once was named its rounds. Figures belong to the
-// results page, which names the command that reproduces each; who measured
-// what when belongs to the commit messages.
+// models, the scripts) for the word by which a measuring diary names its
+// rounds. Figures belong to the results page, which names the command that
+// reproduces each; who measured what when belongs to the commit messages.
 func TestNoDiaryWord(t *testing.T) {
 	root := repoRoot(t)
 	checked := 0

@@ -6,36 +6,41 @@
 // checksums (a mismatch stops the command with exit status 1), then runs them in
 // turn, A B C A B C ..., for -rounds rounds. A measurement repeats the workload
 // until -min has passed and keeps the time of one run; the command reports the
-// median over the rounds. It prints one Markdown table: per workload and
-// implementation the median time, the speedup over seq, and, on the gopar rows,
-// each target's ratio with PASS or MISS.
+// median over the rounds. It prints a results table with a row per target:
+// gopar's figure as a ratio to the baseline's median, the bar, PASS or MISS,
+// the workload's trust check, and the command that measures it again.
 //
 // The shared machines this runs on sometimes lose a core for a second or more.
-// So the command also reports, from the same run, the static fan-out's speedup
-// over seq for each workload, and marks the run UNTRUSTED where it is below 1.7.
-// Where static cannot scale by design (uneven or tiny work, or nothing to split),
-// a balanced probe (benchmarks.Probe) runs in the same rotation and stands in.
+// So the command also takes, from the same run, the static fan-out's speedup
+// over seq for each workload, and marks the workload UNTRUSTED where it is
+// below 85% of the ideal (1.7 at GOMAXPROCS=2). Where static cannot scale by
+// design (uneven or tiny work, or nothing to split), a balanced probe
+// (benchmarks.Probe) runs in the same rotation and stands in.
+//
+// With -out the report goes to a file too, docs/benchmarks.md for one: the
+// file keeps its hand-written head, up to the line headMarker (report.go), and
+// the command replaces the rest. Beside the file it writes SVG charts (see
+// chart.go), the speedup of every implementation per workload, and the
+// medians of every implementation as JSON, from which -redraw draws the
+// charts again without running anything.
 //
 // With -procs set to a list, the command runs the whole rotation once per
 // GOMAXPROCS value, each in a child process of its own (gopar's default pool is
 // sized once per process), and reports how each implementation's speedup over
-// seq grows with the workers. With -out it also writes SVG charts beside the
-// report (see chart.go): the speedup of every implementation per workload,
-// and, for a sweep, speedup against workers.
+// seq grows with the workers, with a chart of speedup against workers.
 //
 // Usage, from the benchmarks folder:
 //
-//	go run ./cmd/compare                       # all workloads, 5 rounds
+//	go run ./cmd/compare                         # W0..W11, 5 rounds
 //	go run ./cmd/compare -w W1,W3 -rounds 9
-//	go run ./cmd/compare -w toolkit -rounds 3    # T1..T7, issue 9's figures
+//	go run ./cmd/compare -w toolkit -rounds 3    # T1..T7 and P3..P7
 //	go run ./cmd/compare -w keyed                # K1..K3, the keyed operations
-//	go run ./cmd/compare -out ../docs/benchmarks.md
-//	go run ./cmd/compare -procs 1,2,4,8,16 -quick -out ../docs/benchmarks.md
-//	go run ./cmd/compare -redraw ../docs/benchmarks.md   # the chart only, from the table
+//	go run ./cmd/compare -w all -out ../docs/benchmarks.md   # the results page
+//	go run ./cmd/compare -procs 1,2,4,8,16 -quick -out ../docs/benchmarks-16core.md
+//	go run ./cmd/compare -redraw ../docs/benchmarks.md   # the chart only, from the medians
 package main
 
 import (
-	"bufio"
 	"flag"
 	"fmt"
 	"os"
@@ -47,24 +52,21 @@ import (
 	"github.com/gopar-dev/gopar/benchmarks"
 )
 
-// trustSpeedup is the least speedup of static over seq on a balanced workload
-// that shows the run had all its cores: 1.7 at GOMAXPROCS=2 (benchmarks/README.md),
-// the same 85% of the ideal at any other value.
-func trustSpeedup() float64 { return 0.85 * float64(runtime.GOMAXPROCS(0)) }
-
 func main() {
-	ids := flag.String("w", "", "comma-separated workloads to run, such as W1,W3 or T2; W10 names its four counts (W10-2, W10-4, W10-P, W10-2P); toolkit names T1..T7, streams S1..S5, keyed K1..K3 (default: W0..W11)")
+	ids := flag.String("w", "", "comma-separated workloads to run, such as W1,W3 or T2; W10 names its four counts (W10-2, W10-4, W10-P, W10-2P); toolkit names T1..T7 and P3..P7, streams S1..S5, keyed K1..K3, all every workload (default: W0..W11)")
 	rounds := flag.Int("rounds", 5, "rounds of alternated runs; the median is reported")
-	out := flag.String("out", "", "also write the Markdown report to this file")
+	out := flag.String("out", "", "also write the report to this Markdown file, after its hand-written head")
 	procList := flag.String("procs", "", "GOMAXPROCS value, or a comma-separated list such as 1,2,4 for a sweep (default: leave it)")
 	minTime := flag.Duration("min", 150*time.Millisecond, "least time of one measurement; short workloads repeat until it has passed")
 	quick := flag.Bool("quick", false, "no warm-up round, and 2 rounds of at least 50ms each unless -rounds or -min say otherwise: for sweeps")
 	skip := flag.String("skip", "", "comma-separated implementations to leave out, such as goroutine,errgroup")
 	jsonOut := flag.String("json", "", "write the medians as JSON to this file (how a sweep's child processes report)")
-	redrawFrom := flag.String("redraw", "", "run nothing: draw the speedup chart again from this report's table, beside it")
+	redrawFrom := flag.String("redraw", "", "run nothing: draw the speedup chart beside this report again, from the medians written beside it")
 	flag.Parse()
 	if *redrawFrom != "" {
-		redraw(*redrawFrom)
+		if err := redraw(*redrawFrom); err != nil {
+			fatalf("%v", err)
+		}
 		return
 	}
 	if *quick {
@@ -79,6 +81,11 @@ func main() {
 	}
 	if *rounds < 1 {
 		fatalf("-rounds must be at least 1")
+	}
+	if *out != "" {
+		if err := checkOut(*out); err != nil {
+			fatalf("%v", err)
+		}
 	}
 	procs := parseProcs(*procList)
 	if len(procs) > 1 {
@@ -101,36 +108,80 @@ func main() {
 		fmt.Fprintf(os.Stderr, "%s %s: %d implementations, %d rounds\n", w.ID, w.Name, len(w.Impls), *rounds)
 		results = append(results, measure(w, *rounds, *minTime, !*quick))
 	}
+	r := run{runtime.GOMAXPROCS(0), results}
 	if *jsonOut != "" {
-		writeJSON(*jsonOut, results)
+		if err := writeJSON(*jsonOut, r); err != nil {
+			fatalf("%v", err)
+		}
 	}
 
-	report := render(results, *rounds, *minTime)
+	report := render(results, thisRun(*rounds, *minTime, !*quick, commandLine(), rowFlags()))
 	if *out != "" {
-		report += chartSection(*out, []run{{runtime.GOMAXPROCS(0), results}})
+		if report, err = withFiles(report, *out, r); err != nil {
+			fatalf("%v", err)
+		}
 	}
-	fmt.Print(report)
+	fmt.Print("# " + pageTitle + "\n\n" + report)
 	if *out != "" {
-		writeReport(*out, report)
+		if err := writeReport(*out, pageTitle, report); err != nil {
+			fatalf("%v", err)
+		}
 	}
 }
 
-// notesMarker starts the hand-written part of a report file: writeReport keeps
-// it, and everything after it, when it replaces the generated part.
-const notesMarker = "<!-- notes: written by hand, kept by cmd/compare -->"
+// pageTitle is the title of a report, and of a new report file.
+const pageTitle = "gopar benchmarks"
 
-// writeReport writes the Markdown report to path, followed by the notes of
-// the file it replaces, if it has any.
-func writeReport(path, report string) {
-	if old, err := os.ReadFile(path); err == nil {
-		if _, notes, ok := strings.Cut(string(old), notesMarker); ok {
-			report += "\n" + notesMarker + notes
+// commandLine returns the command as run: "go run ./cmd/compare" and the
+// flags that were set, -w first and -out last.
+func commandLine() string {
+	order := []string{"w", "procs", "rounds", "min", "quick", "skip", "out"}
+	var set []*flag.Flag
+	flag.Visit(func(f *flag.Flag) {
+		if f.Name != "json" {
+			set = append(set, f)
 		}
+	})
+	slices.SortStableFunc(set, func(a, b *flag.Flag) int {
+		rank := func(f *flag.Flag) int {
+			if i := slices.Index(order, f.Name); i >= 0 {
+				return i
+			}
+			return len(order) - 1 // any other flag before -out
+		}
+		return rank(a) - rank(b)
+	})
+	parts := []string{"go run ./cmd/compare"}
+	for _, f := range set {
+		parts = append(parts, flagText(f))
 	}
-	if err := os.WriteFile(path, []byte(report), 0o644); err != nil {
-		fatalf("%v", err)
+	return strings.Join(parts, " ")
+}
+
+// rowFlags returns the flags that a row's command repeats: those that
+// change how a workload is measured.
+func rowFlags() []string {
+	var fs []string
+	flag.Visit(func(f *flag.Flag) {
+		switch f.Name {
+		case "quick", "rounds", "min", "procs", "skip":
+			fs = append(fs, flagText(f))
+		}
+	})
+	return fs
+}
+
+// flagText prints a flag as a command line gives it: -quick, -rounds 3,
+// -skip 'a b' (quoted for a shell where it has to be).
+func flagText(f *flag.Flag) string {
+	if b, ok := f.Value.(interface{ IsBoolFlag() bool }); ok && b.IsBoolFlag() && f.Value.String() == "true" {
+		return "-" + f.Name
 	}
-	fmt.Fprintf(os.Stderr, "wrote %s\n", path)
+	v := f.Value.String()
+	if v == "" || strings.ContainsAny(v, " \t'\"$`\\|&;<>()*?[]{}!#~") {
+		v = "'" + strings.ReplaceAll(v, "'", `'\''`) + "'"
+	}
+	return "-" + f.Name + " " + v
 }
 
 // without returns w without the named implementations (seq always stays).
@@ -262,180 +313,6 @@ func median(ds []time.Duration) time.Duration {
 	return (s[n/2-1] + s[n/2]) / 2
 }
 
-// render returns the Markdown report: header, results table, trust check.
-func render(results []result, rounds int, minTime time.Duration) string {
-	var b strings.Builder
-	fmt.Fprintf(&b, "# gopar benchmarks\n\n")
-	fmt.Fprintf(&b, "Generated by `go run ./cmd/compare` in `benchmarks/`; workloads, baselines and targets are defined in benchmarks/README.md.\n\n")
-	fmt.Fprintf(&b, "- date: %s\n", time.Now().UTC().Format("2006-01-02 15:04 UTC"))
-	fmt.Fprintf(&b, "- CPU: %s (%d logical CPUs)\n", cpuModel(), runtime.NumCPU())
-	fmt.Fprintf(&b, "- Go: %s %s/%s\n", runtime.Version(), runtime.GOOS, runtime.GOARCH)
-	fmt.Fprintf(&b, "- GOMAXPROCS: %d\n", runtime.GOMAXPROCS(0))
-	fmt.Fprintf(&b, "- method: the implementations of a workload run alternated (A B C A B C ...) for %d rounds "+
-		"(after one warm-up round, unless -quick); a measurement repeats a run until %v has passed; each cell is the median over the rounds. "+
-		"All implementations of a workload returned the same checksum.\n", rounds, minTime)
-	fmt.Fprintf(&b, "- trust: a parallel figure counts only if, in the same run, the static fan-out gets >= %.2fx over seq "+
-		"(on the workload itself where it is balanced, otherwise on a balanced probe run in the same rotation).\n", trustSpeedup())
-	if runtime.NumCPU() <= 2 {
-		fmt.Fprintf(&b, "- machine: a shared 2-core VM whose second core sometimes vanishes for a second or more; "+
-			"absolute times drift between runs, ratios within one run hold.\n")
-	}
-	fmt.Fprintf(&b, "- reading the gopar rows: gopar-item calls the item through a func value (floor: static-fn); "+
-		"gopar-block runs the same inlined loop as seq, static, dynamic and the peers (floor: static; dynamic on the uneven loops, where gopar-item's is dynamic-fn). "+
-		"On cheap items a func call per item costs 1-3 ns here, so a per-item form cannot reach 1.9x over an inlined seq; "+
-		"the targets that compare with inlined baselines are checked on gopar-block. "+
-		"gopar-join forks with par.Join (inline while no participant is idle), gopar-worker passes the worker down (runtime.Worker.Join), "+
-		"gopar-joinfunc forks with runtime.JoinFunc, which shares a fork only while a worker is idle; gopar-parjoinfunc with par.JoinFunc, which needs no worker and runs inline while none is idle. "+
-		"seq-fn is the plain loop calling the item through a func value: an honest static-fn takes at most its time divided by the workers. "+
-		"conc-map-item and conc-foreach-item are conc's per-item forms (iter.Map, iter.ForEachIdx), which need a result slice of one word per item (left out of W2). "+
-		"rayon-split is not a gopar API: Rayon's recursive halving with thief splitting, rebuilt on gopar's pool for comparison (docs/steal-fraction.md).\n\n")
-
-	trust, untrusted := trustTable(results)
-	if len(untrusted) > 0 {
-		fmt.Fprintf(&b, "**UNTRUSTED run**: static got less than %.2fx over seq on %s; rerun before reading the parallel figures.\n\n",
-			trustSpeedup(), strings.Join(untrusted, ", "))
-	} else {
-		fmt.Fprintf(&b, "Trusted run: static got >= %.2fx over seq on every workload.\n\n", trustSpeedup())
-	}
-
-	rows := [][]string{{"workload", "implementation", "median", "speedup vs seq", "targets"}}
-	pass, miss := 0, 0
-	for _, r := range results {
-		seq := r.median["seq"]
-		first := true
-		for _, name := range rowNames(r.w) {
-			label := ""
-			if first {
-				label = r.w.ID + " " + r.w.Name
-				first = false
-			}
-			d, ok := r.median[name]
-			if !ok {
-				why := "missing"
-				if name == "goroutine" {
-					why = "infeasible at this size"
-				}
-				rows = append(rows, []string{label, name, "-", "-", why})
-				continue
-			}
-			var checks []string
-			for _, t := range r.w.Targets {
-				if t.Impl != name {
-					continue
-				}
-				text, ok := check(r, t)
-				if ok {
-					pass++
-				} else {
-					miss++
-				}
-				checks = append(checks, text)
-			}
-			if a, ok := r.allocs[name]; ok {
-				checks = append(checks, fmt.Sprintf("%.2f allocs/item", a))
-			}
-			rows = append(rows, []string{label, name, formatDuration(d),
-				fmt.Sprintf("%.2f", float64(seq)/float64(d)), strings.Join(checks, "; ")})
-		}
-	}
-	writeTable(&b, rows, 2, 3)
-	fmt.Fprintf(&b, "\nTargets: %d PASS, %d MISS.\n\n", pass, miss)
-
-	fmt.Fprintf(&b, "## Trust check: static fan-out vs seq, same run\n\n")
-	writeTable(&b, trust, 1, 3)
-	return b.String()
-}
-
-// rowNames returns the rows to show for w: its implementations, with a row for
-// one goroutine per item where that is infeasible, and one for each
-// implementation a target names that the workload lacks.
-func rowNames(w *benchmarks.Workload) []string {
-	var names []string
-	for _, im := range w.Impls {
-		names = append(names, im.Name)
-	}
-	if _, ok := w.Impl("goroutine"); !ok {
-		// Show it after dynamic, where the other workloads have it.
-		at := slices.Index(names, "dynamic") + 1
-		if at > 0 {
-			names = slices.Insert(names, at, "goroutine")
-		}
-	}
-	for _, t := range w.Targets {
-		if !slices.Contains(names, t.Impl) {
-			names = append(names, t.Impl)
-		}
-	}
-	return names
-}
-
-// check evaluates target t on r and returns its text and whether it passed. A
-// target whose implementation did not run counts as a miss.
-func check(r result, t benchmarks.Target) (string, bool) {
-	against, base := t.Against, time.Duration(0)
-	if t.Against == benchmarks.BestPeer {
-		for _, p := range benchmarks.Peers {
-			if d, ok := r.median[p]; ok && (base == 0 || d < base) {
-				against, base = p, d
-			}
-		}
-		against = "best peer (" + against + ")"
-	} else {
-		base = r.median[t.Against]
-	}
-	d := r.median[t.Impl]
-	if d == 0 || base == 0 {
-		return fmt.Sprintf("vs %s: n/a MISS", against), false
-	}
-	if t.Speedup {
-		s := float64(base) / float64(d)
-		ok := s >= t.Limit
-		return fmt.Sprintf("speedup vs %s %.2f (>= %.2f) %s", against, s, t.Limit, verdict(ok)), ok
-	}
-	q := float64(d) / float64(base)
-	ok := q <= t.Limit
-	if t.Against == benchmarks.BestPeer {
-		ok = q < t.Limit
-		return fmt.Sprintf("vs %s %.3fx (< %.2fx) %s", against, q, t.Limit, verdict(ok)), ok
-	}
-	return fmt.Sprintf("vs %s %.2fx (<= %.2fx) %s", against, q, t.Limit, verdict(ok)), ok
-}
-
-func verdict(ok bool) string {
-	if ok {
-		return "PASS"
-	}
-	return "MISS"
-}
-
-// trustTable returns the trust check's rows and the workloads that failed it.
-func trustTable(results []result) ([][]string, []string) {
-	rows := [][]string{{"workload", "static speedup", "checked on", "check speedup", "verdict"}}
-	var untrusted []string
-	for _, r := range results {
-		own := "-"
-		if s, ok := r.median["static"]; ok {
-			own = fmt.Sprintf("%.2f", float64(r.median["seq"])/float64(s))
-		}
-		var on string
-		var sp float64
-		if r.w.Balanced {
-			on = "the workload"
-			sp = float64(r.median["seq"]) / float64(r.median["static"])
-		} else {
-			on = "probe (" + benchmarks.Probe.What + ")"
-			sp = float64(r.probe["seq"]) / float64(r.probe["static"])
-		}
-		v := "ok"
-		if sp < trustSpeedup() {
-			v = "UNTRUSTED"
-			untrusted = append(untrusted, fmt.Sprintf("%s (%.2f)", r.w.ID, sp))
-		}
-		rows = append(rows, []string{r.w.ID + " " + r.w.Name, own, on, fmt.Sprintf("%.2f", sp), v})
-	}
-	return rows, untrusted
-}
-
 // writeTable writes rows as a Markdown table, the first row the header, with
 // the columns padded so that it also reads well as plain text. The columns
 // numbered in right (from 0) hold numbers and align right.
@@ -491,24 +368,6 @@ func formatDuration(d time.Duration) string {
 	}
 }
 
-// cpuModel returns the CPU's model name from /proc/cpuinfo, or "unknown".
-func cpuModel() string {
-	f, err := os.Open("/proc/cpuinfo")
-	if err != nil {
-		return "unknown"
-	}
-	defer f.Close()
-	sc := bufio.NewScanner(f)
-	for sc.Scan() {
-		if k, v, ok := strings.Cut(sc.Text(), ":"); ok && strings.TrimSpace(k) == "model name" {
-			return strings.TrimSpace(v)
-		}
-	}
-	return "unknown"
-}
-
-func errorf(format string, args ...any) error { return fmt.Errorf(format, args...) }
-
 func fatalf(format string, args ...any) {
 	fmt.Fprintf(os.Stderr, "compare: "+format+"\n", args...)
 	os.Exit(1)
@@ -516,8 +375,7 @@ func fatalf(format string, args ...any) {
 
 // selectWorkloads reads -w: comma-separated workload ids, matched without
 // regard to case ("w3", "probe", "P4i"), plus the names toolkit, streams,
-// keyed and W10. An
-// empty list selects benchmarks.All.
+// keyed, W10 and all. An empty list selects benchmarks.All (W0..W11).
 func selectWorkloads(ids string) ([]*benchmarks.Workload, error) {
 	if ids == "" {
 		return benchmarks.All, nil
@@ -526,10 +384,12 @@ func selectWorkloads(ids string) ([]*benchmarks.Workload, error) {
 	for _, id := range strings.Split(ids, ",") {
 		id = strings.TrimSpace(id)
 		switch {
+		case strings.EqualFold(id, "all"):
+			workloads = append(workloads, allWorkloads()...)
 		case strings.EqualFold(id, "toolkit"):
 			workloads = append(workloads, benchmarks.Toolkit...)
 		case strings.EqualFold(id, "streams"):
-			workloads = append(workloads, benchmarks.Streams...)
+			workloads = append(workloads, streams()...)
 		case strings.EqualFold(id, "keyed"):
 			workloads = append(workloads, benchmarks.Keyed...)
 		case strings.EqualFold(id, "W10"):
@@ -544,4 +404,18 @@ func selectWorkloads(ids string) ([]*benchmarks.Workload, error) {
 		}
 	}
 	return workloads, nil
+}
+
+// allWorkloads is every workload: W0..W11, the toolkit's T1..T7 and
+// P3..P7, the streams S1..S5 and the keyed K1..K3.
+func allWorkloads() []*benchmarks.Workload {
+	return slices.Concat(benchmarks.All, benchmarks.Toolkit, streams(), benchmarks.Keyed)
+}
+
+// streams is S1..S5 in the order of their ids (the files that define them
+// add them in another).
+func streams() []*benchmarks.Workload {
+	return slices.SortedStableFunc(slices.Values(benchmarks.Streams), func(a, b *benchmarks.Workload) int {
+		return strings.Compare(a.ID, b.ID)
+	})
 }

@@ -1,7 +1,7 @@
 package main
 
 import (
-	"bufio"
+	"flag"
 	"os"
 	"path/filepath"
 	"slices"
@@ -17,25 +17,6 @@ func TestParseProcs(t *testing.T) {
 		if got := parseProcs(in); !slices.Equal(got, want) {
 			t.Errorf("parseProcs(%q) = %v, want %v", in, got, want)
 		}
-	}
-}
-
-// TestWriteReportKeepsNotes: the hand-written notes after the marker survive
-// a new report; a file without the marker is replaced whole.
-func TestWriteReportKeepsNotes(t *testing.T) {
-	path := filepath.Join(t.TempDir(), "b.md")
-	if err := os.WriteFile(path, []byte("# old table\n\n"+notesMarker+"\n\n## Notes\n\nkept\n"), 0o644); err != nil {
-		t.Fatal(err)
-	}
-	writeReport(path, "# new table\n")
-	got, _ := os.ReadFile(path)
-	if want := "# new table\n\n" + notesMarker + "\n\n## Notes\n\nkept\n"; string(got) != want {
-		t.Fatalf("report:\n%s\nwant:\n%s", got, want)
-	}
-	writeReport(path, "# newer\n")
-	got, _ = os.ReadFile(path)
-	if !strings.HasPrefix(string(got), "# newer\n") || !strings.Contains(string(got), "kept") || strings.Contains(string(got), "new table") {
-		t.Fatalf("second report:\n%s", got)
 	}
 }
 
@@ -75,30 +56,6 @@ func TestSweepReport(t *testing.T) {
 	}
 }
 
-// TestRedrawReadsRender: the table that render writes reads back to the
-// same medians, to the precision it prints.
-func TestRedrawReadsRender(t *testing.T) {
-	w := benchmarks.Lookup("W3")
-	m := map[string]time.Duration{}
-	for k, im := range w.Impls {
-		m[im.Name] = time.Duration(k+1) * 10 * time.Millisecond
-	}
-	md := render([]result{{w: w, median: m, probe: map[string]time.Duration{"seq": 50 * time.Millisecond, "static": 26 * time.Millisecond}}}, 3, time.Second)
-	r, err := parseReport(bufio.NewScanner(strings.NewReader(md)))
-	if err != nil {
-		t.Fatal(err)
-	}
-	if len(r.results) != 1 || r.results[0].w.ID != "W3" || r.procs < 1 {
-		t.Fatalf("parsed %d results, procs %d", len(r.results), r.procs)
-	}
-	got := r.results[0].median
-	for name, d := range m {
-		if got[name] != d {
-			t.Errorf("%s: read back %v, want %v", name, got[name], d)
-		}
-	}
-}
-
 // TestSelectWorkloads: -w matches ids whatever their case, so that an id
 // with lower-case letters (P4i, probe) can be chosen: upper-casing the list
 // would find no "P4I" or "PROBE".
@@ -119,6 +76,8 @@ func TestSelectWorkloads(t *testing.T) {
 		{"w10", []*benchmarks.Workload{benchmarks.W10x2, benchmarks.W10x4, benchmarks.W10xP, benchmarks.W10x2P}},
 		{"keyed", []*benchmarks.Workload{benchmarks.K1, benchmarks.K2, benchmarks.K3}},
 		{"k2", []*benchmarks.Workload{benchmarks.K2}},
+		{"streams", []*benchmarks.Workload{benchmarks.S1, benchmarks.S2, benchmarks.S3, benchmarks.S4, benchmarks.S5}},
+		{"all", slices.Concat(benchmarks.All, benchmarks.Toolkit, []*benchmarks.Workload{benchmarks.S1, benchmarks.S2, benchmarks.S3, benchmarks.S4, benchmarks.S5}, benchmarks.Keyed)},
 	} {
 		got, err := selectWorkloads(c.ids)
 		if err != nil || !slices.Equal(got, c.want) {
@@ -136,4 +95,28 @@ func idsOf(ws []*benchmarks.Workload) []string {
 		out = append(out, w.ID)
 	}
 	return out
+}
+
+// TestCommandLine: the page names the command that wrote it with -w first
+// and -out last, and a row's command repeats only the flags that change a
+// measurement.
+func TestCommandLine(t *testing.T) {
+	saved := flag.CommandLine
+	defer func() { flag.CommandLine = saved }()
+	flag.CommandLine = flag.NewFlagSet("compare", flag.ContinueOnError)
+	flag.String("w", "", "")
+	flag.String("out", "", "")
+	flag.Bool("quick", false, "")
+	flag.Int("rounds", 5, "")
+	flag.String("skip", "", "")
+	flag.String("json", "", "")
+	if err := flag.CommandLine.Parse([]string{"-out", "../docs/b.md", "-quick", "-skip", "a b", "-json", "/tmp/x", "-w", "W1,W4"}); err != nil {
+		t.Fatal(err)
+	}
+	if got, want := commandLine(), "go run ./cmd/compare -w W1,W4 -quick -skip 'a b' -out ../docs/b.md"; got != want {
+		t.Errorf("commandLine() = %q, want %q", got, want)
+	}
+	if got, want := rowFlags(), []string{"-quick", "-skip 'a b'"}; !slices.Equal(got, want) {
+		t.Errorf("rowFlags() = %q, want %q", got, want)
+	}
 }

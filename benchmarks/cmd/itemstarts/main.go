@@ -10,10 +10,7 @@
 //	item        one item's own time (median over every item of every call)
 //	tail        from the end of the call's last item to the call's return
 //
-// W10 at P = 16 lost about 5 ms a call to every peer on a 16-core VM
-// (docs/benchmarks-16core.md, "W10, W11 and the first Join on 16 cores").
-// The items are W10's
-// own (benchmarks.CoarseItem). Run it as W10 runs:
+// The items are W10's own (benchmarks.CoarseItem). Run it as W10 runs:
 //
 //	go build -o /tmp/itemstarts ./cmd/itemstarts
 //	GOMAXPROCS=16 /tmp/itemstarts -n 16
