@@ -47,6 +47,22 @@ func TestGoexitPipelines(t *testing.T) {
 			}
 			par.JoinAll(fns...)
 		}},
+		// The index adapters: over a stream, the steps before them run on
+		// a goroutine of the adapter's (restream); over a range, they are
+		// index arithmetic.
+		{"FromSeq.Filter.Take", func(f func(int)) {
+			seq := func(yield func(int) bool) {
+				for i := 0; i < n && yield(i); i++ {
+				}
+			}
+			par.FromSeq(seq).Filter(func(i int) bool { f(i); return true }).Take(n).ForEach(func(int) {})
+		}},
+		{"Chain.Skip", func(f func(int)) {
+			par.Range(0, n/2).Chain(par.Range(n/2, n)).Skip(0).ForEach(f)
+		}},
+		{"Enumerate", func(f func(int)) {
+			par.Enumerate(par.Range(0, n)).ForEach(func(p par.Pair[int, int]) { f(p.Value) })
+		}},
 		{"Scope", func(f func(int)) {
 			par.Scope(func(g *par.Group) {
 				for k := range 16 {

@@ -41,3 +41,33 @@ func TestBlockingFormsInSynctest(t *testing.T) {
 		}
 	})
 }
+
+// TestAdaptersInSynctest: the index adapters over streams, which run the
+// steps before them on a goroutine of their own, complete inside a
+// testing/synctest bubble, with a Take that stops an endless stream early,
+// and leave no goroutine behind when the bubble ends.
+func TestAdaptersInSynctest(t *testing.T) {
+	synctest.Test(t, func(t *testing.T) {
+		endless := func(yield func(int) bool) {
+			for i := 0; yield(i); i++ {
+			}
+		}
+		odd := func(x int) bool { return x%2 == 1 }
+		got := par.FromSeq(endless).Filter(odd).Take(100).Skip(10).Collect()
+		if len(got) != 90 || got[0] != 21 || got[89] != 199 {
+			t.Fatalf("Filter.Take(100).Skip(10) over an endless seq: %d items, want 90 from 21 to 199", len(got))
+		}
+		ch := make(chan int)
+		go func() {
+			defer close(ch)
+			for i := range 50 {
+				time.Sleep(time.Millisecond)
+				ch <- i
+			}
+		}()
+		pairs := par.Enumerate(par.FromChan(ch).Chain(par.Slice([]int{50, 51}))).Collect()
+		if len(pairs) != 52 || pairs[51].Key != 51 || pairs[51].Value != 51 {
+			t.Fatalf("Enumerate(FromChan.Chain) = %d pairs, want 52 with positions", len(pairs))
+		}
+	})
+}
