@@ -185,25 +185,9 @@ func ReduceByKey[T any, K comparable, V any](it Iterator[T], kv func(T) (K, V), 
 			case b == nil:
 				return a
 			case len(b.at) > len(a.at):
-				for k, i := range a.at {
-					if j, ok := b.at[k]; ok {
-						b.vals[j] = op(a.vals[i], b.vals[j])
-					} else {
-						b.at[k] = len(b.vals)
-						b.vals = append(b.vals, a.vals[i])
-					}
-				}
-				return b
+				return b.absorb(a, func(big, small V) V { return op(small, big) })
 			}
-			for k, j := range b.at {
-				if i, ok := a.at[k]; ok {
-					a.vals[i] = op(a.vals[i], b.vals[j])
-				} else {
-					a.at[k] = len(a.vals)
-					a.vals = append(a.vals, b.vals[j])
-				}
-			}
-			return a
+			return a.absorb(b, op)
 		})
 	if acc == nil {
 		return map[K]V{}
@@ -307,4 +291,18 @@ func CollectMap[T any, K comparable, V any](it Iterator[T], kv func(T) (K, V)) m
 			return a
 		})
 	return nonNil(m)
+}
+
+// absorb merges src's keys into r, the larger side, with merge(r's value,
+// src's value) for a key in both; merge keeps op's left operand first.
+func (r *reduced[K, V]) absorb(src *reduced[K, V], merge func(mine, theirs V) V) *reduced[K, V] {
+	for k, j := range src.at {
+		if i, ok := r.at[k]; ok {
+			r.vals[i] = merge(r.vals[i], src.vals[j])
+		} else {
+			r.at[k] = len(r.vals)
+			r.vals = append(r.vals, src.vals[j])
+		}
+	}
+	return r
 }
