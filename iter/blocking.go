@@ -96,9 +96,7 @@ func (b *blockingLoop[A]) start() {
 // here wait on I/O: one CAS per block costs nothing that matters.)
 func (b *blockingLoop[A]) nextBlock(k int) (i, e int, ok bool) {
 	if b.seq != nil {
-		return b.seq.block(k, int(b.take), b.stop, func(at int) bool {
-			return b.decided.Load() || isClosed(b.stop) || int64(at) >= b.cut.Load()
-		})
+		return b.seq.block(k, int(b.take))
 	}
 	if b.decided.Load() || isClosed(b.stop) {
 		return 0, 0, false
@@ -197,6 +195,12 @@ func (b *blockingLoop[A]) work(k int) {
 			b.seq.finished(k) // after the decision: a waiting taker sees it
 		}
 	}
+}
+
+// stopped reports whether the loop needs no item at or past position at:
+// it is decided, its context is done, or at is past the cut.
+func (b *blockingLoop[A]) stopped(at int) bool {
+	return b.decided.Load() || isClosed(b.stop) || int64(at) >= b.cut.Load()
 }
 
 // cutAt lowers the cut to c.

@@ -1,6 +1,7 @@
 package iter
 
 import (
+	"context"
 	"fmt"
 	"math/bits"
 	"sync"
@@ -62,12 +63,12 @@ func runBlockingSeq[A any](cfg Config, src batchSource, r Reducer[A]) A {
 		}
 		return r.identity()
 	}
-	b := &blockingLoop[A]{r: r, limit: cfg.Blocking, take: uint64(take), stop: done, rec: cfg.rec,
-		seq: &seqBlocks{src: t, ring: ring, active: make([]int, cfg.Blocking)}}
-	for k := range b.seq.active {
-		b.seq.active[k] = -1
+	b := &blockingLoop[A]{r: r, limit: cfg.Blocking, take: uint64(take), stop: done, rec: cfg.rec}
+	b.seq = newSeqBlocks(t, ring, cfg.Blocking, b.stopped)
+	if cfg.Context != nil {
+		// A take waiting on the seq returns once the context is done.
+		defer context.AfterFunc(cfg.Context, b.seq.interrupt)()
 	}
-	b.seq.room.L = &b.seq.mu
 	b.cut.Store(int64(^uint64(0) >> 1))
 	b.start()
 	b.wg.Wait()
@@ -150,33 +151,52 @@ func (p *prefixRuns[A]) join(after []run[A], r Reducer[A]) A {
 
 // seqBlocks hands the blocking driver's goroutines their blocks of a seq.
 type seqBlocks struct {
-	src  seqTaker
-	ring int
+	src     seqTaker
+	ring    int
+	stopped func(at int) bool // the loop needs no item at or past at
 
-	takeMu sync.Mutex // one taker at a time: the seq's order is the positions'
-	mu     sync.Mutex // guards what follows
-	room   sync.Cond  // an item has finished, or the loop is decided
-	active []int      // by goroutine: the first position of its block, or -1
-	next   int        // the position of the next item to take
-	ended  bool       // every item of the seq was taken
+	takeMu sync.Mutex    // one taker at a time: the seq's order is the positions'
+	quit   chan struct{} // closed when a take waiting on the seq is not needed
+	once   sync.Once     // closes quit
+	mu     sync.Mutex    // guards what follows
+	room   sync.Cond     // an item has finished, or the loop is decided
+	active []int         // by goroutine: the first position of its block, or -1
+	next   int           // the position of the next item to take
+	taking bool          // a take of the items from next on runs
+	ended  bool          // every item of the seq was taken
 }
 
-// block takes goroutine k's next block, of at most take items; stopped
-// reports whether the loop needs no item at or past a position.
-func (s *seqBlocks) block(k, take int, done <-chan struct{}, stopped func(at int) bool) (lo, hi int, ok bool) {
+func newSeqBlocks(src seqTaker, ring, limit int, stopped func(at int) bool) *seqBlocks {
+	s := &seqBlocks{src: src, ring: ring, stopped: stopped, quit: make(chan struct{}), active: make([]int, limit)}
+	for k := range s.active {
+		s.active[k] = -1
+	}
+	s.room.L = &s.mu
+	return s
+}
+
+// block takes goroutine k's next block, of at most take items.
+//
+// A take may wait on the seq (a channel with no value yet) while another
+// goroutine decides the loop (a search found its item, a callback
+// panicked): finished then interrupts the take, which would otherwise hold
+// takeMu, and every goroutine behind it, until the seq yields again.
+func (s *seqBlocks) block(k, take int) (lo, hi int, ok bool) {
 	s.takeMu.Lock()
 	defer s.takeMu.Unlock()
 	s.mu.Lock()
-	for !s.ended && !stopped(s.next) && s.next+take-s.oldest() > s.ring {
+	for !s.ended && !s.stopped(s.next) && s.next+take-s.oldest() > s.ring {
 		s.room.Wait()
 	}
-	if s.ended || stopped(s.next) {
+	if s.ended || s.stopped(s.next) {
 		s.mu.Unlock()
 		return 0, 0, false
 	}
+	s.taking = true
 	s.mu.Unlock()
-	lo, hi, ok = s.src.take(take, done)
+	lo, hi, ok = s.src.take(take, s.quit)
 	s.mu.Lock()
+	s.taking = false
 	if ok {
 		s.next, s.active[k] = hi, lo
 	} else {
@@ -185,6 +205,9 @@ func (s *seqBlocks) block(k, take int, done <-chan struct{}, stopped func(at int
 	s.mu.Unlock()
 	return lo, hi, ok
 }
+
+// interrupt ends a take that waits on the seq, and every later one.
+func (s *seqBlocks) interrupt() { s.once.Do(func() { close(s.quit) }) }
 
 // oldest returns the first position of the oldest block still running, or
 // the next position if none runs.
@@ -203,5 +226,8 @@ func (s *seqBlocks) finished(k int) {
 	s.mu.Lock()
 	s.active[k] = -1
 	s.room.Signal()
+	if s.taking && s.stopped(s.next) {
+		s.interrupt() // the loop was decided: the items taken are not needed
+	}
 	s.mu.Unlock()
 }

@@ -4,6 +4,7 @@ package par_test
 
 import (
 	"context"
+	"errors"
 	"testing"
 	"testing/synctest"
 	"time"
@@ -70,4 +71,66 @@ func TestAdaptersInSynctest(t *testing.T) {
 			t.Fatalf("Enumerate(FromChan.Chain) = %d pairs, want 52 with positions", len(pairs))
 		}
 	})
+}
+
+// TestBlockingDecidedWhileTakeWaits: under Blocking, a search over an open
+// channel returns once a callback finds its item, while another goroutine
+// waits on the channel for the next value (which never comes). The bubble
+// holds the callback until that goroutine waits, so the interleaving that
+// once hung (the waiting take held the others back) happens every run. A
+// hang fails the test after a minute of real time.
+func TestBlockingDecidedWhileTakeWaits(t *testing.T) {
+	searches := map[string]func(it par.Iter[int], gate <-chan struct{}) bool{
+		"Any": func(it par.Iter[int], gate <-chan struct{}) bool {
+			return it.Any(func(i int) bool {
+				if i == 1 {
+					<-gate
+				}
+				return i == 1
+			})
+		},
+		"FindFirst": func(it par.Iter[int], gate <-chan struct{}) bool {
+			v, ok := it.FindFirst(func(i int) bool {
+				if i == 1 {
+					<-gate
+				}
+				return i == 1
+			})
+			return ok && v == 1
+		},
+		"TryForEach": func(it par.Iter[int], gate <-chan struct{}) bool {
+			err := it.TryForEach(func(i int) error {
+				if i == 1 {
+					<-gate
+					return errors.New("one")
+				}
+				return nil
+			})
+			return err != nil && err.Error() == "one"
+		},
+	}
+	for name, search := range searches {
+		ended := make(chan bool, 1)
+		go func() {
+			synctest.Test(t, func(t *testing.T) {
+				ch := make(chan int, 2)
+				ch <- 0
+				ch <- 1 // then the channel stays open and empty
+				gate := make(chan struct{})
+				found := make(chan bool, 1)
+				go func() { found <- search(par.FromChan(ch).Blocking(2), gate) }()
+				synctest.Wait() // one goroutine at the gate, the other on the channel
+				close(gate)
+				if !<-found {
+					t.Errorf("%s under Blocking(2) over an open channel: the item was not found", name)
+				}
+			})
+			ended <- true
+		}()
+		select {
+		case <-ended:
+		case <-time.After(time.Minute):
+			t.Fatalf("%s under Blocking(2) over an open channel did not return after its callback decided it", name)
+		}
+	}
 }
