@@ -330,21 +330,12 @@ func (c *chunks[T]) fed(least, most int, exact bool, done <-chan struct{}, body 
 			p.stop()
 		}
 	}()
-	w.base, w.items, w.mask = 0, nil, -1
-	var batch, pending []T
-	taken := 0
-	for {
+	var pending []T
+	taken := w.runBatches(func(batch []T) ([]T, bool) {
 		var ok bool
-		if batch, pending, ok = p.fill(batch[:0], pending, max(least, most), done); !ok {
-			break
-		}
-		w.base, w.items = taken, batch
-		taken += len(batch)
-		if !body(w.base, taken) {
-			break
-		}
-	}
-	w.items = nil
+		batch, pending, ok = p.fill(batch, pending, max(least, most), done)
+		return batch, ok
+	}, body)
 	p.stop()
 	normal = true
 	p.raise()

@@ -291,12 +291,23 @@ func (w *window[T]) fed(least, most int, exact bool, done <-chan struct{}, body 
 			f.stop() // body panicked: its panic goes on, the seq's is dropped
 		}
 	}()
+	w.runBatches(func(batch []T) ([]T, bool) { return f.take(batch, least, most, done) }, body)
+	f.stop()
+	normal = true
+	f.raise()
+	return f.pulled, f.ended
+}
+
+// runBatches runs body over the batches that next appends to an empty batch,
+// each in turn the window's items, at the positions after the last
+// batch's, until next gives none or body returns false. It returns the
+// number of items handed to body.
+func (w *window[T]) runBatches(next func(batch []T) ([]T, bool), body func(lo, hi int) bool) (taken int) {
 	w.base, w.items, w.mask = 0, nil, -1
 	var batch []T
-	taken := 0
 	for {
-		var more bool
-		if batch, more = f.take(batch[:0], least, most, done); !more {
+		var ok bool
+		if batch, ok = next(batch[:0]); !ok {
 			break
 		}
 		w.base, w.items = taken, batch
@@ -306,10 +317,7 @@ func (w *window[T]) fed(least, most int, exact bool, done <-chan struct{}, body 
 		}
 	}
 	w.items = nil
-	f.stop()
-	normal = true
-	f.raise()
-	return f.pulled, f.ended
+	return taken
 }
 
 func (w *window[T]) open(ring, least int, exact bool, done <-chan struct{}) seqTaker {
