@@ -35,9 +35,10 @@ func FoldBlock[T, A any](s *Spec[T], acc A, lo, hi int, fold func(A, T) A) A {
 	return acc
 }
 
-// FoldUnordered folds the items of s with an accumulator per goroutine
-// that runs the loop, whatever the number of steals and batches (over a
-// seq, for the whole seq): each participant of a loop checks an
+// FoldUnordered runs fold over the blocks of [lo, hi) (fold folds a block
+// into an accumulator, with FoldBlock or FoldSlices) with an accumulator
+// per goroutine that runs the loop, whatever the number of steals and
+// batches (over a seq, for the whole seq): each participant of a loop checks an
 // accumulator out of a free list when it starts, as MapInit checks out its
 // states (state.go), folds every block it runs into it (Reducer.Unordered),
 // and gives it back when the loop joins its runs, so that a participant
@@ -50,13 +51,11 @@ func FoldBlock[T, A any](s *Spec[T], acc A, lo, hi int, fold func(A, T) A) A {
 //
 // A done context stops the loop as usual; what the accumulators hold is
 // then what ran (AllRuns: there is no order, so no prefix, to keep).
-func FoldUnordered[T, A any](s Spec[T], init func() A, fold func(A, T) A, combine func(A, A) A) A {
+func FoldUnordered[A any](cfg Config, lo, hi int, init func() A, fold func(acc A, lo, hi int) A, combine func(A, A) A) A {
 	accs := &stateList[A]{init: init}
-	acc := Run(s.Config, s.Lo, s.Hi, Reducer[A]{
+	acc := Run(cfg, lo, hi, Reducer[A]{
 		Identity: accs.get,
-		Fold: func(acc A, lo, hi int) A {
-			return FoldBlock(&s, acc, lo, hi, fold)
-		},
+		Fold:     fold,
 		// Joining two runs gives the right one's accumulator back.
 		Combine: func(a, b A) A {
 			accs.put(b)
@@ -69,6 +68,60 @@ func FoldUnordered[T, A any](s Spec[T], init func() A, fold func(A, T) A, combin
 	acc = accs.idle[0]
 	for _, a := range accs.idle[1:] {
 		acc = combine(acc, a)
+	}
+	return acc
+}
+
+// FoldSlices folds the surviving items with index in [lo, hi) into acc,
+// in index order, a slice of consecutive items at a time, and returns acc.
+// fold must not keep the slice.
+//
+// It is FoldBlock for a fold that loops over the items itself, as the
+// keyed operations do: over a slice source fold gets the block's part of
+// the slice, and after a FlatMap straight over a source the slice that its
+// function returned for each index, so that an item costs the calls that
+// fold makes (a key function) and none of fold itself, which over items
+// of a few nanoseconds (a map update) is most of the cost of the loop.
+// Over the other forms fold gets one item at a time, as from FoldBlock.
+func FoldSlices[T, A any](s *Spec[T], acc A, lo, hi int, fold func(A, []T) A) A {
+	if s.bind != nil {
+		t, release := s.bind()
+		acc = FoldSlices(&t, acc, lo, hi, fold)
+		release() // not after a panic: see Spec.bind
+		return acc
+	}
+	switch {
+	case lo >= hi:
+		return acc
+	case s.kind == formSlice:
+		return fold(acc, s.slice[lo:hi])
+	case s.slices != nil:
+		for i := lo; i < hi; i++ {
+			if xs := s.slices(i); len(xs) > 0 {
+				acc = fold(acc, xs)
+			}
+		}
+		return acc
+	}
+	one := make([]T, 1) // the item, reused for the block
+	switch s.kind {
+	case formAt:
+		for i := lo; i < hi; i++ {
+			one[0] = s.at(i)
+			acc = fold(acc, one)
+		}
+	case formGen:
+		for i := lo; i < hi; i++ {
+			if v, ok := s.gen(i); ok {
+				one[0] = v
+				acc = fold(acc, one)
+			}
+		}
+	default:
+		s.Each(lo, hi, func(v T) {
+			one[0] = v
+			acc = fold(acc, one)
+		})
 	}
 	return acc
 }

@@ -22,6 +22,11 @@ type Spec[T any] struct {
 	at    func(int) T                          // formAt
 	gen   func(int) (T, bool)                  // formGen
 	flat  func(i int, yield func(T) bool) bool // formFlat
+	// slices, if not nil (formFlat), gives the items of index i as one
+	// slice: a FlatMap straight after a form with one item per index,
+	// whose function returns them so (FoldSlices hands them on as they
+	// are). An adapter that replaces flat in a copy of its Spec clears it.
+	slices func(i int) []T
 
 	// bind, if not nil, says that the pipeline has a stage with state of
 	// its own per goroutine (MapInitSpec). The item functions above then
@@ -32,6 +37,8 @@ type Spec[T any] struct {
 	// calls the release function bind returned once the block is done.
 	// The adapters compose into bind.
 	bind func() (Spec[T], func())
+
+	_ [8]byte // a size in whole 16-byte words: see TestCopiesInWholeWords
 }
 
 // form is the kind of a Spec: how item i is found.
@@ -88,6 +95,7 @@ func (s Spec[T]) filter(pred func(T) bool) Spec[T] {
 		s.flat = func(i int, yield func(T) bool) bool {
 			return flat(i, func(v T) bool { return !pred(v) || yield(v) })
 		}
+		s.slices = nil
 		return s
 	case formGen:
 		gen := s.gen
@@ -233,6 +241,12 @@ func flatMapSpec[T, U any](s Spec[T], f func(T) []U) Spec[U] {
 	out.flat = func(i int, yield func(U) bool) bool {
 		v, ok := item(i)
 		return !ok || expand(v, yield)
+	}
+	out.slices = func(i int) []U {
+		if v, ok := item(i); ok {
+			return f(v)
+		}
+		return nil
 	}
 	return out
 }

@@ -109,17 +109,19 @@ func distinctSharded[T comparable](s iter.Spec[T], hash func(T) uint64, shards i
 		shift--
 	}
 	d := keyedFold(s, false, nil,
-		func(d *distinctRuns[T], x T) *distinctRuns[T] {
+		func(d *distinctRuns[T], xs []T) *distinctRuns[T] {
 			if d == nil {
 				d = newDistinctRuns[T](shards)
 			}
 			r := d.runs[len(d.runs)-1]
-			sh := uint8(0)
-			if shift < 64 {
-				sh = uint8(hash(x) >> shift)
+			for _, x := range xs {
+				sh := uint8(0)
+				if shift < 64 {
+					sh = uint8(hash(x) >> shift)
+				}
+				r.ids = append(r.ids, sh)
+				r.bufs[sh] = append(r.bufs[sh], x)
 			}
-			r.ids = append(r.ids, sh)
-			r.bufs[sh] = append(r.bufs[sh], x)
 			return d
 		},
 		func(a, b *distinctRuns[T]) *distinctRuns[T] {
@@ -227,11 +229,13 @@ func (d *distinctSet[T]) add(x T) {
 // index order on one goroutine.
 func distinctMerged[T comparable](s iter.Spec[T]) []T {
 	d := keyedFold(s, false, nil,
-		func(d *distinctSet[T], x T) *distinctSet[T] {
+		func(d *distinctSet[T], xs []T) *distinctSet[T] {
 			if d == nil {
 				d = &distinctSet[T]{seen: map[T]struct{}{}}
 			}
-			d.add(x)
+			for _, x := range xs {
+				d.add(x)
+			}
 			return d
 		},
 		func(a, b *distinctSet[T]) *distinctSet[T] {

@@ -38,14 +38,9 @@ func Fold[T, A any](it Iterator[T], init func() A, fold func(A, T) A, combine fu
 	mustFunc(fold, "Fold (fold)")
 	mustFunc(combine, "Fold (combine)")
 	s := specOf(it)
+	foldBlock := func(acc A, lo, hi int) A { return iter.FoldBlock(&s, acc, lo, hi, fold) }
 	if s.Unordered {
-		return iter.FoldUnordered(s, init, fold, combine)
+		return iter.FoldUnordered(s.Config, s.Lo, s.Hi, init, foldBlock, combine)
 	}
-	return iter.Run(s.Config, s.Lo, s.Hi, iter.Reducer[A]{
-		Identity: init,
-		Fold: func(acc A, lo, hi int) A {
-			return iter.FoldBlock(&s, acc, lo, hi, fold)
-		},
-		Combine: combine,
-	})
+	return iter.Run(s.Config, s.Lo, s.Hi, iter.Reducer[A]{Identity: init, Fold: foldBlock, Combine: combine})
 }

@@ -20,29 +20,27 @@ import (
 
 // keyedFold folds the items of s into accumulators made by init and
 // joins them with combine; a nil init gives A's zero value, which fold
-// must accept (a nil map that it makes on its first item). The runs are combined in index order, and a
-// done context leaves the result of a prefix of the source (see
-// Iter.WithContext), unless s is Unordered, or anyOrder says that the
-// result does not depend on order and no context can cut the loop short:
-// then each goroutine keeps one accumulator for the whole operation
-// (iter.FoldUnordered), and combine joins them in no particular order.
-func keyedFold[T, A any](s iter.Spec[T], anyOrder bool, init func() A, fold func(A, T) A, combine func(A, A) A) A {
-	if s.Unordered || anyOrder && s.Context == nil {
-		if init == nil {
-			init = func() A {
-				var zero A
-				return zero
-			}
+// must accept (a nil map that it makes on its first item). fold takes a
+// slice of consecutive items at a time (iter.FoldSlices), so that an item
+// costs the key function's call and the map's update, as in a loop of
+// one's own. The runs are combined in index order, and a done context
+// leaves the result of a prefix of the source (see Iter.WithContext),
+// unless s is Unordered, or anyOrder says that the result does not depend
+// on order and no context can cut the loop short: then each goroutine
+// keeps one accumulator for the whole operation (iter.FoldUnordered), and
+// combine joins them in no particular order.
+func keyedFold[T, A any](s iter.Spec[T], anyOrder bool, init func() A, fold func(A, []T) A, combine func(A, A) A) A {
+	if init == nil {
+		init = func() A {
+			var zero A
+			return zero
 		}
-		return iter.FoldUnordered(s, init, fold, combine)
 	}
-	return iter.Run(s.Config, s.Lo, s.Hi, iter.Reducer[A]{
-		Identity: init,
-		Fold: func(acc A, lo, hi int) A {
-			return iter.FoldBlock(&s, acc, lo, hi, fold)
-		},
-		Combine: combine,
-	})
+	foldBlock := func(acc A, lo, hi int) A { return iter.FoldSlices(&s, acc, lo, hi, fold) }
+	if s.Unordered || anyOrder && s.Context == nil {
+		return iter.FoldUnordered(s.Config, s.Lo, s.Hi, init, foldBlock, combine)
+	}
+	return iter.Run(s.Config, s.Lo, s.Hi, iter.Reducer[A]{Identity: init, Fold: foldBlock, Combine: combine})
 }
 
 // nonNil returns m, or a new empty map if m is nil: the keyed operations
@@ -77,12 +75,14 @@ func nonNil[K comparable, V any](m map[K]V) map[K]V {
 func GroupBy[T any, K comparable](it Iterator[T], key func(T) K) map[K][]T {
 	mustFunc(key, "GroupBy")
 	m := keyedFold(specOf(it), false, nil,
-		func(m map[K][]T, x T) map[K][]T {
+		func(m map[K][]T, xs []T) map[K][]T {
 			if m == nil {
 				m = map[K][]T{}
 			}
-			k := key(x)
-			m[k] = append(m[k], x)
+			for _, x := range xs {
+				k := key(x)
+				m[k] = append(m[k], x)
+			}
 			return m
 		}, mergeGroups[K, T])
 	return nonNil(m)
@@ -103,12 +103,14 @@ func GroupBy[T any, K comparable](it Iterator[T], key func(T) K) map[K][]T {
 func GroupByKey[T any, K comparable, V any](it Iterator[T], kv func(T) (K, V)) map[K][]V {
 	mustFunc(kv, "GroupByKey")
 	m := keyedFold(specOf(it), false, nil,
-		func(m map[K][]V, x T) map[K][]V {
+		func(m map[K][]V, xs []T) map[K][]V {
 			if m == nil {
 				m = map[K][]V{}
 			}
-			k, v := kv(x)
-			m[k] = append(m[k], v)
+			for _, x := range xs {
+				k, v := kv(x)
+				m[k] = append(m[k], v)
+			}
 			return m
 		}, mergeGroups[K, V])
 	return nonNil(m)
@@ -165,17 +167,21 @@ func ReduceByKey[T any, K comparable, V any](it Iterator[T], kv func(T) (K, V), 
 	mustFunc(kv, "ReduceByKey (kv)")
 	mustFunc(op, "ReduceByKey (op)")
 	acc := keyedFold(specOf(it), false, nil,
-		func(acc *reduced[K, V], x T) *reduced[K, V] {
+		func(acc *reduced[K, V], xs []T) *reduced[K, V] {
 			if acc == nil {
 				acc = &reduced[K, V]{at: map[K]int{}}
 			}
-			k, v := kv(x)
-			if i, ok := acc.at[k]; ok {
-				acc.vals[i] = op(acc.vals[i], v)
-			} else {
-				acc.at[k] = len(acc.vals)
-				acc.vals = append(acc.vals, v)
+			at, vals := acc.at, acc.vals
+			for _, x := range xs {
+				k, v := kv(x)
+				if i, ok := at[k]; ok {
+					vals[i] = op(vals[i], v)
+				} else {
+					at[k] = len(vals)
+					vals = append(vals, v)
+				}
 			}
+			acc.vals = vals
 			return acc
 		},
 		func(a, b *reduced[K, V]) *reduced[K, V] {
@@ -233,11 +239,13 @@ type reduced[K comparable, V any] struct {
 func CountBy[T any, K comparable](it Iterator[T], key func(T) K) map[K]int {
 	mustFunc(key, "CountBy")
 	m := keyedFold(specOf(it), true, nil,
-		func(m map[K]int, x T) map[K]int {
+		func(m map[K]int, xs []T) map[K]int {
 			if m == nil {
 				m = map[K]int{}
 			}
-			m[key(x)]++
+			for _, x := range xs {
+				m[key(x)]++
+			}
 			return m
 		},
 		func(a, b map[K]int) map[K]int {
@@ -268,12 +276,14 @@ func CountBy[T any, K comparable](it Iterator[T], key func(T) K) map[K]int {
 func CollectMap[T any, K comparable, V any](it Iterator[T], kv func(T) (K, V)) map[K]V {
 	mustFunc(kv, "CollectMap")
 	m := keyedFold(specOf(it), false, nil,
-		func(m map[K]V, x T) map[K]V {
+		func(m map[K]V, xs []T) map[K]V {
 			if m == nil {
 				m = map[K]V{}
 			}
-			k, v := kv(x)
-			m[k] = v
+			for _, x := range xs {
+				k, v := kv(x)
+				m[k] = v
+			}
 			return m
 		},
 		func(a, b map[K]V) map[K]V {
