@@ -166,11 +166,17 @@ func k2Static(recs []k2Record) map[string]*k2Stats {
 		wg.Go(func() { maps[k] = k2Loop(recs[k*len(recs)/p : (k+1)*len(recs)/p]) })
 	}
 	wg.Wait()
+	return k2MergeMaps(maps, k2Merge)
+}
+
+// k2MergeMaps merges the workers' maps into the first, with op for a
+// station in more than one.
+func k2MergeMaps(maps []map[string]*k2Stats, op func(a, b k2Stats) k2Stats) map[string]*k2Stats {
 	m := maps[0]
 	for _, other := range maps[1:] {
 		for st, s := range other {
 			if t := m[st]; t != nil {
-				*t = k2Merge(*t, *s)
+				*t = op(*t, *s)
 			} else {
 				m[st] = s
 			}
@@ -205,17 +211,7 @@ func k2StaticFn(recs []k2Record, kv func(k2Record) (string, k2Stats), op func(a,
 		})
 	}
 	wg.Wait()
-	m := maps[0]
-	for _, other := range maps[1:] {
-		for st, s := range other {
-			if t := m[st]; t != nil {
-				*t = op(*t, *s)
-			} else {
-				m[st] = s
-			}
-		}
-	}
-	return k2Values(m)
+	return k2Values(k2MergeMaps(maps, op))
 }
 
 func k2Pair(r k2Record) (string, k2Stats) { return r.station, k2Of(r.temp) }
