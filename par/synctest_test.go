@@ -5,6 +5,7 @@ package par_test
 import (
 	"context"
 	"errors"
+	"runtime"
 	"testing"
 	"testing/synctest"
 	"time"
@@ -107,6 +108,20 @@ func TestBlockingDecidedWhileTakeWaits(t *testing.T) {
 				return nil
 			})
 			return err != nil && err.Error() == "one"
+		},
+		"ForEach, runtime.Goexit": func(it par.Iter[int], gate <-chan struct{}) bool {
+			exited := make(chan bool, 2)
+			go func() {
+				defer func() { exited <- true }() // runs when Goexit reaches this goroutine
+				it.ForEach(func(i int) {
+					if i == 1 {
+						<-gate
+						runtime.Goexit()
+					}
+				})
+				exited <- false
+			}()
+			return <-exited
 		},
 	}
 	for name, search := range searches {
