@@ -4,7 +4,7 @@
 // peers a Go user would pick instead (errgroup, conc, pargo), and gopar itself.
 // Toolkit (T1..T7) holds the figures of the toolkit (Fold, Sort, FromSeq,
 // TryMap, the reproducible float Sum), each against the code it replaces.
-// Streams (S1..S5) and Keyed (K1..K3: GroupBy and its kin) do the same for
+// Streams (S1..S7) and Keyed (K1..K3: GroupBy and its kin) do the same for
 // the fan-outs over a stream and the reductions into a map.
 //
 // Every implementation of a workload returns the same checksum; TestChecksums checks

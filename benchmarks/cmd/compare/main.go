@@ -53,7 +53,7 @@ import (
 )
 
 func main() {
-	ids := flag.String("w", "", "comma-separated workloads to run, such as W1,W3 or T2; W10 names its four counts (W10-2, W10-4, W10-P, W10-2P); toolkit names T1..T7 and P3..P7, streams S1..S5, keyed K1..K3, all every workload (default: W0..W11)")
+	ids := flag.String("w", "", "comma-separated workloads to run, such as W1,W3 or T2; W10 names its four counts (W10-2, W10-4, W10-P, W10-2P); toolkit names T1..T7 and P3..P7, streams S1..S7, keyed K1..K3, all every workload (default: W0..W11)")
 	rounds := flag.Int("rounds", 5, "rounds of alternated runs; the median is reported")
 	out := flag.String("out", "", "also write the report to this Markdown file, after its hand-written head")
 	procList := flag.String("procs", "", "GOMAXPROCS value, or a comma-separated list such as 1,2,4 for a sweep (default: leave it)")
@@ -407,12 +407,12 @@ func selectWorkloads(ids string) ([]*benchmarks.Workload, error) {
 }
 
 // allWorkloads is every workload: W0..W11, the toolkit's T1..T7 and
-// P3..P7, the streams S1..S5 and the keyed K1..K3.
+// P3..P7, the streams S1..S7 and the keyed K1..K3.
 func allWorkloads() []*benchmarks.Workload {
 	return slices.Concat(benchmarks.All, benchmarks.Toolkit, streams(), benchmarks.Keyed)
 }
 
-// streams is S1..S5 in the order of their ids (the files that define them
+// streams is S1..S7 in the order of their ids (the files that define them
 // add them in another).
 func streams() []*benchmarks.Workload {
 	return slices.SortedStableFunc(slices.Values(benchmarks.Streams), func(a, b *benchmarks.Workload) int {
