@@ -5,6 +5,7 @@ import (
 	"math"
 	"sync"
 	"sync/atomic"
+	"time"
 
 	"github.com/gopar-dev/gopar/runtime"
 )
@@ -39,7 +40,7 @@ func runBlocking[A any](cfg Config, lo, hi int, r Reducer[A]) A {
 	b.wg.Wait()
 	if b.rec != nil {
 		for k, blocks := range b.lanes {
-			b.rec.add(laneKey{goroutineLane, k}, blocks)
+			b.rec.add(k, blocks)
 		}
 	}
 	runtime.Raise(b.panicked.Load())
@@ -68,13 +69,18 @@ type blockingLoop[A any] struct {
 
 	mu    sync.Mutex
 	runs  []run[A]
-	rec   *recording      // nil unless a timeline is recorded
-	lanes map[int][]Block // the blocks of each goroutine, by number (rec != nil)
+	rec   *recording          // nil unless a timeline is recorded
+	lanes map[laneKey][]Block // the blocks of each participant's lane (rec != nil)
 
-	// Over a seq (runBlockingSeq), where the items come from, and, for an
-	// ordered result, the prefix of the runs combined as they end.
+	// Over a seq (runBlockingSeq, runPoolSeq), where the items come from,
+	// and, for an ordered result, the prefix of the runs combined as they
+	// end.
 	seq    *seqBlocks
 	prefix prefixRuns[A]
+
+	// On the pool (runPoolSeq): the participants are the caller and
+	// helper jobs it offers, not goroutines of the loop's own.
+	onPool *poolSeq
 }
 
 // start starts one more goroutine, unless the limit is reached.
@@ -84,7 +90,7 @@ func (b *blockingLoop[A]) start() {
 		return
 	}
 	b.wg.Add(1)
-	go b.work(int(k - 1))
+	go b.work(int(k-1), nil)
 }
 
 // nextBlock hands out the next block of items [i, e), or reports that there
@@ -94,9 +100,9 @@ func (b *blockingLoop[A]) start() {
 // keep counting after the end, and with a take near 2^63 over a range of
 // 2^64-1 items it wraps past 2^64 to offsets already handed out. (Calls
 // here wait on I/O: one CAS per block costs nothing that matters.)
-func (b *blockingLoop[A]) nextBlock(k int) (i, e int, ok bool) {
+func (b *blockingLoop[A]) nextBlock(k, take int) (i, e int, ok bool) {
 	if b.seq != nil {
-		return b.seq.block(k, int(b.take))
+		return b.seq.block(k, take)
 	}
 	if b.decided.Load() || isClosed(b.stop) {
 		return 0, 0, false
@@ -123,9 +129,14 @@ func (b *blockingLoop[A]) nextBlock(k int) (i, e int, ok bool) {
 }
 
 // work runs items until none is left for it, then records its runs; k
-// numbers the goroutine, for its lane of a timeline.
-func (b *blockingLoop[A]) work(k int) {
-	defer b.wg.Done()
+// numbers the participant, for its lane of a timeline and its slot in the
+// seq's ring. On the pool, w is the worker it runs on (nil off the pool).
+func (b *blockingLoop[A]) work(k int, w *runtime.Worker) {
+	if b.onPool != nil {
+		defer b.onPool.leave()
+	} else {
+		defer b.wg.Done()
+	}
 	var mine []run[A]
 	var cur run[A]
 	var blocks []Block // a timeline's, if b.rec != nil
@@ -135,14 +146,18 @@ func (b *blockingLoop[A]) work(k int) {
 		if b.rec != nil {
 			b.mu.Lock()
 			if b.lanes == nil {
-				b.lanes = map[int][]Block{}
+				b.lanes = map[laneKey][]Block{}
 			}
-			b.lanes[k] = blocks
+			key := laneKey{goroutineLane, k}
+			if p := b.onPool; p != nil {
+				key = p.lane(k, w)
+			}
+			b.lanes[key] = append(b.lanes[key], blocks...)
 			b.mu.Unlock()
 		}
 		if v := recover(); v != nil || !returned {
 			// A panic, or runtime.Goexit ending this goroutine (v nil):
-			// the caller raises it once every goroutine has returned.
+			// the caller raises it once every participant has left.
 			runtime.Record(&b.panicked, runtime.Unwinding(v))
 			b.decided.Store(true)
 			inRun = false // the run's accumulator is lost with the panic
@@ -159,14 +174,20 @@ func (b *blockingLoop[A]) work(k int) {
 			b.mu.Unlock()
 		}
 	}()
+	var size chunkSize
+	take := int(b.take)
+	if b.onPool != nil {
+		size = b.onPool.newChunkSize()
+		take = size.take
+	}
 	for {
-		i, e, ok := b.nextBlock(k)
+		i, e, ok := b.nextBlock(k, take)
 		if !ok {
 			returned = true
 			return
 		}
 		// Hand the next item to a new goroutine while this one runs.
-		if b.started.Load() < int64(b.limit) && (b.seq != nil || b.next.Load() < b.n) {
+		if b.onPool == nil && b.started.Load() < int64(b.limit) && (b.seq != nil || b.next.Load() < b.n) {
 			b.start()
 		}
 		if !inRun || (cur.hi != i && !b.r.Unordered) {
@@ -176,11 +197,15 @@ func (b *blockingLoop[A]) work(k int) {
 			inRun = false // if Identity panics, there is no current run
 			cur = run[A]{lo: i, acc: b.r.identity()}
 		}
-		if b.rec == nil {
-			cur.acc = b.r.Fold(cur.acc, i, e)
-		} else {
-			t0 := b.rec.since()
-			cur.acc = b.r.Fold(cur.acc, i, e)
+		var t0, start time.Duration
+		if b.rec != nil {
+			t0 = b.rec.since()
+		}
+		if b.onPool != nil {
+			start = sinceEpoch()
+		}
+		cur.acc = b.r.Fold(cur.acc, i, e)
+		if b.rec != nil {
 			blocks = append(blocks, Block{Lo: i, Hi: e, Start: t0, End: b.rec.since()})
 		}
 		cur.hi, inRun = e, true
@@ -193,6 +218,12 @@ func (b *blockingLoop[A]) work(k int) {
 		}
 		if b.seq != nil {
 			b.seq.finished(k) // after the decision: a waiting taker sees it
+		}
+		if p := b.onPool; p != nil {
+			take = size.next(e-i, sinceEpoch()-start)
+			if k == 0 {
+				p.spread(w)
+			}
 		}
 	}
 }

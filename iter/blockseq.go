@@ -40,12 +40,29 @@ func runBlockingSeq[A any](cfg Config, src batchSource, r Reducer[A]) A {
 	if cfg.Blocking < 0 {
 		panic(fmt.Sprintf("gopar: Blocking(%d): the limit of calls at once must be at least 1", cfg.Blocking))
 	}
-	done := cfg.done()
 	take := max(cfg.MinBlock, 1)
-	ring := max(blockingRingMin, blockingRingPerCall*cfg.Blocking*take)
-	ring = 1 << bits.Len(uint(ring-1)) // a power of two
+	ring := pow2(max(blockingRingMin, blockingRingPerCall*cfg.Blocking*take))
+	b := &blockingLoop[A]{r: r, limit: cfg.Blocking, take: uint64(take), stop: cfg.done(), rec: cfg.rec}
+	return b.overSeq(cfg, src, ring, ring, blockingBatches*cfg.Blocking*take, func() {
+		b.start()
+		b.wg.Wait()
+	})
+}
+
+// pow2 returns the least power of two at or above n (n >= 1).
+func pow2(n int) int { return 1 << bits.Len(uint(n-1)) }
+
+// overSeq runs b over the items of src, which it opens with a ring of ring
+// slots (takes within reach: see seqBlocks) and a feeder that runs at
+// least least items ahead: run starts b's
+// participants and returns once every one has left. It is the part that
+// the blocking and the pool sequence drivers share: a context done from
+// the start, the end of the seq told to SeqLen, panics and Goexits of the
+// callbacks and of the seq, and the ordered combine of the runs.
+func (b *blockingLoop[A]) overSeq(cfg Config, src batchSource, ring, reach, least int, run func()) A {
+	r, done := b.r, b.stop
 	exact := r.SeqLen != nil
-	t := src.open(ring, blockingBatches*cfg.Blocking*take, exact, done)
+	t := src.open(ring, least, exact, done)
 	if t == nil {
 		if exact && !isClosed(done) {
 			r.SeqLen(0) // a nil seq
@@ -63,19 +80,31 @@ func runBlockingSeq[A any](cfg Config, src batchSource, r Reducer[A]) A {
 		}
 		return r.identity()
 	}
-	b := &blockingLoop[A]{r: r, limit: cfg.Blocking, take: uint64(take), stop: done, rec: cfg.rec}
-	b.seq = newSeqBlocks(t, ring, cfg.Blocking, b.stopped)
+	stopped := false
+	defer func() {
+		if !stopped {
+			// runtime.Goexit in a callback on the caller (a participant
+			// in the pool driver): every other participant has left.
+			// The seq stops, and a panic of another callback is passed
+			// on instead of the Goexit.
+			t.stop()
+			if p := b.panicked.Load(); p != nil && !p.IsGoexit() {
+				panic(p)
+			}
+		}
+	}()
+	b.seq = newSeqBlocks(t, ring, reach, b.limit, b.stopped)
 	if cfg.Context != nil {
 		// A take waiting on the seq returns once the context is done.
 		defer context.AfterFunc(cfg.Context, b.seq.interrupt)()
 	}
 	b.cut.Store(int64(^uint64(0) >> 1))
-	b.start()
-	b.wg.Wait()
+	run()
 	n, ended := t.stop()
+	stopped = true
 	if b.rec != nil {
 		for k, blocks := range b.lanes {
-			b.rec.add(laneKey{goroutineLane, k}, blocks)
+			b.rec.add(k, blocks)
 		}
 	}
 	runtime.Raise(b.panicked.Load()) // a callback's panic before the seq's
@@ -151,27 +180,34 @@ func (p *prefixRuns[A]) join(after []run[A], r Reducer[A]) A {
 
 // seqBlocks hands the blocking driver's goroutines their blocks of a seq.
 type seqBlocks struct {
-	src     seqTaker
-	ring    int
+	src  seqTaker
+	ring int
+	// reach is the least distance past the oldest running block that a
+	// take may reach, below the ring: a take ends at most max(oldest,
+	// reach) positions past it. The pool driver's is its number of
+	// participants, so that while the positions are small the items taken
+	// (and so those pulled) stay within a few times the oldest running
+	// one: a decision at item m leaves O(m + participants) items pulled.
+	reach   int
 	stopped func(at int) bool // the loop needs no item at or past at
 
-	takeMu sync.Mutex    // one taker at a time: the seq's order is the positions'
-	quit   chan struct{} // closed when a take waiting on the seq is not needed
-	once   sync.Once     // closes quit
-	mu     sync.Mutex    // guards what follows
-	room   sync.Cond     // an item has finished, or the loop is decided
-	active []int         // by goroutine: the first position of its block, or -1
-	next   int           // the position of the next item to take
-	taking bool          // a take of the items from next on runs
-	ended  bool          // every item of the seq was taken
+	takeMu   sync.Mutex    // one taker at a time: the seq's order is the positions'
+	quit     chan struct{} // closed when a take waiting on the seq is not needed
+	once     sync.Once     // closes quit
+	mu       sync.Mutex    // guards what follows
+	roomCond sync.Cond     // an item has finished, or the loop is decided
+	active   []int         // by goroutine: the first position of its block, or -1
+	next     int           // the position of the next item to take
+	taking   bool          // a take of the items from next on runs
+	ended    bool          // every item of the seq was taken
 }
 
-func newSeqBlocks(src seqTaker, ring, limit int, stopped func(at int) bool) *seqBlocks {
-	s := &seqBlocks{src: src, ring: ring, stopped: stopped, quit: make(chan struct{}), active: make([]int, limit)}
+func newSeqBlocks(src seqTaker, ring, reach, limit int, stopped func(at int) bool) *seqBlocks {
+	s := &seqBlocks{src: src, ring: ring, reach: reach, stopped: stopped, quit: make(chan struct{}), active: make([]int, limit)}
 	for k := range s.active {
 		s.active[k] = -1
 	}
-	s.room.L = &s.mu
+	s.roomCond.L = &s.mu
 	return s
 }
 
@@ -185,8 +221,8 @@ func (s *seqBlocks) block(k, take int) (lo, hi int, ok bool) {
 	s.takeMu.Lock()
 	defer s.takeMu.Unlock()
 	s.mu.Lock()
-	for !s.ended && !s.stopped(s.next) && s.next+take-s.oldest() > s.ring {
-		s.room.Wait()
+	for !s.ended && !s.stopped(s.next) && !s.room(take) {
+		s.roomCond.Wait()
 	}
 	if s.ended || s.stopped(s.next) {
 		s.mu.Unlock()
@@ -199,6 +235,7 @@ func (s *seqBlocks) block(k, take int) (lo, hi int, ok bool) {
 	s.taking = false
 	if ok {
 		s.next, s.active[k] = hi, lo
+		s.src.release(s.oldest())
 	} else {
 		s.ended = true
 	}
@@ -208,6 +245,13 @@ func (s *seqBlocks) block(k, take int) (lo, hi int, ok bool) {
 
 // interrupt ends a take that waits on the seq, and every later one.
 func (s *seqBlocks) interrupt() { s.once.Do(func() { close(s.quit) }) }
+
+// room reports whether a take of up to take items from next may start:
+// it stays within the ring, and within reach of the oldest running block.
+func (s *seqBlocks) room(take int) bool {
+	o := s.oldest()
+	return s.next+take-o <= min(s.ring, max(o, s.reach, take))
+}
 
 // oldest returns the first position of the oldest block still running, or
 // the next position if none runs.
@@ -225,7 +269,8 @@ func (s *seqBlocks) oldest() int {
 func (s *seqBlocks) finished(k int) {
 	s.mu.Lock()
 	s.active[k] = -1
-	s.room.Signal()
+	s.src.release(s.oldest())
+	s.roomCond.Signal()
 	if s.taking && s.stopped(s.next) {
 		s.interrupt() // the loop was decided: the items taken are not needed
 	}

@@ -6,80 +6,86 @@ import (
 	"sync/atomic"
 )
 
-// The feeder: how the sequence driver overlaps a seq with the work. A
+// The feeder: how the sequence drivers overlap a seq with the work. A
 // goroutine of the operation's own pulls the seq, one item at a time and
-// never concurrently, into chunks that it hands to the driver through a
-// buffered channel, while the pool runs the items that came before. The
-// driver takes, for each batch, all the items that wait (up to a bound):
-// when the seq is faster than the work, batches grow to the bound and the
-// pool runs few loops; when it is slower, each batch is what arrived while
-// the last one ran, and no item waits for a batch to fill.
+// never concurrently, and writes each item straight into the window's ring
+// at its position, where the loop's participants fold it once they have
+// taken it. Publishing an item is one atomic store: a participant that
+// takes sees every item written so far, so a slow seq's items are taken up
+// one by one as they come, and a fast one's in chunks of whatever has
+// arrived, with nothing copied or allocated per chunk.
 //
-// Backpressure: the feeder runs ahead of the driver by at most as many
-// items as the driver has taken so far (at least least, at most most), so
-// memory stays bounded however long the seq, and an operation decided early
-// (a search that matches at item m) has had O(m) items pulled, not a bound's
-// worth. A chunk is handed over when it is full, when the feeder reaches
-// that bound, or at once when the driver waits for items (hungry), so that
-// a slow seq's items do not wait for a chunk to fill.
+// Backpressure: the feeder runs ahead of the takes by at most as many items
+// as were taken so far (at least least, at most most), so memory stays
+// bounded however long the seq, and an operation decided early (a search
+// that matches at item m) has had O(m) items pulled, not a bound's worth.
+// Nor does it write into a slot of the ring whose item may still run: the
+// takers tell it (release) the oldest position still in use, and it writes
+// at most a ring past it.
+//
+// Waiting: a taker that finds no item sets waiting, looks again, and sleeps
+// on wake; the feeder, after it publishes an item, wakes a taker that
+// waits. Both sides use sequentially consistent atomics, so either the
+// taker's second look sees the item or the feeder sees waiting: no wake-up
+// is lost. A feeder that may not run further ahead sleeps on room, which
+// every take and release signal.
 //
 // Stopping: the driver closes quit; the feeder's next yield returns false,
-// and a feeder that waits for room returns. The driver then drains the
-// channel until the feeder closes it, so no goroutine is left behind. A
-// panic or runtime.Goexit of the seq ends the feeder, which records it
-// before closing the channel; the driver re-raises it on its goroutine
-// once it has taken every item that came before.
+// and a feeder that waits for room returns; the driver then waits for it to
+// end (ended is closed), so no goroutine is left behind. A panic or
+// runtime.Goexit of the seq ends the feeder, which records it before it
+// closes ended; the driver re-raises it on its goroutine once every item
+// that came before has run.
 
-// feedChunk is the number of items the feeder hands over at a time when
-// the driver is not waiting: one channel operation per chunk, not per item.
-const feedChunk = 256
-
-// feed is the state that the feeder and the driver share.
+// feed is the state that the feeder and the takers share.
 type feed[T any] struct {
-	chunks chan []T      // the items, in order; closed when the feeder ends
-	quit   chan struct{} // closed by the driver: pull no more
-	once   sync.Once     // closes quit
-	// hungry: the driver waits for items, so a chunk goes at once.
-	hungry atomic.Bool
-	// quitting mirrors quit for the feeder's check at every item (an
-	// atomic load, where a select would cost a channel operation).
-	quitting atomic.Bool
-	// taken counts the items the driver has taken; room wakes a feeder
-	// that waits to be fewer items ahead (capacity 1).
-	taken       atomic.Int64
-	room        chan struct{}
-	least, most int
+	w           *window[T]
+	ring        int64
+	least, most int64
 
-	// Written by the feeder before it closes chunks.
+	quit     chan struct{} // closed by the driver: pull no more
+	once     sync.Once     // closes quit
+	quitting atomic.Bool   // mirrors quit, for the feeder's check at every item
+	ended    chan struct{} // closed by the feeder once it has returned
+
+	published atomic.Int64  // the items written into the ring: positions [0, published)
+	taken     atomic.Int64  // the positions taken: [0, taken)
+	low       atomic.Int64  // the oldest position still in use: the feeder writes below low+ring
+	waiting   atomic.Bool   // a taker waits for an item
+	wake      chan struct{} // feeder to taker: an item came (capacity 1)
+	room      chan struct{} // taker to feeder: taken or low moved (capacity 1)
+
+	// Written by the feeder before it closes ended.
 	pulled int  // items the seq yielded
-	ended  bool // the seq returned by itself, not after a false yield
+	done   bool // the seq returned by itself, not after a false yield
 	fail   any  // what the seq panicked with
 	exit   bool // the seq called runtime.Goexit
 }
 
-// startFeed starts a feeder that pulls the seq of w ahead of the driver by
-// as many items as the driver has taken, at least least and at most most.
-func startFeed[T any](w *window[T], least, most int) *feed[T] {
+// startFeed starts a feeder that pulls the seq of w into its ring (of ring
+// slots) ahead of the takes by as many items as were taken, at least least
+// and at most most.
+func startFeed[T any](w *window[T], ring, least, most int) *feed[T] {
 	f := &feed[T]{
-		chunks: make(chan []T, max(1, most/feedChunk)+1),
-		quit:   make(chan struct{}),
-		room:   make(chan struct{}, 1),
-		least:  max(least, 1),
-		most:   max(most, 1),
+		w: w, ring: int64(ring), least: int64(max(least, 1)), most: int64(max(most, 1)),
+		quit:  make(chan struct{}),
+		ended: make(chan struct{}),
+		wake:  make(chan struct{}, 1),
+		room:  make(chan struct{}, 1),
 	}
-	go f.run(w)
+	go f.run()
 	return f
 }
 
-// ahead reports whether the feeder is as far ahead of the driver as it may
-// be.
-func (f *feed[T]) ahead() bool {
-	taken := int(f.taken.Load())
-	return f.pulled-taken >= min(max(taken, f.least), f.most)
+// full reports whether the feeder may not write position p yet: it is as
+// far ahead of the takes as it may be, or the slot's item may still run.
+func (f *feed[T]) full(p int64) bool {
+	taken := f.taken.Load()
+	return p-taken >= min(max(taken, f.least), f.most) || p-f.low.Load() >= f.ring
 }
 
 // run is the feeder's goroutine.
-func (f *feed[T]) run(w *window[T]) {
+func (f *feed[T]) run() {
 	var cut bool // a channel's seq returned at quit, perhaps before its end
 	normal := false
 	defer func() {
@@ -90,105 +96,95 @@ func (f *feed[T]) run(w *window[T]) {
 				f.exit = true // only runtime.Goexit ends a function without a panic or a return
 			}
 		}
-		close(f.chunks)
+		close(f.ended)
 	}()
-	var pending []T
+	w := f.w
 	stopped := false
-	// send hands pending over, waiting for room; false if the driver quit.
-	send := func() bool {
-		select {
-		case f.chunks <- pending:
-			pending = make([]T, 0, feedChunk)
-			return true
-		case <-f.quit:
-			return false
-		}
-	}
-	// A channel's seq hands over what it pulled before it waits on an
-	// empty channel: the driver may wait for those items.
-	idle := func() bool {
-		if len(pending) > 0 && !send() {
-			stopped = true
-		}
-		return !stopped
-	}
-	w.source(f.quit, &cut, idle)(func(v T) bool {
+	w.source(f.quit, &cut, nil)(func(v T) bool {
 		if stopped {
 			panic("gopar: par.FromSeq: the sequence called yield again after yield returned false")
+		}
+		p := int64(f.pulled)
+		// May the item go into the ring? If not, wait for the takers.
+		for !f.quitting.Load() && f.full(p) {
+			select {
+			case <-f.room:
+			case <-f.quit:
+			}
 		}
 		if f.quitting.Load() {
 			stopped = true
 			return false
 		}
+		w.items[int(p)&w.mask] = v
 		f.pulled++
-		pending = append(pending, v)
-		full := f.ahead()
-		if (len(pending) >= feedChunk || full || f.hungry.Load()) && !send() {
-			stopped = true
-			return false
-		}
-		// Is the feeder far enough ahead? Then it waits for the driver
-		// to take items before it pulls the next one.
-		for full {
+		f.published.Store(p + 1)
+		// Does a taker wait for it? (After the store: see "Waiting".)
+		if f.waiting.Load() {
 			select {
-			case <-f.room:
-			case <-f.quit:
-				stopped = true
-				return false
+			case f.wake <- struct{}{}:
+			default: // a wake-up is already pending
 			}
-			full = f.ahead()
 		}
 		return true
 	})
-	if !stopped && len(pending) > 0 {
-		send() // the driver may have quit: then these items are left out
-	}
-	f.ended = !stopped && !cut
+	f.done = !stopped && !cut
 	normal = true
 }
 
-// take appends to batch the items that wait, up to about most, waiting
-// until it holds least (or the feeder has ended, or done is closed). False:
-// the feeder has ended and every item was taken, or done was closed while
-// batch was empty.
-func (f *feed[T]) take(batch []T, least, most int, done <-chan struct{}) ([]T, bool) {
-	n := len(batch)
-	defer func() {
-		// The feeder may run further ahead now.
-		f.taken.Add(int64(len(batch) - n))
-		select {
-		case f.room <- struct{}{}:
-		default: // a wake-up is already pending
+// take takes the next items, at most k, at positions [lo, hi), waiting
+// until at least one has been published (or the feeder has ended, or done
+// is closed). False: the feeder has ended and every item was taken, or
+// done was closed while none waited. Its callers serialize it.
+func (f *feed[T]) take(k int, done <-chan struct{}) (lo, hi int, ok bool) {
+	next := f.taken.Load()
+	for {
+		if n := f.published.Load() - next; n > 0 {
+			hi := next + min(int64(k), n)
+			f.taken.Store(hi)
+			f.signalRoom()
+			return int(next), int(hi), true
 		}
-	}()
-	for len(batch) < most {
 		select {
-		case c, ok := <-f.chunks:
-			if !ok {
-				return batch, len(batch) > 0
+		case <-f.ended:
+			if f.published.Load() > next {
+				continue // published before the end
 			}
-			batch = append(batch, c...)
-			continue
+			return 0, 0, false
 		default:
 		}
-		if len(batch) >= max(least, 1) {
-			return batch, true
+		// Nothing yet: say so, look once more, then sleep.
+		f.waiting.Store(true)
+		if f.published.Load() > next {
+			f.waiting.Store(false)
+			continue
 		}
-		// Nothing waits: ask the feeder for its items as they come.
-		f.hungry.Store(true)
-		var c []T
-		ok := false
 		select {
-		case c, ok = <-f.chunks:
+		case <-f.wake:
+		case <-f.ended:
 		case <-done:
+			f.waiting.Store(false)
+			return 0, 0, false
 		}
-		f.hungry.Store(false)
-		if !ok {
-			return batch, len(batch) > 0
-		}
-		batch = append(batch, c...)
+		f.waiting.Store(false)
 	}
-	return batch, true
+}
+
+// release tells the feeder that no position below low is in use any more:
+// it may write the slots of the ring up to low+ring.
+func (f *feed[T]) release(low int) {
+	if int64(low) > f.low.Load() {
+		f.low.Store(int64(low))
+		f.signalRoom()
+	}
+}
+
+// signalRoom wakes the feeder if it waits for room.
+func (f *feed[T]) signalRoom() {
+	select {
+	case f.room <- struct{}{}:
+	default: // a wake-up is already pending
+	}
 }
 
 // stop ends the feeder, if it still runs, and waits until it has. It is
@@ -198,9 +194,7 @@ func (f *feed[T]) stop() {
 		f.quitting.Store(true)
 		close(f.quit)
 	})
-	for range f.chunks {
-		// Dropped: items the operation does not run.
-	}
+	<-f.ended
 }
 
 // raise passes on, in the driver's goroutine, a panic or runtime.Goexit of

@@ -30,7 +30,7 @@ import (
 //     context is cancelled, and the batch or the seq driver under it
 //     returns;
 //   - the operation tells items cut short by a done context from a stream
-//     that ended (the Try forms need it: see window.fed), batch by batch:
+//     that ended (the Try forms need it: see blockingLoop.overSeq), batch by batch:
 //     a batch that ran whole is not cut, and the next one tells.
 
 // producer computes the items before an adapter for one operation, with
@@ -316,32 +316,6 @@ func (c *chunks[T]) batches(b *batching, done <-chan struct{}, body func(lo, hi 
 	c.ended = p.ended && !p.dropped && len(pending) == 0
 }
 
-func (c *chunks[T]) fed(least, most int, exact bool, done <-chan struct{}, body func(lo, hi int) bool) (n int, ended bool) {
-	c.acquire()
-	w := c.w
-	defer w.busy.Store(false)
-	if isClosed(done) && !exact {
-		return 0, false // nothing runs
-	}
-	p := c.start()
-	normal := false
-	defer func() {
-		if !normal {
-			p.stop()
-		}
-	}()
-	var pending []T
-	taken := w.runBatches(func(batch []T) ([]T, bool) {
-		var ok bool
-		batch, pending, ok = p.fill(batch, pending, max(least, most), done)
-		return batch, ok
-	}, body)
-	p.stop()
-	normal = true
-	p.raise()
-	return taken, p.ended && !p.dropped && len(pending) == 0
-}
-
 func (c *chunks[T]) open(ring, least int, exact bool, done <-chan struct{}) seqTaker {
 	c.acquire()
 	if isClosed(done) && !exact {
@@ -382,6 +356,10 @@ func (t *chunkTaker[T]) take(k int, done <-chan struct{}) (lo, hi int, ok bool) 
 	t.next = hi
 	return lo, hi, true
 }
+
+// release does nothing: a chunkTaker copies the items into the ring as it
+// takes them, within the room that seqBlocks leaves it.
+func (t *chunkTaker[T]) release(int) {}
 
 func (t *chunkTaker[T]) stop() (n int, ended bool) {
 	if !t.stopped {
@@ -452,35 +430,6 @@ func (p *pump[T]) next(done <-chan struct{}) ([]T, bool) {
 	case <-done:
 		return nil, false
 	}
-}
-
-// fill appends to batch the items that wait, pending first, up to most,
-// waiting only while batch is empty; false as next.
-func (p *pump[T]) fill(batch, pending []T, most int, done <-chan struct{}) ([]T, []T, bool) {
-	for len(batch) < most {
-		if len(pending) == 0 {
-			if len(batch) == 0 {
-				var ok bool
-				if pending, ok = p.next(done); !ok {
-					return batch, nil, false
-				}
-			} else {
-				select {
-				case c, ok := <-p.chunks:
-					if !ok {
-						return batch, nil, true // the next call sees the end
-					}
-					pending = c
-				default:
-					return batch, nil, true
-				}
-			}
-		}
-		k := min(most-len(batch), len(pending))
-		batch = append(batch, pending[:k]...)
-		pending = pending[k:]
-	}
-	return batch, pending, true
 }
 
 // stop ends the producer, if it still runs, and waits until it has. It is

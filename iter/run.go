@@ -144,8 +144,10 @@ const (
 //	driver    chosen when                   runs in
 //	pool      (the default)                 runPool, run.go
 //	blocking  Blocking != 0                 runBlocking, blocking.go
-//	sequence  the Spec is over an iter.Seq  runSeq, seq.go (each batch on
-//	                                        the pool or blocking driver)
+//	sequence  the Spec is over an iter.Seq  runSeq, seq.go: one loop for
+//	                                        the whole seq, on the pool
+//	                                        (seqpool.go) or the blocking
+//	                                        driver's goroutines (blockseq.go)
 //	stream    Stream ranges over the Spec   runStream, stream.go (each batch
 //	                                        on the pool or blocking driver,
 //	                                        over a seq or a range)
@@ -283,8 +285,8 @@ func runObserved[A any](cfg Config, lo, hi int, r Reducer[A]) A {
 
 // drive runs the loop on the driver that cfg calls for: the one place where
 // a driver is picked. The observers, if any, are already in place. The
-// sequence and stream drivers come back here for each of their batches, with
-// cfg.seq and cfg.stream cleared.
+// stream driver comes back here for each of its batches, with cfg.stream
+// cleared.
 func drive[A any](cfg Config, lo, hi int, r Reducer[A]) A {
 	switch {
 	case cfg.stream != nil:

@@ -12,11 +12,11 @@ import (
 // over [0, math.MaxInt), through a window onto the current batch, and its
 // Config carries the window as a batchSource. Run, given such a Config,
 // picks the sequence driver, runSeq: a feeder goroutine pulls the seq
-// (feed.go) while the caller takes what it pulled as a batch into the
-// window, runs an ordinary parallel loop over the batch's positions,
-// combines the result into what came before, and takes the next batch,
-// until the seq ends or the Reducer says the result is decided. The seq is
-// therefore called on one goroutine, one item at a time, and the adapters
+// (feed.go) while the loop's participants take what it pulled, a chunk at
+// a time, into the window's ring and fold each chunk's positions, until
+// the seq ends or the Reducer says the result is decided (seqpool.go,
+// blockseq.go). The seq is therefore called on one goroutine, one item at
+// a time, and the adapters
 // built on the Spec (Map, Filter) and every terminal operation need no
 // change. (The stream driver, whose producer goroutine already runs beside
 // the loop that takes its items, pulls the seq itself: window.batches.)
@@ -27,30 +27,27 @@ type batchSource interface {
 	// batches pulls on the calling goroutine; done ends the wait of a
 	// channel's seq.
 	batches(b *batching, done <-chan struct{}, body func(lo, hi int) bool)
-	// fed is batches with the seq pulled by a feeder (feed.go) while body
-	// runs, each batch all the items that wait (at least least, but the
-	// last, and up to about most). It returns the number of items the seq
-	// yielded and whether it ended by itself. Unless exact, a context done
-	// from the start keeps the seq from being pulled at all; with exact,
-	// the seq is pulled, so that n and ended tell whether the context left
-	// an item out.
-	fed(least, most int, exact bool, done <-chan struct{}, body func(lo, hi int) bool) (n int, ended bool)
-	// open starts a feeder for the blocking sequence driver, whose
-	// goroutines take the items a block at a time into a ring of ring
-	// slots (a power of two). Nil: the seq is nil, or done is closed and
-	// not exact (the seq is not pulled at all).
-	// The feeder runs ahead as in fed, by at least least items.
+	// open starts a feeder for the sequence drivers, whose participants
+	// take the items a chunk at a time into a ring of ring slots (a power
+	// of two). Nil: the seq is nil, or done is closed and not exact (the
+	// seq is not pulled at all). The feeder runs ahead of the takes by at
+	// least least items (see feed.go). With exact, the seq is pulled even
+	// if done is closed, so that the number of items and the end that
+	// seqTaker.stop reports tell whether the context left an item out.
 	open(ring, least int, exact bool, done <-chan struct{}) seqTaker
 }
 
-// seqTaker hands the items of a seq, in order, to the goroutines of the
-// blocking sequence driver (runBlockingSeq). Its caller serializes take,
+// seqTaker hands the items of a seq, in order, to the participants of the
+// sequence drivers (runPoolSeq, runBlockingSeq). Its caller serializes take,
 // and never takes an item into a slot whose item may still run.
 type seqTaker interface {
-	// take moves the next items, at most k, into the window, at positions
-	// [lo, hi), waiting for the feeder if none waits. False: the seq has
+	// take hands out the next items, at most k, in the window's ring at
+	// positions [lo, hi), waiting for the feeder if none waits. False: the seq has
 	// ended and every item was taken, or done was closed.
 	take(k int, done <-chan struct{}) (lo, hi int, ok bool)
+	// release says that no position below low is in use any more: the
+	// slots of the ring up to low+ring may take new items.
+	release(low int)
 	// stop ends the feeder, if it still runs, and waits until it has:
 	// n items were pulled, and ended tells whether the seq returned by
 	// itself. The iterator may then run another operation.
@@ -273,53 +270,6 @@ func (w *window[T]) batches(b *batching, done <-chan struct{}, body func(lo, hi 
 	}
 }
 
-func (w *window[T]) fed(least, most int, exact bool, done <-chan struct{}, body func(lo, hi int) bool) (n int, ended bool) {
-	if !w.busy.CompareAndSwap(false, true) {
-		panic("gopar: an iterator from par.FromSeq runs one terminal operation at a time")
-	}
-	defer w.busy.Store(false)
-	if w.empty() {
-		return 0, true
-	}
-	if isClosed(done) && !exact {
-		return 0, false // not pulled at all
-	}
-	f := startFeed(w, least, most)
-	normal := false
-	defer func() {
-		if !normal {
-			f.stop() // body panicked: its panic goes on, the seq's is dropped
-		}
-	}()
-	w.runBatches(func(batch []T) ([]T, bool) { return f.take(batch, least, most, done) }, body)
-	f.stop()
-	normal = true
-	f.raise()
-	return f.pulled, f.ended
-}
-
-// runBatches runs body over the batches that next appends to an empty batch,
-// each in turn the window's items, at the positions after the last
-// batch's, until next gives none or body returns false. It returns the
-// number of items handed to body.
-func (w *window[T]) runBatches(next func(batch []T) ([]T, bool), body func(lo, hi int) bool) (taken int) {
-	w.base, w.items, w.mask = 0, nil, -1
-	var batch []T
-	for {
-		var ok bool
-		if batch, ok = next(batch[:0]); !ok {
-			break
-		}
-		w.base, w.items = taken, batch
-		taken += len(batch)
-		if !body(w.base, taken) {
-			break
-		}
-	}
-	w.items = nil
-	return taken
-}
-
 func (w *window[T]) open(ring, least int, exact bool, done <-chan struct{}) seqTaker {
 	if !w.busy.CompareAndSwap(false, true) {
 		panic("gopar: an iterator from par.FromSeq runs one terminal operation at a time")
@@ -329,41 +279,22 @@ func (w *window[T]) open(ring, least int, exact bool, done <-chan struct{}) seqT
 		return nil
 	}
 	w.base, w.items, w.mask = 0, make([]T, ring), ring-1
-	return &ringTaker[T]{w: w, f: startFeed(w, least, maxBatch)}
+	return &ringTaker[T]{w: w, f: startFeed(w, ring, least, maxBatch)}
 }
 
-// ringTaker is the seqTaker of a window.
+// ringTaker is the seqTaker of a window: the feeder writes the items into
+// the window's ring itself.
 type ringTaker[T any] struct {
 	w       *window[T]
 	f       *feed[T]
-	pending []T // taken from the feeder, not yet into the ring: pending[at:]
-	at      int
-	next    int // the position of pending[at]
-	over    bool
 	stopped bool
 }
 
 func (t *ringTaker[T]) take(k int, done <-chan struct{}) (lo, hi int, ok bool) {
-	if t.at == len(t.pending) {
-		if t.over {
-			return 0, 0, false
-		}
-		t.pending, ok = t.f.take(t.pending[:0], 1, feedChunk, done)
-		t.at = 0
-		if !ok {
-			t.over = !isClosed(done) // the feeder ended
-			return 0, 0, false
-		}
-	}
-	n := min(k, len(t.pending)-t.at)
-	lo, hi = t.next, t.next+n
-	for i, v := range t.pending[t.at : t.at+n] {
-		t.w.items[(lo+i)&t.w.mask] = v
-	}
-	t.at += n
-	t.next = hi
-	return lo, hi, true
+	return t.f.take(k, done)
 }
+
+func (t *ringTaker[T]) release(low int) { t.f.release(low) }
 
 func (t *ringTaker[T]) stop() (n int, ended bool) {
 	if !t.stopped {
@@ -372,40 +303,20 @@ func (t *ringTaker[T]) stop() (n int, ended bool) {
 		t.w.items = nil
 		t.w.busy.Store(false)
 	}
-	return t.f.pulled, t.f.ended
+	return t.f.pulled, t.f.done
 }
 
 func (t *ringTaker[T]) raise() { t.f.raise() }
 
 // runSeq is the sequence driver, for a pipeline over a seq (cfg.seq !=
-// nil): one loop per batch, on the pool or blocking driver (drive),
-// combined in order. The observers were started once, by Run, for all the
-// batches.
+// nil): one loop over the whole seq, on the pool (runPoolSeq) or the
+// blocking driver's goroutines (runBlockingSeq). The observers were started
+// by Run.
 func runSeq[A any](cfg Config, r Reducer[A]) A {
 	src := cfg.seq
 	cfg.seq = nil
 	if cfg.Blocking != 0 {
 		return runBlockingSeq(cfg, src, r)
 	}
-	done := cfg.done()
-	var acc A // the first batch's result, then the batches' so far
-	have := false
-	b := newBatching(cfg, 0)
-	n, ended := src.fed(b.least, b.most, r.SeqLen != nil, done, func(lo, hi int) bool {
-		part := drive(cfg, lo, hi, r) // nothing runs once done is closed
-		switch {
-		case !have:
-			acc, have = part, true
-		case r.Combine != nil:
-			acc = r.Combine(acc, part)
-		}
-		return !r.decided(acc, hi, done)
-	})
-	if ended && r.SeqLen != nil {
-		r.SeqLen(n)
-	}
-	if !have {
-		acc = r.identity()
-	}
-	return acc
+	return runPoolSeq(cfg, src, r)
 }

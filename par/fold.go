@@ -21,7 +21,8 @@ import "github.com/gopar-dev/gopar/iter"
 //
 // With Unordered, Fold keeps an accumulator per goroutine that runs it
 // for the whole operation (over FromSeq too, where the runs of an ordered
-// Fold are cut at every batch), and combines them in no particular order:
+// Fold end wherever another goroutine took the next chunk), and combines
+// them in no particular order:
 // combine must then be commutative as well, as merging maps of counts is.
 //
 //	counts := par.Fold(par.Slice(words),

@@ -10,11 +10,13 @@ import (
 // map (maps.Keys), the lines of a file or a generator: Rayon's par_bridge.
 //
 // A terminal operation pulls seq on a goroutine of its own while the pool
-// works on the items already pulled: each batch it runs in parallel is
-// every item that has arrived since the last one began, up to 65,536. A
-// seq faster than the work runs ahead of it by at most about 65,536 items
-// (then it waits: memory stays bounded); a slower one has each item taken
-// up as soon as the pool is free. So:
+// works on the items already pulled: the caller and the pool's workers
+// each take the next chunk of what has arrived, run it, and take the next,
+// for the whole seq. A chunk grows while the seq is ahead of the work and
+// is whatever has arrived while the work waits for the seq, so a slow
+// seq's items are taken up as soon as a goroutine is free. A seq faster
+// than the work runs ahead of it by at most about 65,536 items (then it
+// waits: memory stays bounded). So:
 //
 //   - seq is never called concurrently: it needs no locking of its own.
 //     It runs on another goroutine than the caller's, which it may not
@@ -24,22 +26,24 @@ import (
 //     FindFirst keep seq's order;
 //   - once the result is decided (Any, Find, FindFirst, an error in
 //     TryForEach), a panic in a callback, or the context is done, seq's
-//     next yield returns false; the items it had pulled ahead (at most
-//     about two batches of 65,536) are dropped, and every goroutine of the
+//     next yield returns false; the items it had pulled ahead are dropped
+//     (a decision at item m leaves O(m + workers) items pulled, and at most
+//     about 65,536 past the items taken), and every goroutine of the
 //     operation has returned when the operation does. A Try form whose
 //     context is done tells from them whether the context left an item out
 //     (Iter.WithContext);
-//   - with Blocking(limit), there are no batches: each of the limit
-//     goroutines takes the next item as soon as its last call returns, so
-//     a slow call holds back only its own goroutine. The others run ahead
-//     of the oldest call still running by at most max(1024, 64*limit)
-//     items (then they wait for it), which bounds memory;
-//   - Fold and Reduce make an accumulator per run of each batch, in
-//     order; with Unordered, one per goroutine for the whole seq, as a
-//     hand-written fan-out keeps one per worker. MapInit and ForEachInit
-//     make their states once per goroutine for the whole seq either way;
+//   - with Blocking(limit), each of the limit goroutines takes the next
+//     item as soon as its last call returns, so a slow call holds back only
+//     its own goroutine. The others run ahead of the oldest call still
+//     running by at most max(1024, 64*limit) items (then they wait for it),
+//     which bounds memory;
+//   - Fold and Reduce make an accumulator per run of contiguous chunks that
+//     one goroutine takes, in order; with Unordered, one per goroutine for
+//     the whole seq, as a hand-written fan-out keeps one per worker.
+//     MapInit and ForEachInit make their states once per goroutine for the
+//     whole seq either way;
 //   - Sum on floats is reproducible as over a slice: the same bits
-//     whatever the batches, the workers and the run, those of the same
+//     whatever the chunks, the workers and the run, those of the same
 //     pipeline over a Slice of the same items (see Nums.Sum).
 //
 // Every adapter and terminal operation works as on other iterators, except
