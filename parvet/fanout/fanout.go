@@ -440,13 +440,12 @@ func (p *pass) report(f *fan) {
 		what = fmt.Sprintf("a pool of %s worker goroutines draining a channel", p.loopCount(f))
 		form = "par.Slice(items).Blocking(workers).ForEach over what the producer sends (par.FromSeq for a stream) for work that blocks on I/O, or ForEach on the pool for CPU-bound work"
 	}
-	d := analysis.Diagnostic{
-		Pos:     f.loop.Pos(),
-		End:     f.loop.End(),
-		Message: fmt.Sprintf("fan-out: %s; gopar replaces it with %s", what, form),
+	msg := fmt.Sprintf("fan-out: %s; gopar replaces it with %s", what, form)
+	fixes, why := p.fixes(f)
+	if len(fixes) == 0 {
+		msg += "; no fix: " + why
 	}
-	d.SuggestedFixes = p.fixes(f)
-	p.Report(d)
+	p.Report(analysis.Diagnostic{Pos: f.loop.Pos(), End: f.loop.End(), Message: msg, SuggestedFixes: fixes})
 }
 
 // loopCount returns the number of iterations of the counted loop of f, as

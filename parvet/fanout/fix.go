@@ -1,6 +1,7 @@
 package fanout
 
 import (
+	"fmt"
 	"go/ast"
 	"go/constant"
 	"go/token"
@@ -33,21 +34,23 @@ type rewrite struct {
 	useIndexed bool          // ForEachIndex
 }
 
-// fixes returns the two suggested fixes of f, or none where the rewrite
-// would not keep the program's meaning.
-func (p *pass) fixes(f *fan) []analysis.SuggestedFix {
+// fixes returns the two suggested fixes of f, or none and what stops
+// them: a clause for the report, where the rewrite would not keep the
+// program's meaning.
+func (p *pass) fixes(f *fan) ([]analysis.SuggestedFix, string) {
 	var r *rewrite
+	var why string
 	if f.shape == "workers" {
-		r = p.workersRewrite(f)
+		r, why = p.workersRewrite(f)
 	} else {
-		r = p.loopRewrite(f)
+		r, why = p.loopRewrite(f)
 	}
 	if r == nil {
-		return nil
+		return nil, why
 	}
 	parName, parEdits, ok := goparapi.AddImport(p.Pkg, p.file, goparapi.ParPath, r.from)
 	if !ok {
-		return nil
+		return nil, "the name par is taken in this file"
 	}
 	var importEdits []analysis.TextEdit
 	importEdits = append(importEdits, parEdits...)
@@ -55,7 +58,7 @@ func (p *pass) fixes(f *fan) []analysis.SuggestedFix {
 	if r.ctxName != "" {
 		name, edits, ok := goparapi.AddImport(p.Pkg, p.file, "context", r.from)
 		if !ok {
-			return nil
+			return nil, "the name context is taken in this file"
 		}
 		ctxName = name
 		importEdits = mergeImportEdits(importEdits, edits)
@@ -111,12 +114,49 @@ func (p *pass) fixes(f *fan) []analysis.SuggestedFix {
 	}
 	blocking, pool := build(true), build(false)
 	if r.limit == "" {
-		return []analysis.SuggestedFix{pool}
+		return []analysis.SuggestedFix{pool}, ""
 	}
 	if r.hasLimit || r.ioish {
-		return []analysis.SuggestedFix{blocking, pool}
+		return []analysis.SuggestedFix{blocking, pool}, ""
 	}
-	return []analysis.SuggestedFix{pool, blocking}
+	return []analysis.SuggestedFix{pool, blocking}, ""
+}
+
+// more says that the loop does more than start the goroutines, quoting st.
+func (p *pass) more(st ast.Stmt) string {
+	return p.line(st, "the loop does more than start the goroutines")
+}
+
+// line returns why, followed by the first line of st's source.
+func (p *pass) line(st ast.Stmt, why string) string {
+	text, _, _ := strings.Cut(p.src(st), "\n")
+	if len(text) > 40 {
+		text = text[:40] + "..."
+	}
+	return why + " (`" + strings.TrimSpace(text) + "`)"
+}
+
+// between says that statements between the loop and the wait would move.
+func (p *pass) between(f *fan) string {
+	if f.at+1 < len(f.list) && f.at+1 < f.wait {
+		return p.line(f.list[f.at+1], "statements between the loop and the Wait would run after the work instead of beside it")
+	}
+	return "statements between the loop and the Wait would run after the work instead of beside it"
+}
+
+// kindOf names the kind of a ranged type.
+func kindOf(t types.Type) string {
+	switch t.Underlying().(type) {
+	case *types.Map:
+		return "map"
+	case *types.Chan:
+		return "channel"
+	case *types.Signature:
+		return "function"
+	case *types.Basic:
+		return "string"
+	}
+	return types.TypeString(t, nil)
 }
 
 // mergeImportEdits joins two import insertions at the same place into one.
@@ -149,10 +189,10 @@ func (p *pass) deleteLine(st ast.Stmt) analysis.TextEdit {
 
 // loopRewrite returns the rewrite of a goroutine-per-item, wg.Go,
 // semaphore or errgroup loop, or nil.
-func (p *pass) loopRewrite(f *fan) *rewrite {
+func (p *pass) loopRewrite(f *fan) (*rewrite, string) {
 	info := p.TypesInfo
 	if f.shape == "weighted" {
-		return nil
+		return nil, "a semaphore.Weighted's Acquire takes a context and may fail, which no gopar form does"
 	}
 	r := &rewrite{errs: f.shape == "errgroup"}
 	// The items.
@@ -161,7 +201,7 @@ func (p *pass) loopRewrite(f *fan) *rewrite {
 	var over ast.Expr
 	if n := p.count(f.loop); n != nil {
 		if t := info.TypeOf(n); t == nil || !types.Identical(types.Default(t), types.Typ[types.Int]) {
-			return nil
+			return nil, "the loop counts with a type other than int"
 		}
 		r.source = "par.Range(0, " + p.src(n) + ")"
 		r.limit = "max(" + p.src(n) + ", 1)"
@@ -179,7 +219,7 @@ func (p *pass) loopRewrite(f *fan) *rewrite {
 	} else {
 		rs, ok := f.loop.(*ast.RangeStmt)
 		if !ok || (rs.Tok != token.DEFINE && rs.Key != nil) || !pure(rs.X) {
-			return nil
+			return nil, "the loop is not a range over a plain variable declaring its own variables (the rewrite would evaluate it at another time)"
 		}
 		switch t := info.TypeOf(rs.X).Underlying().(type) {
 		case *types.Slice:
@@ -187,7 +227,7 @@ func (p *pass) loopRewrite(f *fan) *rewrite {
 		case *types.Array:
 			elem = t.Elem()
 		default:
-			return nil
+			return nil, fmt.Sprintf("the loop ranges over a %s, where the rewrite takes a slice, an array or a count", kindOf(info.TypeOf(rs.X)))
 		}
 		over = rs.X
 		if rs.Key != nil {
@@ -215,50 +255,50 @@ func (p *pass) loopRewrite(f *fan) *rewrite {
 		switch st := st.(type) {
 		case *ast.AssignStmt:
 			if st.Tok != token.DEFINE || len(st.Lhs) != 1 || len(st.Rhs) != 1 {
-				return nil
+				return nil, p.more(st)
 			}
 			src := p.objOf(st.Rhs[0])
 			if src == nil || (src != key && src != val) {
-				return nil
+				return nil, p.more(st)
 			}
 			alias[p.objOf(st.Lhs[0])] = src
 		case *ast.SendStmt:
 			if f.sem == nil || p.objOf(st.Chan) != f.sem {
-				return nil
+				return nil, p.more(st)
 			}
 		case *ast.ExprStmt:
 			call, ok := ast.Unparen(st.X).(*ast.CallExpr)
 			if !ok {
-				return nil
+				return nil, p.more(st)
 			}
 			if p.isCall(call, f.group, "Add") {
 				if tv := info.Types[call.Args[0]]; tv.Value == nil || tv.Value.String() != "1" {
-					return nil
+					return nil, "the loop adds more than 1 to the WaitGroup per item"
 				}
 				addInLoop = true
 				continue
 			}
 			if len(call.Args) != 1 || ast.Unparen(call.Args[0]) != f.lit {
-				return nil
+				return nil, p.more(st)
 			}
 		case *ast.GoStmt:
 			if ast.Unparen(st.Call.Fun) != f.lit {
-				return nil
+				return nil, p.more(st)
 			}
 		default:
-			return nil
+			return nil, p.more(st)
 		}
 	}
 	// The goroutine's parameters are loop variables.
 	var litParams []*ast.Ident
 	for _, fld := range f.lit.Type.Params.List {
 		if len(fld.Names) == 0 {
-			return nil
+			return nil, "the goroutine has an unnamed parameter"
 		}
 		litParams = append(litParams, fld.Names...)
 	}
 	if len(litParams) != len(f.args) {
-		return nil
+		return nil, "the go statement's arguments do not match the goroutine's parameters"
 	}
 	resolve := func(o types.Object) types.Object {
 		if a, ok := alias[o]; ok {
@@ -276,10 +316,10 @@ func (p *pass) loopRewrite(f *fan) *rewrite {
 	for k, a := range f.args {
 		o := resolve(p.objOf(a))
 		if o == nil || (o != key && o != val) {
-			return nil
+			return nil, fmt.Sprintf("the goroutine's argument %s is not a loop variable", p.src(a))
 		}
 		if !types.Identical(info.TypeOf(a), info.ObjectOf(litParams[k]).Type()) || !use(o, litParams[k].Name) {
-			return nil
+			return nil, "the goroutine names a loop variable in two ways"
 		}
 	}
 	// Loop variables (or their copies) the goroutine captures.
@@ -296,7 +336,7 @@ func (p *pass) loopRewrite(f *fan) *rewrite {
 		return !bad
 	})
 	if bad {
-		return nil
+		return nil, "the goroutine names a loop variable in two ways"
 	}
 	// What the goroutine does besides the work: Done, the semaphore's release.
 	var strip []ast.Stmt
@@ -311,34 +351,34 @@ func (p *pass) loopRewrite(f *fan) *rewrite {
 	}
 	if f.shape == "waitgroup" || f.shape == "semaphore" {
 		if len(strip) == 0 || p.mentionsOutside(f.lit.Body, f.group, strip) || (f.sem != nil && p.mentionsOutside(f.lit.Body, f.sem, strip)) {
-			return nil
+			return nil, "the goroutine uses the WaitGroup or the semaphore other than in its Done and release"
 		}
 		if f.sem != nil && len(strip) != 2 {
-			return nil
+			return nil, "the semaphore is not taken once before the go statement and released once in the goroutine"
 		}
 		// A Done that is not deferred must be the last statement, with no
 		// return before it.
 		for _, st := range strip {
 			if !isDefer(st) && (st != list[len(list)-1] || hasReturn(f.lit.Body)) {
-				return nil
+				return nil, "the goroutine calls Done other than in a defer or as its last statement"
 			}
 		}
 	} else if p.mentionsOutside(f.lit.Body, f.group, nil) {
-		return nil
+		return nil, "the goroutine uses the group itself"
 	}
 	// The results.
 	res := f.lit.Type.Results
 	if r.errs != (res != nil && len(res.List) == 1) {
-		return nil
+		return nil, "the goroutine's results do not match the group's"
 	}
 	// Set-up before the loop, and the wait after it.
 	if f.wait != f.at+1 {
-		return nil
+		return nil, p.between(f)
 	}
 	if !r.errs {
 		es, ok := f.list[f.wait].(*ast.ExprStmt)
 		if !ok || ast.Unparen(es.X) != f.call {
-			return nil
+			return nil, "the Wait is part of a larger statement"
 		}
 		r.from, r.to = f.loop.Pos(), es.End()
 	} else {
@@ -348,7 +388,7 @@ func (p *pass) loopRewrite(f *fan) *rewrite {
 	for _, st := range f.list[:f.at] {
 		if !p.setup(st, f) {
 			if p.mentions(st, f.group) || (f.sem != nil && p.mentions(st, f.sem)) {
-				return nil
+				return nil, p.line(st, "the group is used before the loop other than to declare it, Add or SetLimit")
 			}
 			continue
 		}
@@ -357,7 +397,7 @@ func (p *pass) loopRewrite(f *fan) *rewrite {
 			if p.isCall(call, f.group, "Add") {
 				n := p.src(call.Args[0])
 				if over != nil && n != "len("+p.src(over)+")" || over == nil && "par.Range(0, "+n+")" != r.source {
-					return nil
+					return nil, "the Add before the loop is not the number of items"
 				}
 				addBefore = true
 			}
@@ -365,20 +405,20 @@ func (p *pass) loopRewrite(f *fan) *rewrite {
 		r.remove = append(r.remove, st)
 	}
 	if (f.shape == "waitgroup" || f.shape == "semaphore") && addInLoop == addBefore {
-		return nil
+		return nil, "the WaitGroup's Add is neither 1 per item in the loop nor the number of items before it"
 	}
 	if !p.declaredIn(f.group, r.remove) || (f.sem != nil && !p.declaredIn(f.sem, r.remove)) {
-		return nil
+		return nil, "the group is not declared just for this loop (a parameter, a field or a variable declared elsewhere)"
 	}
 	// Nothing else uses the group, the semaphore or errgroup's context.
 	for _, o := range []types.Object{f.group, f.sem} {
 		if o != nil && p.usedElsewhere(o, f, r.remove) {
-			return nil
+			return nil, "the group or the semaphore is used again outside the loop and its wait"
 		}
 	}
 	if f.gctx != nil {
 		if p.gctxUsedOutside(f) {
-			return nil
+			return nil, "errgroup's context is used outside the goroutines"
 		}
 		if f.gctx.Name() != "_" {
 			r.ctxName = f.gctx.Name()
@@ -390,11 +430,11 @@ func (p *pass) loopRewrite(f *fan) *rewrite {
 	// The limit.
 	if f.limit != nil {
 		if tv := info.Types[f.limit]; tv.Value != nil && constant.Sign(tv.Value) <= 0 {
-			return nil // no limit (SetLimit(-1)), or none that Blocking takes
+			return nil, "SetLimit sets no limit that Blocking takes" // SetLimit(-1), or 0
 		}
 		r.limit, r.hasLimit = p.src(f.limit), true
 	} else if f.shape == "semaphore" {
-		return nil
+		return nil, "the semaphore channel's capacity is not in sight"
 	}
 	// The callback's parameters.
 	keyName, valName := names[key], names[val]
@@ -411,11 +451,11 @@ func (p *pass) loopRewrite(f *fan) *rewrite {
 	case keyName != "" && valName != "":
 		t, ok := typeOf(elem)
 		if !ok {
-			return nil
+			return nil, "the item type names a package the file does not import"
 		}
 		if r.errs {
 			if _, isID := ast.Unparen(over).(*ast.Ident); !isID {
-				return nil
+				return nil, "the ranged expression is not a plain name"
 			}
 			r.source = "par.Range(0, len(" + p.src(over) + "))"
 			r.params = keyName + " int"
@@ -431,7 +471,7 @@ func (p *pass) loopRewrite(f *fan) *rewrite {
 	default:
 		t, ok := typeOf(elem)
 		if !ok {
-			return nil
+			return nil, "the item type names a package the file does not import"
 		}
 		if valName == "" {
 			valName = "_"
@@ -441,16 +481,16 @@ func (p *pass) loopRewrite(f *fan) *rewrite {
 	}
 	r.body = p.bodyWithout(f.lit.Body, strip)
 	r.ioish = p.ioish(f.lit.Body)
-	return r
+	return r, ""
 }
 
 // workersRewrite returns the rewrite of a fixed pool of workers draining a
 // channel that a loop over a slice fills, or nil.
-func (p *pass) workersRewrite(f *fan) *rewrite {
+func (p *pass) workersRewrite(f *fan) (*rewrite, string) {
 	info := p.TypesInfo
 	n := p.count(f.loop)
 	if n == nil {
-		return nil
+		return nil, "the workers are not started by a counted loop"
 	}
 	// The worker: [defer wg.Done()] for j := range jobs { ... } [wg.Done()].
 	var rng *ast.RangeStmt
@@ -462,15 +502,15 @@ func (p *pass) workersRewrite(f *fan) *rewrite {
 		case rng == nil:
 			r, ok := st.(*ast.RangeStmt)
 			if !ok {
-				return nil
+				return nil, p.line(st, "the worker does more than drain the channel with one range loop")
 			}
 			rng = r
 		default:
-			return nil
+			return nil, p.line(st, "the worker does more than drain the channel with one range loop")
 		}
 	}
 	if rng == nil || rng.Value != nil || rng.Tok != token.DEFINE || rng.Key == nil || p.objOf(rng.X) != f.ch || hasBranch(rng.Body) {
-		return nil
+		return nil, "the worker's range loop uses its variables in another way, or returns, breaks or continues"
 	}
 	// The loop body: Add(1) and the go statement, or wg.Go.
 	for _, st := range loopBody(f.loop).List {
@@ -479,14 +519,14 @@ func (p *pass) workersRewrite(f *fan) *rewrite {
 		case *ast.ExprStmt:
 			call, ok := ast.Unparen(st.X).(*ast.CallExpr)
 			if !ok || !(p.isCall(call, f.group, "Add") || p.isCall(call, f.group, "Go")) {
-				return nil
+				return nil, p.more(st)
 			}
 		default:
-			return nil
+			return nil, p.more(st)
 		}
 	}
 	if len(f.lit.Type.Params.List) != 0 {
-		return nil
+		return nil, "the worker takes parameters"
 	}
 	// The producer and the close, before or after the workers; the wait.
 	isProducer := func(st ast.Stmt) (*ast.RangeStmt, bool) {
@@ -522,7 +562,7 @@ func (p *pass) workersRewrite(f *fan) *rewrite {
 	case at+3 < len(l) && f.wait == at+3 && isClose(l[at+2]):
 		pr, ok := isProducer(l[at+1])
 		if !ok {
-			return nil
+			return nil, "the producer is not one range loop over a slice that sends each item"
 		}
 		producer, first = pr, f.loop
 	case f.wait == at+1:
@@ -531,27 +571,27 @@ func (p *pass) workersRewrite(f *fan) *rewrite {
 			k-- // var wg sync.WaitGroup between the close and the workers
 		}
 		if k < 1 || !isClose(l[k]) {
-			return nil
+			return nil, "the producer is not one range loop over a slice that sends each item, then closes the channel"
 		}
 		pr, ok := isProducer(l[k-1])
 		if !ok {
-			return nil
+			return nil, "the producer is not one range loop over a slice that sends each item"
 		}
 		producer, first = pr, pr
 	default:
-		return nil
+		return nil, p.between(f)
 	}
 	es, ok := l[f.wait].(*ast.ExprStmt)
 	if !ok || ast.Unparen(es.X) != f.call {
-		return nil
+		return nil, "the Wait is part of a larger statement"
 	}
 	elem := info.TypeOf(producer.X).Underlying().(*types.Slice).Elem()
 	if !types.Identical(elem, info.TypeOf(rng.Key)) {
-		return nil
+		return nil, "the worker's variable has another type than the items"
 	}
 	t, ok := p.typeString(elem)
 	if !ok {
-		return nil
+		return nil, "the item type names a package the file does not import"
 	}
 	var remove []ast.Stmt
 	declared := map[types.Object]bool{}
@@ -567,17 +607,17 @@ func (p *pass) workersRewrite(f *fan) *rewrite {
 				remove = append(remove, st)
 			}
 		case st.Pos() > first.Pos():
-			return nil // between the producer and the workers: it would go
+			return nil, "statements between the producer and the workers would move"
 		case p.mentions(st, f.group) || p.mentions(st, f.ch):
-			return nil
+			return nil, "the channel or the group is used before the workers other than to declare it"
 		}
 	}
 	if !declared[f.group] || !declared[f.ch] {
-		return nil
+		return nil, "the channel or the group is not declared just for this loop"
 	}
 	for _, o := range []types.Object{f.group, f.ch} {
 		if p.usedOutside(o, remove, first.Pos(), es.End()) {
-			return nil
+			return nil, "the channel or the group is used outside the fan-out"
 		}
 	}
 	return &rewrite{
@@ -590,7 +630,7 @@ func (p *pass) workersRewrite(f *fan) *rewrite {
 		hasLimit: true,
 		ioish:    p.ioish(rng.Body),
 		remove:   remove,
-	}
+	}, ""
 }
 
 // pure reports whether e is a variable or a field path, which the rewrite
