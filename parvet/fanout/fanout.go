@@ -41,6 +41,7 @@ import (
 	"go/ast"
 	"go/token"
 	"go/types"
+	"strings"
 
 	"golang.org/x/tools/go/analysis"
 
@@ -431,17 +432,31 @@ func (p *pass) report(f *fan) {
 			try = "TryForEachContext"
 			src += ".WithContext(" + p.src(f.pctx) + ")"
 		}
+		errs := "first error; ForEachErr for every error"
+		if (f.gctx == nil || f.gctx.Name() == "_") && p.mayFail(f.lit) {
+			// The group runs every item, even after one has failed.
+			try, errs = "ForEachErr", "every item runs, as in the group, and every error comes back, joined"
+		}
 		if f.limit != nil {
-			form = fmt.Sprintf("%s.Blocking(%s).%s (at most %s at once, first error; ForEachErr for every error) for work that blocks on I/O, or %s.%s on the pool for CPU-bound work", src, limit, try, limit, src, try)
+			form = fmt.Sprintf("%s.Blocking(%s).%s (at most %s at once, %s) for work that blocks on I/O, or %s.%s on the pool for CPU-bound work", src, limit, try, limit, errs, src, try)
 		} else {
-			form = fmt.Sprintf("%s.%s (first error; ForEachErr for every error) on the pool for CPU-bound work, or %s.Blocking(n).%s for work that blocks on I/O", src, try, src, try)
+			form = fmt.Sprintf("%s.%s (%s) on the pool for CPU-bound work, or %s.Blocking(n).%s for work that blocks on I/O", src, try, errs, src, try)
 		}
 	case "workers":
 		what = fmt.Sprintf("a pool of %s worker goroutines draining a channel", p.loopCount(f))
 		form = "par.Slice(items).Blocking(workers).ForEach over what the producer sends (par.FromSeq for a stream) for work that blocks on I/O, or ForEach on the pool for CPU-bound work"
 	}
 	msg := fmt.Sprintf("fan-out: %s; gopar replaces it with %s", what, form)
-	fixes, why := p.fixes(f)
+	var fixes []analysis.SuggestedFix
+	var why string
+	if wait := p.waitsOnOthers(f); wait != "" {
+		// Callbacks that wait on each other, or run until stopped, must
+		// all run at once: a pool or a limit would starve or deadlock them.
+		msg = fmt.Sprintf("fan-out: %s whose goroutines wait (%s), so they may need to run all at once; gopar's pool or a limit could starve or deadlock them", what, wait)
+		why = "a rewrite would cap how many run at once"
+	} else {
+		fixes, why = p.fixes(f)
+	}
 	if len(fixes) == 0 {
 		msg += "; no fix: " + why
 	}
@@ -518,4 +533,90 @@ func (p *pass) src(n ast.Node) string {
 		return types.ExprString(n.(ast.Expr))
 	}
 	return string(content[tf.Offset(n.Pos()):tf.Offset(n.End())])
+}
+
+// waitsOnOthers returns, where f's goroutines wait on something other than
+// the fan-out's own semaphore or channel (a receive, a select, a Wait, an
+// endless loop, a server's Serve), itself or in a function of this package
+// that they call, that thing, quoted; "" otherwise. Such goroutines may
+// wait on each other or run until stopped, so they may need to run all at
+// once.
+func (p *pass) waitsOnOthers(f *fan) string {
+	if f.shape == "workers" {
+		return "" // waiting on the producer is what they do
+	}
+	return p.waits(f.lit.Body, f, map[*types.Func]bool{})
+}
+
+func (p *pass) waits(body *ast.BlockStmt, f *fan, seen map[*types.Func]bool) string {
+	var found string
+	quote := func(n ast.Node) string {
+		text, _, _ := strings.Cut(p.src(n), "\n")
+		if len(text) > 30 {
+			text = text[:30] + "..."
+		}
+		return "`" + strings.TrimSpace(text) + "`"
+	}
+	ast.Inspect(body, func(n ast.Node) bool {
+		switch n := n.(type) {
+		case *ast.UnaryExpr:
+			if n.Op == token.ARROW && (f.sem == nil || p.objOf(n.X) != f.sem) {
+				found = quote(n)
+			}
+		case *ast.SelectStmt:
+			found = "a select"
+		case *ast.RangeStmt:
+			if t := p.TypesInfo.TypeOf(n.X); t != nil {
+				if _, ok := t.Underlying().(*types.Chan); ok {
+					found = "a range over the channel " + quote(n.X)
+				}
+			}
+		case *ast.ForStmt:
+			if n.Cond == nil && !hasExit(n.Body) {
+				found = "an endless for loop"
+			}
+		case *ast.CallExpr:
+			fn := goparapi.Callee(p.TypesInfo, n)
+			if fn == nil {
+				break
+			}
+			fn = fn.Origin()
+			recv := goparapi.RecvName(fn)
+			switch {
+			case fn.Name() == "Wait" && recv != "" && fn.Pkg() != nil && (fn.Pkg().Path() == "sync" || fn.Pkg().Path() == "golang.org/x/sync/errgroup"):
+				found = quote(n)
+			case recv != "" && (strings.HasPrefix(fn.Name(), "Serve") || strings.HasPrefix(fn.Name(), "ListenAndServe") || fn.Name() == "Accept"):
+				found = quote(n)
+			default:
+				if fd := p.funcs[fn]; fd != nil && !seen[fn] {
+					seen[fn] = true
+					if w := p.waits(fd.Body, f, seen); w != "" {
+						found = w + " in " + fn.Name()
+					}
+				}
+			}
+		}
+		return found == ""
+	})
+	return found
+}
+
+// hasExit reports whether body has a return, a break or a goto (outside
+// nested functions): a loop with one ends.
+func hasExit(body *ast.BlockStmt) bool {
+	found := false
+	ast.Inspect(body, func(n ast.Node) bool {
+		switch n := n.(type) {
+		case *ast.FuncLit:
+			return false
+		case *ast.ReturnStmt:
+			found = true
+		case *ast.BranchStmt:
+			if n.Tok == token.BREAK || n.Tok == token.GOTO {
+				found = true
+			}
+		}
+		return !found
+	})
+	return found
 }

@@ -11,6 +11,7 @@ import (
 	"strings"
 
 	"golang.org/x/tools/go/analysis"
+	"golang.org/x/tools/go/ast/astutil"
 
 	"github.com/gopar-dev/gopar/parvet/internal/goparapi"
 )
@@ -371,6 +372,15 @@ func (p *pass) loopRewrite(f *fan) (*rewrite, string) {
 	if r.errs != (res != nil && len(res.List) == 1) {
 		return nil, "the goroutine's results do not match the group's"
 	}
+	// An errgroup without a context runs every item, even after one has
+	// failed; TryForEach starts none after the first error.
+	if r.errs && (f.gctx == nil || f.gctx.Name() == "_") && p.mayFail(f.lit) {
+		how := "it has no context"
+		if f.gctx != nil {
+			how = "its context is discarded"
+		}
+		return nil, "the group runs every item even after one fails (" + how + "), where TryForEach would start none after the first error"
+	}
 	// Set-up before the loop, and the wait after it.
 	if f.wait != f.at+1 {
 		return nil, p.between(f)
@@ -382,6 +392,9 @@ func (p *pass) loopRewrite(f *fan) (*rewrite, string) {
 		}
 		r.from, r.to = f.loop.Pos(), es.End()
 	} else {
+		if why := p.waitFirst(f.list[f.wait], f.call); why != "" {
+			return nil, why
+		}
 		r.from, r.to, r.waitCall = f.loop.Pos(), f.list[f.wait].Pos(), f.call
 	}
 	addBefore := false
@@ -941,4 +954,94 @@ func (p *pass) blocks(body *ast.BlockStmt, seen map[*types.Func]bool) bool {
 		return !found
 	})
 	return found
+}
+
+// mayFail reports whether lit returns anything but nil (outside nested
+// functions).
+func (p *pass) mayFail(lit *ast.FuncLit) bool {
+	fails := false
+	ast.Inspect(lit.Body, func(n ast.Node) bool {
+		switch n := n.(type) {
+		case *ast.FuncLit:
+			return false
+		case *ast.ReturnStmt:
+			if len(n.Results) != 1 || !p.TypesInfo.Types[n.Results[0]].IsNil() {
+				fails = true
+			}
+		}
+		return !fails
+	})
+	return fails
+}
+
+// waitFirst returns, where the statement st evaluates the Wait call wait
+// only on some paths or after another call or receive (the loop would then
+// run later, after what it evaluates first: in
+// err1, err2 := g1.Wait(), g2.Wait(), g2's loop after g1's Wait), what
+// stops the rewrite; "" where wait is the first thing st does.
+func (p *pass) waitFirst(st ast.Stmt, wait *ast.CallExpr) string {
+	// The path from the call up to st.
+	enclosing, _ := astutil.PathEnclosingInterval(p.file, wait.Pos(), wait.End())
+	var path []ast.Node
+	for _, n := range enclosing {
+		path = append(path, n)
+		if n == st {
+			break
+		}
+	}
+	if len(path) == 0 || path[0] != wait || path[len(path)-1] != st {
+		return "the Wait is not where the rewrite expects it"
+	}
+	for k := len(path) - 1; k > 0; k-- {
+		n, child := path[k], path[k-1]
+		switch n := n.(type) {
+		case *ast.ExprStmt, *ast.AssignStmt, *ast.ReturnStmt, *ast.DeclStmt, *ast.GenDecl, *ast.ValueSpec,
+			*ast.CallExpr, *ast.ParenExpr, *ast.UnaryExpr, *ast.StarExpr, *ast.SelectorExpr,
+			*ast.IndexExpr, *ast.CompositeLit, *ast.KeyValueExpr, *ast.TypeAssertExpr:
+		case *ast.BinaryExpr:
+			if (n.Op == token.LAND || n.Op == token.LOR) && child == n.Y {
+				return "the Wait runs only when the left side of " + n.Op.String() + " lets it"
+			}
+		case *ast.IfStmt:
+			if child != n.Init && child != n.Cond {
+				return "the Wait runs only on some paths (in an if's branch)"
+			}
+		case *ast.SwitchStmt:
+			if child != n.Init && child != n.Tag {
+				return "the Wait runs only on some paths (in a switch's case)"
+			}
+		default:
+			return "the Wait runs only on some paths, or more than once"
+		}
+	}
+	// Anything evaluated before it.
+	var before ast.Node
+	ast.Inspect(st, func(n ast.Node) bool {
+		if n == nil || before != nil || n.Pos() >= wait.Pos() {
+			return false
+		}
+		switch n := n.(type) {
+		case *ast.FuncLit:
+			return false
+		case *ast.CallExpr:
+			if n.End() <= wait.Pos() {
+				if tv := p.TypesInfo.Types[n.Fun]; !tv.IsType() && !tv.IsBuiltin() {
+					before = n
+				}
+			}
+		case *ast.UnaryExpr:
+			if n.Op == token.ARROW && n.End() <= wait.Pos() {
+				before = n
+			}
+		}
+		return before == nil
+	})
+	if before != nil {
+		text := p.src(before)
+		if len(text) > 40 {
+			text = text[:40] + "..."
+		}
+		return "the Wait comes after `" + text + "` in its statement, and the loop would run after that instead of before it"
+	}
+	return ""
 }
