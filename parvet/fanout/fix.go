@@ -39,15 +39,39 @@ type rewrite struct {
 // them: a clause for the report, where the rewrite would not keep the
 // program's meaning.
 func (p *pass) fixes(f *fan) ([]analysis.SuggestedFix, string) {
+	switch {
+	case f.between != nil:
+		return nil, p.line(f.between, "the caller works between the loop and the Wait with variables the goroutines use")
+	case f.waitGo:
+		return nil, "the Wait runs in a goroutine of its own, beside the caller"
+	case f.under != nil:
+		return nil, p.line(f.under, "the goroutine starts only under an if")
+	case f.named != "":
+		return nil, "the goroutine runs " + f.named + ", a named function, whose body the rewrite would have to move"
+	case f.shape == "counted":
+		return nil, "the caller counts receives from " + f.sem.Name() + ", and may stop before the last"
+	case f.shape == "refill":
+		return nil, "the join refills the semaphore, which the rewrite would have to remove"
+	}
 	var r *rewrite
 	var why string
 	if f.shape == "workers" {
 		r, why = p.workersRewrite(f)
+		if r == nil {
+			if rc, whyc := p.chanRewrite(f); rc != nil {
+				r = rc
+			} else if whyc != "" && why == "the producer is not one range loop over a slice that sends each item" {
+				why = whyc
+			}
+		}
 	} else {
 		r, why = p.loopRewrite(f)
 	}
 	if r == nil {
 		return nil, why
+	}
+	if f.label != nil && p.labelUsed(f.label) {
+		return nil, "the loop's label is used by a goto"
 	}
 	parName, parEdits, ok := goparapi.AddImport(p.Pkg, p.file, goparapi.ParPath, r.from)
 	if !ok {
@@ -374,7 +398,7 @@ func (p *pass) loopRewrite(f *fan) (*rewrite, string) {
 	}
 	// An errgroup without a context runs every item, even after one has
 	// failed; TryForEach starts none after the first error.
-	if r.errs && (f.gctx == nil || f.gctx.Name() == "_") && p.mayFail(f.lit) {
+	if r.errs && (f.gctx == nil || f.gctx.Name() == "_") && p.mayFail(f.body) {
 		how := "it has no context"
 		if f.gctx != nil {
 			how = "its context is discarded"
@@ -390,12 +414,12 @@ func (p *pass) loopRewrite(f *fan) (*rewrite, string) {
 		if !ok || ast.Unparen(es.X) != f.call {
 			return nil, "the Wait is part of a larger statement"
 		}
-		r.from, r.to = f.loop.Pos(), es.End()
+		r.from, r.to = f.list[f.at].Pos(), es.End()
 	} else {
 		if why := p.waitFirst(f.list[f.wait], f.call); why != "" {
 			return nil, why
 		}
-		r.from, r.to, r.waitCall = f.loop.Pos(), f.list[f.wait].Pos(), f.call
+		r.from, r.to, r.waitCall = f.list[f.at].Pos(), f.list[f.wait].Pos(), f.call
 	}
 	addBefore := false
 	for _, st := range f.list[:f.at] {
@@ -577,7 +601,7 @@ func (p *pass) workersRewrite(f *fan) (*rewrite, string) {
 		if !ok {
 			return nil, "the producer is not one range loop over a slice that sends each item"
 		}
-		producer, first = pr, f.loop
+		producer, first = pr, f.list[f.at]
 	case f.wait == at+1:
 		k := at - 1
 		for k >= 0 && p.declares(l[k], f.group) {
@@ -644,6 +668,116 @@ func (p *pass) workersRewrite(f *fan) (*rewrite, string) {
 		ioish:    p.ioish(rng.Body),
 		remove:   remove,
 	}, ""
+}
+
+// chanRewrite returns the rewrite of a fixed pool of workers draining a
+// channel that something else fills (a producer goroutine, the caller
+// before the workers start, whoever passed the channel in): par.FromChan
+// over the channel, which receives until it is closed, at most as many
+// calls at once as there were workers. Go statements between the workers
+// and the wait (a producer) stay, and the par call takes the wait's place
+// after them; starting a goroutine does not wait for anything, so moving
+// the workers' start after it changes nothing.
+func (p *pass) chanRewrite(f *fan) (*rewrite, string) {
+	info := p.TypesInfo
+	n := p.count(f.loop)
+	if n == nil || f.lit == nil {
+		return nil, ""
+	}
+	if t := info.TypeOf(n); t == nil || !types.Identical(types.Default(t), types.Typ[types.Int]) {
+		return nil, "the worker count is not an int"
+	}
+	// The worker: [defer wg.Done()] for j := range ch { ... } [wg.Done()].
+	var rng *ast.RangeStmt
+	for _, st := range f.lit.Body.List {
+		switch {
+		case f.shape != "wg.Go" && !p.isGroup(f.group) && p.isDone(st, f.group):
+		case rng == nil:
+			r, ok := st.(*ast.RangeStmt)
+			if !ok {
+				return nil, p.line(st, "the worker does more than drain the channel with one range loop")
+			}
+			rng = r
+		default:
+			return nil, p.line(st, "the worker does more than drain the channel with one range loop")
+		}
+	}
+	if rng == nil || rng.Value != nil || rng.Tok != token.DEFINE || rng.Key == nil || p.objOf(rng.X) != f.ch || hasBranch(rng.Body) {
+		return nil, "the worker's range loop uses its variables in another way, or returns, breaks or continues"
+	}
+	if p.isGroup(f.group) {
+		return nil, "an errgroup worker that fails stops alone, where TryForEach would stop every call"
+	}
+	for _, st := range loopBody(f.loop).List {
+		switch st := st.(type) {
+		case *ast.GoStmt:
+		case *ast.ExprStmt:
+			call, ok := ast.Unparen(st.X).(*ast.CallExpr)
+			if !ok || !(p.isCall(call, f.group, "Add") || p.isCall(call, f.group, "Go")) {
+				return nil, p.more(st)
+			}
+		default:
+			return nil, p.more(st)
+		}
+	}
+	if len(f.lit.Type.Params.List) != 0 {
+		return nil, "the worker takes parameters"
+	}
+	for _, st := range f.list[f.at+1 : f.wait] {
+		if _, ok := st.(*ast.GoStmt); !ok {
+			return nil, p.between(f)
+		}
+	}
+	es, ok := f.list[f.wait].(*ast.ExprStmt)
+	if !ok || ast.Unparen(es.X) != f.call {
+		return nil, "the Wait is part of a larger statement"
+	}
+	ct, ok := info.TypeOf(rng.X).Underlying().(*types.Chan)
+	if !ok || !types.Identical(ct.Elem(), info.TypeOf(rng.Key)) {
+		return nil, "the worker's variable has another type than the channel's items"
+	}
+	t, ok := p.typeString(ct.Elem())
+	if !ok {
+		return nil, "the item type names a package the file does not import"
+	}
+	// The group: declared for these workers alone.
+	var remove []ast.Stmt
+	for _, st := range f.list[:f.at] {
+		switch {
+		case p.declares(st, f.group):
+			remove = append(remove, st)
+		case p.mentions(st, f.group):
+			return nil, "the group is used before the workers other than to declare it"
+		}
+	}
+	if len(remove) == 0 {
+		return nil, "the group is not declared just for these workers"
+	}
+	if p.usedOutside(f.group, remove, f.list[f.at].Pos(), es.End()) {
+		return nil, "the group is used outside the fan-out"
+	}
+	for _, st := range f.list[f.at+1 : f.wait] {
+		if p.mentions(st, f.group) {
+			return nil, "the group is used between the workers and the Wait"
+		}
+	}
+	r := &rewrite{
+		from:     f.list[f.at].Pos(),
+		to:       es.End(),
+		source:   "par.FromChan(" + p.src(rng.X) + ")",
+		params:   p.src(rng.Key) + " " + t,
+		body:     p.src(rng.Body),
+		limit:    p.src(n),
+		hasLimit: true,
+		ioish:    p.ioish(rng.Body),
+		remove:   remove,
+	}
+	if f.wait > f.at+1 {
+		// The producers stay where they are; the loop goes and the par
+		// call takes the Wait's place.
+		r.to, r.waitCall = f.list[f.at+1].Pos(), f.call
+	}
+	return r, ""
 }
 
 // pure reports whether e is a variable or a field path, which the rewrite
@@ -956,11 +1090,11 @@ func (p *pass) blocks(body *ast.BlockStmt, seen map[*types.Func]bool) bool {
 	return found
 }
 
-// mayFail reports whether lit returns anything but nil (outside nested
+// mayFail reports whether body returns anything but nil (outside nested
 // functions).
-func (p *pass) mayFail(lit *ast.FuncLit) bool {
+func (p *pass) mayFail(body *ast.BlockStmt) bool {
 	fails := false
-	ast.Inspect(lit.Body, func(n ast.Node) bool {
+	ast.Inspect(body, func(n ast.Node) bool {
 		switch n := n.(type) {
 		case *ast.FuncLit:
 			return false
@@ -1044,4 +1178,15 @@ func (p *pass) waitFirst(st ast.Stmt, wait *ast.CallExpr) string {
 		return "the Wait comes after `" + text + "` in its statement, and the loop would run after that instead of before it"
 	}
 	return ""
+}
+
+// labelUsed reports whether a branch statement names l's label.
+func (p *pass) labelUsed(l *ast.LabeledStmt) bool {
+	obj := p.TypesInfo.Defs[l.Label]
+	for id, o := range p.TypesInfo.Uses {
+		if o == obj && id != l.Label {
+			return true
+		}
+	}
+	return false
 }
