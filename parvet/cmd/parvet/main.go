@@ -1,6 +1,8 @@
 // Command parvet runs parvet's analyzers: callbackrace, which reports data
-// races in the callbacks of gopar's parallel operations, and fanout, which
-// finds hand-rolled goroutine fan-outs that a gopar operation replaces.
+// races in the callbacks of gopar's parallel operations, fanout, which
+// finds hand-rolled goroutine fan-outs that a gopar operation replaces, and
+// lockheld, which reports a mutex held across a gopar call whose callbacks
+// lock it.
 //
 // From a clone of gopar, install it and run it in your module:
 //
@@ -15,7 +17,7 @@
 //
 //	go vet -vettool=$(which parvet) ./...
 //
-// The flags -callbackrace and -fanout select one analyzer; -diff prints the
+// The flags -callbackrace, -fanout and -lockheld select analyzers; -diff prints the
 // suggested fixes (the first one of each report) as a diff, and -fix
 // applies them.
 //
@@ -42,6 +44,7 @@ import (
 
 	"github.com/gopar-dev/gopar/parvet/callbackrace"
 	"github.com/gopar-dev/gopar/parvet/fanout"
+	"github.com/gopar-dev/gopar/parvet/lockheld"
 )
 
 func main() {
@@ -55,7 +58,7 @@ func main() {
 			}
 		}
 	}
-	multichecker.Main(callbackrace.Analyzer, fanout.Analyzer)
+	multichecker.Main(callbackrace.Analyzer, fanout.Analyzer, lockheld.Analyzer)
 }
 
 // diffImpliesFix returns args with -fix added where -diff is given without
