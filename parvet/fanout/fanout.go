@@ -840,7 +840,7 @@ func (p *pass) src(n ast.Node) string {
 
 // waitsOnOthers returns, where f's goroutines wait on something other than
 // the fan-out's own semaphore or channel (a receive, a select, a Wait, an
-// endless loop, a server's Serve), itself or in a function of this package
+// endless loop, a server: Serve..., Listen..., Accept), itself or in a function of this package
 // that they call, that thing, quoted; "" otherwise. Such goroutines may
 // wait on each other or run until stopped, so they may need to run all at
 // once.
@@ -888,8 +888,8 @@ func (p *pass) waits(body *ast.BlockStmt, f *fan, seen map[*types.Func]bool) str
 			switch {
 			case fn.Name() == "Wait" && recv != "" && fn.Pkg() != nil && (fn.Pkg().Path() == "sync" || fn.Pkg().Path() == "golang.org/x/sync/errgroup"):
 				found = quote(n)
-			case recv != "" && (strings.HasPrefix(fn.Name(), "Serve") || strings.HasPrefix(fn.Name(), "ListenAndServe") || fn.Name() == "Accept"):
-				found = quote(n)
+			case strings.HasPrefix(fn.Name(), "Serve") || strings.HasPrefix(fn.Name(), "Listen") || recv != "" && fn.Name() == "Accept":
+				found = quote(n) // a server: it runs until stopped
 			default:
 				if fd := p.funcs[fn]; fd != nil && !seen[fn] {
 					seen[fn] = true

@@ -108,3 +108,26 @@ func wgPoll(names []string, stop chan struct{}) {
 	}
 	wg.Wait()
 }
+
+type listener struct{}
+
+func (listener) Close() error { return nil }
+
+// Listen is a listener's constructor in another package, as net.Listen is.
+func Listen(addr string) (listener, error) { return listener{}, nil }
+
+// 46: a listener per address, each served until the caller stops them.
+func egListeners(ctx context.Context, addrs []string) error {
+	g, ctx := errgroup.WithContext(ctx)
+	for _, a := range addrs { // want `whose goroutines wait \(.Listen\(a\).\)`
+		g.Go(func() error {
+			l, err := Listen(a)
+			if err != nil {
+				return err
+			}
+			defer l.Close()
+			return check(ctx, a)
+		})
+	}
+	return g.Wait()
+}
