@@ -14,26 +14,51 @@
 //   - an errgroup.Group's Go in a loop, with or without SetLimit and
 //     WithContext;
 //   - a goroutine per item bounded by a semaphore channel (sem <- struct{}{}
-//     before the go statement, <-sem in the goroutine) or by a
-//     semaphore.Weighted;
-//   - a fixed pool of worker goroutines that drain a channel fed by a
-//     producer.
+//     before the go statement, <-sem in the goroutine), joined by a group or
+//     by refilling the semaphore, or bounded by a semaphore.Weighted,
+//     acquired before the go statement or in the goroutine;
+//   - a goroutine per item joined by counting receives from a channel the
+//     goroutines send on (for range xs { <-errc });
+//   - a fixed pool of worker goroutines (or errgroup workers) that drain a
+//     channel fed by a producer.
 //
-// Each report names the gopar form that replaces the loop: par.Slice(xs) or
-// par.Range(0, n), ForEach or TryForEach (first error; ForEachErr for every
-// error), on the pool for work that computes, or Blocking(n) for work that
-// blocks on I/O, with the fan-out's own limit where it has one.
+// It follows what real code does around these: the function the goroutine
+// runs may be a literal, a local variable holding one (go worker(),
+// wg.Go(worker)) or a function of the package (go drain(ch, &wg)); the loop
+// may be labelled and the spawn may sit under an if of its body; the Wait
+// may be in a goroutine of its own (go func() { wg.Wait(); close(results)
+// }()); and the caller may do work between the loop and the Wait (a
+// producer, a consumer).
+//
+// Each report names the gopar form that replaces the loop: par.Slice(xs),
+// par.Range(0, n) or par.FromChan(ch), ForEach or TryForEach (first error;
+// ForEachErr for every error, and for an errgroup without a context, which
+// runs every item), on the pool for work that computes, or Blocking(n) for
+// work that blocks on I/O, with the fan-out's own limit where it has one.
 //
 // Where the rewrite keeps the program's meaning (the loop over a slice or a
-// count, the goroutine's body moved unchanged into the callback, the group,
-// the semaphore and the wait used nowhere else, the limit and the context
-// carried over), the report has two suggested fixes: one in Blocking mode,
-// which keeps the goroutines and the limit (one goroutine per item where the
-// loop had no limit), and one on the pool, for CPU-bound work. The analyzer
-// cannot know whether the work blocks; the first fix is the one its guess
-// favours: Blocking where the fan-out has a limit or its body does I/O (uses
-// a context, net, os, io, database/sql, time.Sleep), itself or in a function
-// of the same package that it calls, the pool otherwise.
+// count, or workers over a channel, the goroutine's body moved unchanged
+// into the callback, the group, the semaphore and the wait used nowhere
+// else, the limit and the context carried over), the report has two
+// suggested fixes: one in Blocking mode, which keeps the goroutines and the
+// limit (one goroutine per item where the loop had no limit), and one on the
+// pool, for CPU-bound work. The analyzer cannot know whether the work
+// blocks; the first fix is the one its guess favours: Blocking where the
+// fan-out has a limit or its body does I/O (uses a context, net, os, io,
+// database/sql, time.Sleep), itself or in a function of the same package
+// that it calls, the pool otherwise. Where it has no fix, the report ends
+// with "no fix:" and what stops the rewrite.
+//
+// A fix never moves the loop past another blocking call: not when the Wait
+// shares its statement with a call evaluated before it
+// (err1, err2 := g1.Wait(), g2.Wait()), nor when it runs on some paths
+// only. Goroutines that wait (a receive, a select, a Wait, a server's
+// Serve, an endless loop), themselves or in a function of the package that
+// they call, may wait on each other or run until stopped: they may need to
+// run all at once, which a pool or a limit would prevent, so they get a
+// report without a fix. So does an errgroup with no context, or one whose
+// context is discarded, whose callbacks can fail: it runs every item after
+// a failure, where TryForEach starts none.
 package fanout
 
 import (
@@ -41,6 +66,8 @@ import (
 	"go/ast"
 	"go/token"
 	"go/types"
+	"slices"
+	"strings"
 
 	"golang.org/x/tools/go/analysis"
 
@@ -50,7 +77,7 @@ import (
 // Analyzer finds hand-rolled fan-outs that gopar replaces.
 var Analyzer = &analysis.Analyzer{
 	Name: "fanout",
-	Doc:  "find hand-rolled goroutine fan-outs that a gopar operation replaces\n\nfanout reports loops that start a goroutine per item with a sync.WaitGroup (Add/Done or wg.Go), errgroup loops with or without SetLimit and WithContext, semaphore-bounded goroutines, and fixed worker pools that drain a channel fed by a producer, with the gopar form that replaces each: par.Slice(xs).ForEach or TryForEach on the pool for CPU-bound work, with Blocking(n) for work that blocks on I/O. Where the rewrite keeps the program's meaning it offers both forms as suggested fixes, the one it guesses first.",
+	Doc:  "find hand-rolled goroutine fan-outs that a gopar operation replaces\n\nfanout reports loops that start a goroutine per item with a sync.WaitGroup (Add/Done or wg.Go), errgroup loops with or without SetLimit and WithContext, semaphore-bounded goroutines, goroutines joined by counted receives, and fixed worker pools that drain a channel fed by a producer, whether the goroutine runs a literal, a named closure or a function, with the gopar form that replaces each: par.Slice(xs), par.Range or par.FromChan(ch), ForEach or TryForEach on the pool for CPU-bound work, with Blocking(n) for work that blocks on I/O. Where the rewrite keeps the program's meaning it offers both forms as suggested fixes, the one it guesses first; otherwise the report says what stops it. It offers no fix for goroutines that wait (on each other, on a server's Serve), which may need to run all at once.",
 	URL:  "https://pkg.go.dev/github.com/gopar-dev/gopar/parvet/fanout",
 	Run:  run,
 }
@@ -92,6 +119,9 @@ func run(p *analysis.Pass) (any, error) {
 				list = n.Body
 			}
 			for i, st := range list {
+				if l, ok := st.(*ast.LabeledStmt); ok {
+					st = l.Stmt
+				}
 				switch st.(type) {
 				case *ast.ForStmt, *ast.RangeStmt:
 					ps.loop(list, i)
@@ -105,31 +135,52 @@ func run(p *analysis.Pass) (any, error) {
 
 // fan is one fan-out found.
 type fan struct {
-	list  []ast.Stmt
-	at    int           // the index in list of the loop that spawns
-	loop  ast.Stmt      // that loop
-	lit   *ast.FuncLit  // the function that runs per item (or per worker)
-	args  []ast.Expr    // the go statement's arguments to lit
-	shape string        // "waitgroup", "wg.Go", "errgroup", "semaphore", "weighted", "workers"
-	group types.Object  // the WaitGroup or errgroup.Group
-	sem   types.Object  // the semaphore channel
-	limit ast.Expr      // SetLimit's, the semaphore's capacity, the worker count
-	gctx  types.Object  // the context of errgroup.WithContext
-	pctx  ast.Expr      // its parent
-	wait  int           // the index in list of the statement that waits
-	call  *ast.CallExpr // the Wait call
-	ch    types.Object  // the channel the workers drain
+	list    []ast.Stmt
+	at      int                           // the index in list of the loop that spawns (or of its label)
+	loop    ast.Stmt                      // that loop
+	label   *ast.LabeledStmt              // the loop's label, if any
+	lit     *ast.FuncLit                  // the function literal that runs per item (or per worker), where the go statement has one
+	body    *ast.BlockStmt                // the body of the function that runs per item: lit's, or a named function's
+	named   string                        // the name of that function where it is not a literal in place (go worker(), wg.Go(drain))
+	param   map[types.Object]types.Object // a named function's parameters: the caller's variables passed to them
+	args    []ast.Expr                    // the go statement's arguments
+	shape   string                        // "waitgroup", "wg.Go", "errgroup", "semaphore", "weighted", "workers", "counted", "refill"
+	group   types.Object                  // the WaitGroup or errgroup.Group
+	sem     types.Object                  // the semaphore channel, or the channel of the counted receives
+	limit   ast.Expr                      // SetLimit's, the semaphore's capacity, the worker count
+	gctx    types.Object                  // the context of errgroup.WithContext
+	pctx    ast.Expr                      // its parent
+	wait    int                           // the index in list of the statement that waits
+	call    *ast.CallExpr                 // the Wait call
+	ch      types.Object                  // the channel the workers drain
+	under   ast.Stmt                      // the if in the loop body that the spawn sits under
+	waitGo  bool                          // the Wait runs in a goroutine started after the loop
+	between ast.Stmt                      // a statement between the loop and the wait that shares variables with the goroutines
 }
 
 // loop looks at the loop list[i].
 func (p *pass) loop(list []ast.Stmt, i int) {
-	body := loopBody(list[i])
-	f := &fan{list: list, at: i, loop: list[i]}
+	f := &fan{list: list, at: i, loop: list[i], wait: -1}
+	if l, ok := list[i].(*ast.LabeledStmt); ok {
+		f.label, f.loop = l, l.Stmt
+	}
+	body := loopBody(f.loop)
+	stmts := body.List
 	for _, st := range body.List {
+		// A spawn under an if of the loop body.
+		if is, ok := st.(*ast.IfStmt); ok && len(body.List) <= 2 {
+			for _, inner := range is.Body.List {
+				if spawns(inner) {
+					f.under = is
+					stmts = append(slices.Clip(stmts), is.Body.List...)
+				}
+			}
+		}
+	}
+	for _, st := range stmts {
 		switch st := st.(type) {
 		case *ast.GoStmt:
-			if lit, ok := ast.Unparen(st.Call.Fun).(*ast.FuncLit); ok && f.lit == nil {
-				f.lit, f.args = lit, st.Call.Args
+			if f.body == nil && p.worker(f, st.Call.Fun, st.Call.Args) {
 				f.shape = "waitgroup"
 			}
 		case *ast.ExprStmt:
@@ -138,59 +189,65 @@ func (p *pass) loop(list []ast.Stmt, i int) {
 				continue
 			}
 			fn := goparapi.Callee(p.TypesInfo, call)
-			if fn == nil || len(call.Args) != 1 {
-				continue
-			}
-			lit, ok := ast.Unparen(call.Args[0]).(*ast.FuncLit)
-			if !ok || f.lit != nil {
+			if fn == nil || len(call.Args) != 1 || f.body != nil {
 				continue
 			}
 			switch {
 			case isMethod(fn, "sync", "WaitGroup", "Go"):
-				f.lit, f.shape = lit, "wg.Go"
-				f.group = p.recvObj(call)
+				if p.worker(f, call.Args[0], nil) {
+					f.shape = "wg.Go"
+					f.group = p.recvObj(call)
+				}
 			case isMethod(fn, "golang.org/x/sync/errgroup", "Group", "Go"):
-				f.lit, f.shape = lit, "errgroup"
-				f.group = p.recvObj(call)
+				if p.worker(f, call.Args[0], nil) {
+					f.shape = "errgroup"
+					f.group = p.recvObj(call)
+				}
 			}
 		}
 	}
-	if f.lit == nil {
+	if f.body == nil {
 		return
 	}
 	if f.shape == "waitgroup" {
-		f.group = p.doneGroup(f.lit)
-		if f.group == nil || !p.doneAtEnd(f.lit, f.group) {
+		f.group = p.doneGroup(f)
+		if f.group != nil && !p.doneAtEnd(f.body, p.inner(f, f.group)) {
 			return // a Done mid-way: the wait is for a first step, not the work
 		}
 		// Bounded by a semaphore?
-		for _, st := range body.List {
+		for _, st := range stmts {
 			if send, ok := st.(*ast.SendStmt); ok {
-				if obj := p.objOf(send.Chan); obj != nil && receives(p.TypesInfo, f.lit, obj) {
+				if obj := p.objOf(send.Chan); obj != nil && p.receives(f, obj) {
 					f.shape, f.sem = "semaphore", obj
 					f.limit = p.chanCap(list[:i], obj)
 				}
 			}
-			ast.Inspect(st, func(n ast.Node) bool {
-				if _, ok := n.(*ast.FuncLit); ok {
+		}
+		for _, n := range append([]ast.Node{f.body}, asNodes(stmts)...) {
+			ast.Inspect(n, func(n ast.Node) bool {
+				if lit, ok := n.(*ast.FuncLit); ok && lit != f.lit {
 					return false
 				}
 				if call, ok := n.(*ast.CallExpr); ok {
 					if fn := goparapi.Callee(p.TypesInfo, call); fn != nil && isMethod(fn, "golang.org/x/sync/semaphore", "Weighted", "Acquire") {
-						f.shape, f.sem = "weighted", p.recvObj(call)
+						f.shape, f.sem = "weighted", p.outer(f, p.recvObj(call))
 					}
 				}
 				return true
 			})
 		}
 	}
-	if f.group == nil {
-		return
+	if f.group == nil && f.shape != "weighted" && f.shape != "semaphore" {
+		// No group: joined by counted receives from a channel the
+		// goroutines send on (for range xs { <-errc }).
+		if !p.countedJoin(f) {
+			return
+		}
 	}
-	if f.shape == "waitgroup" || f.shape == "wg.Go" {
-		for _, st := range f.lit.Body.List {
+	if f.shape == "waitgroup" || f.shape == "wg.Go" || f.shape == "errgroup" {
+		for _, st := range f.body.List {
 			if r, ok := st.(*ast.RangeStmt); ok {
-				ch := p.objOf(r.X)
+				ch := p.outer(f, p.objOf(r.X))
 				if _, isChan := p.TypesInfo.TypeOf(r.X).Underlying().(*types.Chan); isChan && ch != nil && ch.Pos() < f.loop.Pos() {
 					// One channel, declared before the loop, that every
 					// worker drains (not a channel per item, as in a fan-in).
@@ -199,27 +256,26 @@ func (p *pass) loop(list []ast.Stmt, i int) {
 			}
 		}
 	}
-	// The wait, after the loop.
-	f.wait = -1
-	for j := i + 1; j < len(list) && f.wait < 0; j++ {
-		ast.Inspect(list[j], func(n ast.Node) bool {
-			if _, ok := n.(*ast.FuncLit); ok {
-				return false
-			}
-			if call, ok := n.(*ast.CallExpr); ok && f.wait < 0 {
-				if sel, ok := ast.Unparen(call.Fun).(*ast.SelectorExpr); ok && sel.Sel.Name == "Wait" && p.objOf(sel.X) == f.group {
-					f.wait, f.call = j, call
-				}
-			}
-			return f.wait < 0
-		})
+	if f.group == nil && f.shape != "counted" {
+		// A semaphore without a group: joined by refilling it.
+		if !p.refillJoin(f) {
+			return
+		}
+	}
+	if f.shape != "counted" && f.shape != "refill" {
+		p.findWait(f)
 	}
 	if f.wait < 0 {
 		return // not joined here: a server's accept loop, a background task
 	}
 	// Channels that the caller sends on between the loop and the wait feed
 	// the goroutines (a producer): that is the fan-out's own input.
-	feeds := map[types.Object]bool{f.group: true}
+	feeds := map[types.Object]bool{}
+	for _, o := range []types.Object{f.group, f.sem, f.ch} {
+		if o != nil {
+			feeds[o] = true
+		}
+	}
 	for _, st := range list[i+1 : f.wait] {
 		ast.Inspect(st, func(n ast.Node) bool {
 			if send, ok := n.(*ast.SendStmt); ok {
@@ -231,19 +287,258 @@ func (p *pass) loop(list []ast.Stmt, i int) {
 		})
 	}
 	for _, st := range list[i+1 : f.wait] {
-		if p.sharesWith(st, f.lit, feeds) {
-			// The caller does something between the loop and the wait that
-			// the goroutines may wait for (running = false): not a fork-join.
-			return
+		if p.sharesWith(st, f.body, feeds) {
+			// The caller does something between the loop and the wait
+			// with what the goroutines use (a consumer, a flag): the
+			// rewrite would run it after the work instead of beside it.
+			f.between = st
+			break
 		}
 	}
-	if f.shape == "errgroup" {
+	if f.between != nil && p.waitsOnOthers(f) != "" {
+		return // the goroutines wait for what the caller does: not a fork-join
+	}
+	if f.shape == "errgroup" || f.shape == "workers" && f.group != nil && p.isGroup(f.group) {
 		p.errgroupSetup(f)
 	}
 	p.report(f)
 }
 
+// asNodes returns stmts as nodes.
+func asNodes(stmts []ast.Stmt) []ast.Node {
+	var ns []ast.Node
+	for _, st := range stmts {
+		ns = append(ns, st)
+	}
+	return ns
+}
+
+// spawns reports whether st starts a goroutine: a go statement, or a Go
+// method call (wg.Go, g.Go).
+func spawns(st ast.Stmt) bool {
+	switch st := st.(type) {
+	case *ast.GoStmt:
+		return true
+	case *ast.ExprStmt:
+		if call, ok := ast.Unparen(st.X).(*ast.CallExpr); ok {
+			if sel, ok := ast.Unparen(call.Fun).(*ast.SelectorExpr); ok && sel.Sel.Name == "Go" {
+				return true
+			}
+		}
+	}
+	return false
+}
+
+// worker sets f's function from fun, the function a go statement or a Go
+// method starts: a literal, a local variable holding one (worker := func()
+// {...}), or a function of this package. It reports whether it found one.
+func (p *pass) worker(f *fan, fun ast.Expr, args []ast.Expr) bool {
+	fun = ast.Unparen(fun)
+	if lit, ok := fun.(*ast.FuncLit); ok {
+		f.lit, f.body, f.args = lit, lit.Body, args
+		return true
+	}
+	id, ok := fun.(*ast.Ident)
+	if !ok {
+		return false
+	}
+	switch o := p.TypesInfo.Uses[id].(type) {
+	case *types.Var:
+		// worker := func() { ... }, assigned once, before the loop.
+		lit := p.assignedLit(o)
+		if lit == nil || len(lit.Type.Params.List) != 0 || len(args) != 0 {
+			return false
+		}
+		f.body, f.named, f.args = lit.Body, id.Name, args
+		return true
+	case *types.Func:
+		fd := p.funcs[o]
+		if fd == nil || fd.Recv != nil {
+			return false
+		}
+		f.body, f.named, f.args = fd.Body, id.Name, args
+		// Its parameters stand for the caller's variables passed to them.
+		f.param = map[types.Object]types.Object{}
+		k := 0
+		for _, fld := range fd.Type.Params.List {
+			for _, name := range fld.Names {
+				if k < len(args) {
+					if o := p.objOf(args[k]); o != nil {
+						f.param[p.TypesInfo.Defs[name]] = o
+					}
+				}
+				k++
+			}
+		}
+		return true
+	}
+	return false
+}
+
+// assignedLit returns the function literal that v is declared with, where v
+// is a local variable never assigned again, or nil.
+func (p *pass) assignedLit(v *types.Var) *ast.FuncLit {
+	var lit *ast.FuncLit
+	assigns := 0
+	ast.Inspect(p.file, func(n ast.Node) bool {
+		lhs, rhs := []ast.Expr(nil), []ast.Expr(nil)
+		switch n := n.(type) {
+		case *ast.AssignStmt:
+			lhs, rhs = n.Lhs, n.Rhs
+		case *ast.ValueSpec:
+			for _, name := range n.Names {
+				lhs = append(lhs, name)
+			}
+			rhs = n.Values
+		}
+		for k, e := range lhs {
+			if id, ok := e.(*ast.Ident); ok && (p.TypesInfo.Defs[id] == v || p.TypesInfo.Uses[id] == v) {
+				assigns++
+				if k < len(rhs) && len(lhs) == len(rhs) {
+					lit, _ = ast.Unparen(rhs[k]).(*ast.FuncLit)
+				}
+			}
+		}
+		return true
+	})
+	if assigns != 1 {
+		return nil
+	}
+	return lit
+}
+
+// outer returns the caller's variable that o stands for: o itself, or, in
+// a named function, the variable passed to its parameter o.
+func (p *pass) outer(f *fan, o types.Object) types.Object {
+	if a, ok := f.param[o]; ok {
+		return a
+	}
+	return o
+}
+
+// inner returns the variable that the function of f uses for the caller's
+// variable o: o itself, or the parameter it is passed to.
+func (p *pass) inner(f *fan, o types.Object) types.Object {
+	for k, v := range f.param {
+		if v == o {
+			return k
+		}
+	}
+	return o
+}
+
+// isGroup reports whether o is an errgroup.Group (or a pointer to one).
+func (p *pass) isGroup(o types.Object) bool {
+	t := o.Type()
+	if ptr, ok := t.Underlying().(*types.Pointer); ok {
+		t = ptr.Elem()
+	}
+	n, ok := types.Unalias(t).(*types.Named)
+	return ok && n.Obj().Pkg() != nil && n.Obj().Pkg().Path() == "golang.org/x/sync/errgroup" && n.Obj().Name() == "Group"
+}
+
+// findWait finds f's Wait after the loop: in a statement of its own, or in
+// a goroutine started to wait (go func() { wg.Wait(); close(results) }()).
+func (p *pass) findWait(f *fan) {
+	list := f.list
+	for j := f.at + 1; j < len(list) && f.wait < 0; j++ {
+		ast.Inspect(list[j], func(n ast.Node) bool {
+			if _, ok := n.(*ast.FuncLit); ok {
+				return false
+			}
+			if call, ok := n.(*ast.CallExpr); ok && f.wait < 0 && p.isCall(call, f.group, "Wait") {
+				f.wait, f.call = j, call
+			}
+			return f.wait < 0
+		})
+		if f.wait >= 0 {
+			return
+		}
+		if gs, ok := list[j].(*ast.GoStmt); ok {
+			if lit, ok := ast.Unparen(gs.Call.Fun).(*ast.FuncLit); ok {
+				for _, st := range lit.Body.List {
+					if es, ok := st.(*ast.ExprStmt); ok {
+						if call, ok := ast.Unparen(es.X).(*ast.CallExpr); ok && p.isCall(call, f.group, "Wait") {
+							f.wait, f.call, f.waitGo = j, call, true
+							return
+						}
+					}
+				}
+			}
+		}
+	}
+}
+
+// countedJoin reports whether f's goroutines, which no group joins, send
+// on a channel declared before the loop that a later loop of the caller
+// receives from (for range xs { if err := <-errc; err != nil { ... } }),
+// and sets f's shape, channel and wait to it.
+func (p *pass) countedJoin(f *fan) bool {
+	sent := map[types.Object]bool{}
+	ast.Inspect(f.body, func(n ast.Node) bool {
+		if send, ok := n.(*ast.SendStmt); ok {
+			if o := p.outer(f, p.objOf(send.Chan)); o != nil && o.Pos() < f.loop.Pos() {
+				sent[o] = true
+			}
+		}
+		return true
+	})
+	if len(sent) == 0 {
+		return false
+	}
+	for j := f.at + 1; j < len(f.list); j++ {
+		lb := loopBody(f.list[j])
+		if lb == nil {
+			continue
+		}
+		for _, st := range lb.List {
+			var got types.Object
+			ast.Inspect(st, func(n ast.Node) bool {
+				if _, ok := n.(*ast.FuncLit); ok {
+					return false
+				}
+				if u, ok := n.(*ast.UnaryExpr); ok && u.Op == token.ARROW && sent[p.objOf(u.X)] {
+					got = p.objOf(u.X)
+				}
+				return got == nil
+			})
+			if got != nil {
+				f.shape, f.sem, f.wait = "counted", got, j
+				return true
+			}
+		}
+		return false // the first loop after the spawns is not the join
+	}
+	return false
+}
+
+// refillJoin reports whether f's semaphore is refilled to its capacity
+// after the loop (for i := 0; i < cap(sem); i++ { sem <- struct{}{} }), the
+// join of a semaphore without a group, and sets f's shape and wait to it.
+func (p *pass) refillJoin(f *fan) bool {
+	if f.sem == nil || f.shape != "semaphore" {
+		return false
+	}
+	for j := f.at + 1; j < len(f.list); j++ {
+		lb := loopBody(f.list[j])
+		if lb == nil {
+			continue
+		}
+		for _, st := range lb.List {
+			if send, ok := st.(*ast.SendStmt); ok && p.objOf(send.Chan) == f.sem {
+				f.shape, f.wait = "refill", j
+				return true
+			}
+		}
+		return false
+	}
+	return false
+}
+
 func loopBody(st ast.Stmt) *ast.BlockStmt {
+	if l, ok := st.(*ast.LabeledStmt); ok {
+		st = l.Stmt
+	}
 	switch st := st.(type) {
 	case *ast.ForStmt:
 		return st.Body
@@ -281,13 +576,13 @@ func (p *pass) recvObj(call *ast.CallExpr) types.Object {
 	return nil
 }
 
-// doneGroup returns the WaitGroup whose Done lit calls.
-func (p *pass) doneGroup(lit *ast.FuncLit) types.Object {
+// doneGroup returns the caller's WaitGroup whose Done f's function calls.
+func (p *pass) doneGroup(f *fan) types.Object {
 	var group types.Object
-	ast.Inspect(lit.Body, func(n ast.Node) bool {
+	ast.Inspect(f.body, func(n ast.Node) bool {
 		if call, ok := n.(*ast.CallExpr); ok && group == nil {
 			if fn := goparapi.Callee(p.TypesInfo, call); fn != nil && isMethod(fn, "sync", "WaitGroup", "Done") {
-				group = p.recvObj(call)
+				group = p.outer(f, p.recvObj(call))
 			}
 		}
 		return group == nil
@@ -297,9 +592,9 @@ func (p *pass) doneGroup(lit *ast.FuncLit) types.Object {
 
 // sharesWith reports whether st uses a variable that lit also uses, other
 // than those of skip.
-func (p *pass) sharesWith(st ast.Stmt, lit *ast.FuncLit, skip map[types.Object]bool) bool {
+func (p *pass) sharesWith(st ast.Stmt, body *ast.BlockStmt, skip map[types.Object]bool) bool {
 	used := map[types.Object]bool{}
-	ast.Inspect(lit.Body, func(n ast.Node) bool {
+	ast.Inspect(body, func(n ast.Node) bool {
 		if id, ok := n.(*ast.Ident); ok {
 			if v, ok := p.TypesInfo.Uses[id].(*types.Var); ok && !skip[v] {
 				used[v] = true
@@ -317,10 +612,10 @@ func (p *pass) sharesWith(st ast.Stmt, lit *ast.FuncLit, skip map[types.Object]b
 	return found
 }
 
-// doneAtEnd reports whether lit calls wg.Done when its work is over: in a
+// doneAtEnd reports whether body calls wg.Done when its work is over: in a
 // defer, or as its last statement.
-func (p *pass) doneAtEnd(lit *ast.FuncLit, wg types.Object) bool {
-	list := lit.Body.List
+func (p *pass) doneAtEnd(body *ast.BlockStmt, wg types.Object) bool {
+	list := body.List
 	for _, st := range list {
 		if d, ok := st.(*ast.DeferStmt); ok && p.isCall(d.Call, wg, "Done") {
 			return true
@@ -336,14 +631,13 @@ func (p *pass) doneAtEnd(lit *ast.FuncLit, wg types.Object) bool {
 	return false
 }
 
-// receives reports whether lit receives from the channel obj.
-func receives(info *types.Info, lit *ast.FuncLit, obj types.Object) bool {
+// receives reports whether f's function receives from the caller's
+// channel obj.
+func (p *pass) receives(f *fan, obj types.Object) bool {
 	found := false
-	ast.Inspect(lit.Body, func(n ast.Node) bool {
-		if u, ok := n.(*ast.UnaryExpr); ok && u.Op == token.ARROW {
-			if id, ok := ast.Unparen(u.X).(*ast.Ident); ok && info.ObjectOf(id) == obj {
-				found = true
-			}
+	ast.Inspect(f.body, func(n ast.Node) bool {
+		if u, ok := n.(*ast.UnaryExpr); ok && u.Op == token.ARROW && p.outer(f, p.objOf(u.X)) == obj {
+			found = true
 		}
 		return !found
 	})
@@ -431,22 +725,45 @@ func (p *pass) report(f *fan) {
 			try = "TryForEachContext"
 			src += ".WithContext(" + p.src(f.pctx) + ")"
 		}
-		if f.limit != nil {
-			form = fmt.Sprintf("%s.Blocking(%s).%s (at most %s at once, first error; ForEachErr for every error) for work that blocks on I/O, or %s.%s on the pool for CPU-bound work", src, limit, try, limit, src, try)
-		} else {
-			form = fmt.Sprintf("%s.%s (first error; ForEachErr for every error) on the pool for CPU-bound work, or %s.Blocking(n).%s for work that blocks on I/O", src, try, src, try)
+		errs := "first error; ForEachErr for every error"
+		if (f.gctx == nil || f.gctx.Name() == "_") && p.mayFail(f.body) {
+			// The group runs every item, even after one has failed.
+			try, errs = "ForEachErr", "every item runs, as in the group, and every error comes back, joined"
 		}
+		if f.limit != nil {
+			form = fmt.Sprintf("%s.Blocking(%s).%s (at most %s at once, %s) for work that blocks on I/O, or %s.%s on the pool for CPU-bound work", src, limit, try, limit, errs, src, try)
+		} else {
+			form = fmt.Sprintf("%s.%s (%s) on the pool for CPU-bound work, or %s.Blocking(n).%s for work that blocks on I/O", src, try, errs, src, try)
+		}
+	case "counted":
+		what = fmt.Sprintf("a goroutine per item joined by counting receives from %s", f.sem.Name())
+		form = fmt.Sprintf("%s.Map(...).Collect, or TryForEach for errors, on the pool for CPU-bound work, or with Blocking(%s) for work that blocks on I/O", src, limit)
+	case "refill":
+		what = "a goroutine per item bounded by a semaphore, joined by refilling it"
+		form = fmt.Sprintf("%s.Blocking(%s).ForEach (at most %s at once) for work that blocks on I/O, or %s.ForEach on the pool for CPU-bound work", src, limit, limit, src)
 	case "workers":
-		what = fmt.Sprintf("a pool of %s worker goroutines draining a channel", p.loopCount(f))
-		form = "par.Slice(items).Blocking(workers).ForEach over what the producer sends (par.FromSeq for a stream) for work that blocks on I/O, or ForEach on the pool for CPU-bound work"
+		kind, op := "worker goroutines", "ForEach"
+		if p.isGroup(f.group) {
+			kind, op = "errgroup workers", "TryForEach"
+		}
+		what = fmt.Sprintf("a pool of %s %s draining a channel", p.loopCount(f), kind)
+		form = fmt.Sprintf("par.FromChan(%s).Blocking(%s).%s over what the producer sends (par.Slice where it sends a slice's items) for work that blocks on I/O, or %s on the pool for CPU-bound work", f.ch.Name(), p.loopCount(f), op, op)
 	}
-	d := analysis.Diagnostic{
-		Pos:     f.loop.Pos(),
-		End:     f.loop.End(),
-		Message: fmt.Sprintf("fan-out: %s; gopar replaces it with %s", what, form),
+	msg := fmt.Sprintf("fan-out: %s; gopar replaces it with %s", what, form)
+	var fixes []analysis.SuggestedFix
+	var why string
+	if wait := p.waitsOnOthers(f); wait != "" {
+		// Callbacks that wait on each other, or run until stopped, must
+		// all run at once: a pool or a limit would starve or deadlock them.
+		msg = fmt.Sprintf("fan-out: %s whose goroutines wait (%s), so they may need to run all at once; gopar's pool or a limit could starve or deadlock them", what, wait)
+		why = "a rewrite would cap how many run at once"
+	} else {
+		fixes, why = p.fixes(f)
 	}
-	d.SuggestedFixes = p.fixes(f)
-	p.Report(d)
+	if len(fixes) == 0 {
+		msg += "; no fix: " + why
+	}
+	p.Report(analysis.Diagnostic{Pos: f.loop.Pos(), End: f.loop.End(), Message: msg, SuggestedFixes: fixes})
 }
 
 // loopCount returns the number of iterations of the counted loop of f, as
@@ -519,4 +836,90 @@ func (p *pass) src(n ast.Node) string {
 		return types.ExprString(n.(ast.Expr))
 	}
 	return string(content[tf.Offset(n.Pos()):tf.Offset(n.End())])
+}
+
+// waitsOnOthers returns, where f's goroutines wait on something other than
+// the fan-out's own semaphore or channel (a receive, a select, a Wait, an
+// endless loop, a server: Serve..., Listen..., Accept), itself or in a function of this package
+// that they call, that thing, quoted; "" otherwise. Such goroutines may
+// wait on each other or run until stopped, so they may need to run all at
+// once.
+func (p *pass) waitsOnOthers(f *fan) string {
+	if f.shape == "workers" {
+		return "" // waiting on the producer is what they do
+	}
+	return p.waits(f.body, f, map[*types.Func]bool{})
+}
+
+func (p *pass) waits(body *ast.BlockStmt, f *fan, seen map[*types.Func]bool) string {
+	var found string
+	quote := func(n ast.Node) string {
+		text, _, _ := strings.Cut(p.src(n), "\n")
+		if len(text) > 30 {
+			text = text[:30] + "..."
+		}
+		return "`" + strings.TrimSpace(text) + "`"
+	}
+	ast.Inspect(body, func(n ast.Node) bool {
+		switch n := n.(type) {
+		case *ast.UnaryExpr:
+			if n.Op == token.ARROW && (f.sem == nil || p.outer(f, p.objOf(n.X)) != f.sem) {
+				found = quote(n)
+			}
+		case *ast.SelectStmt:
+			found = "a select"
+		case *ast.RangeStmt:
+			if t := p.TypesInfo.TypeOf(n.X); t != nil {
+				if _, ok := t.Underlying().(*types.Chan); ok {
+					found = "a range over the channel " + quote(n.X)
+				}
+			}
+		case *ast.ForStmt:
+			if n.Cond == nil && !hasExit(n.Body) {
+				found = "an endless for loop"
+			}
+		case *ast.CallExpr:
+			fn := goparapi.Callee(p.TypesInfo, n)
+			if fn == nil {
+				break
+			}
+			fn = fn.Origin()
+			recv := goparapi.RecvName(fn)
+			switch {
+			case fn.Name() == "Wait" && recv != "" && fn.Pkg() != nil && (fn.Pkg().Path() == "sync" || fn.Pkg().Path() == "golang.org/x/sync/errgroup"):
+				found = quote(n)
+			case strings.HasPrefix(fn.Name(), "Serve") || strings.HasPrefix(fn.Name(), "Listen") || recv != "" && fn.Name() == "Accept":
+				found = quote(n) // a server: it runs until stopped
+			default:
+				if fd := p.funcs[fn]; fd != nil && !seen[fn] {
+					seen[fn] = true
+					if w := p.waits(fd.Body, f, seen); w != "" {
+						found = w + " in " + fn.Name()
+					}
+				}
+			}
+		}
+		return found == ""
+	})
+	return found
+}
+
+// hasExit reports whether body has a return, a break or a goto (outside
+// nested functions): a loop with one ends.
+func hasExit(body *ast.BlockStmt) bool {
+	found := false
+	ast.Inspect(body, func(n ast.Node) bool {
+		switch n := n.(type) {
+		case *ast.FuncLit:
+			return false
+		case *ast.ReturnStmt:
+			found = true
+		case *ast.BranchStmt:
+			if n.Tok == token.BREAK || n.Tok == token.GOTO {
+				found = true
+			}
+		}
+		return !found
+	})
+	return found
 }

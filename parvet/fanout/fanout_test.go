@@ -63,8 +63,7 @@ var firstFix = map[string]string{
 	"wgIO":          fanout.FixBlocking,
 	"wgSleepHelper": fanout.FixBlocking,
 	"wgReadMethod":  fanout.FixBlocking,
-	"egPlain":       fanout.FixPool,
-	"egSetLimit":    fanout.FixBlocking,
+	"egCount":       fanout.FixPool, // no limit, and its callback never fails
 	"egWithContext": fanout.FixBlocking,
 	"semChan":       fanout.FixBlocking,
 	"workersAfter":  fanout.FixBlocking,

@@ -1,6 +1,7 @@
 package fanout
 
 import (
+	"fmt"
 	"go/ast"
 	"go/constant"
 	"go/token"
@@ -10,6 +11,7 @@ import (
 	"strings"
 
 	"golang.org/x/tools/go/analysis"
+	"golang.org/x/tools/go/ast/astutil"
 
 	"github.com/gopar-dev/gopar/parvet/internal/goparapi"
 )
@@ -33,21 +35,47 @@ type rewrite struct {
 	useIndexed bool          // ForEachIndex
 }
 
-// fixes returns the two suggested fixes of f, or none where the rewrite
-// would not keep the program's meaning.
-func (p *pass) fixes(f *fan) []analysis.SuggestedFix {
+// fixes returns the two suggested fixes of f, or none and what stops
+// them: a clause for the report, where the rewrite would not keep the
+// program's meaning.
+func (p *pass) fixes(f *fan) ([]analysis.SuggestedFix, string) {
+	switch {
+	case f.between != nil:
+		return nil, p.line(f.between, "the caller works between the loop and the Wait with variables the goroutines use")
+	case f.waitGo:
+		return nil, "the Wait runs in a goroutine of its own, beside the caller"
+	case f.under != nil:
+		return nil, p.line(f.under, "the goroutine starts only under an if")
+	case f.named != "":
+		return nil, "the goroutine runs " + f.named + ", a named function, whose body the rewrite would have to move"
+	case f.shape == "counted":
+		return nil, "the caller counts receives from " + f.sem.Name() + ", and may stop before the last"
+	case f.shape == "refill":
+		return nil, "the join refills the semaphore, which the rewrite would have to remove"
+	}
 	var r *rewrite
+	var why string
 	if f.shape == "workers" {
-		r = p.workersRewrite(f)
+		r, why = p.workersRewrite(f)
+		if r == nil {
+			if rc, whyc := p.chanRewrite(f); rc != nil {
+				r = rc
+			} else if whyc != "" && why == "the producer is not one range loop over a slice that sends each item" {
+				why = whyc
+			}
+		}
 	} else {
-		r = p.loopRewrite(f)
+		r, why = p.loopRewrite(f)
 	}
 	if r == nil {
-		return nil
+		return nil, why
+	}
+	if f.label != nil && p.labelUsed(f.label) {
+		return nil, "the loop's label is used by a goto"
 	}
 	parName, parEdits, ok := goparapi.AddImport(p.Pkg, p.file, goparapi.ParPath, r.from)
 	if !ok {
-		return nil
+		return nil, "the name par is taken in this file"
 	}
 	var importEdits []analysis.TextEdit
 	importEdits = append(importEdits, parEdits...)
@@ -55,7 +83,7 @@ func (p *pass) fixes(f *fan) []analysis.SuggestedFix {
 	if r.ctxName != "" {
 		name, edits, ok := goparapi.AddImport(p.Pkg, p.file, "context", r.from)
 		if !ok {
-			return nil
+			return nil, "the name context is taken in this file"
 		}
 		ctxName = name
 		importEdits = mergeImportEdits(importEdits, edits)
@@ -111,12 +139,49 @@ func (p *pass) fixes(f *fan) []analysis.SuggestedFix {
 	}
 	blocking, pool := build(true), build(false)
 	if r.limit == "" {
-		return []analysis.SuggestedFix{pool}
+		return []analysis.SuggestedFix{pool}, ""
 	}
 	if r.hasLimit || r.ioish {
-		return []analysis.SuggestedFix{blocking, pool}
+		return []analysis.SuggestedFix{blocking, pool}, ""
 	}
-	return []analysis.SuggestedFix{pool, blocking}
+	return []analysis.SuggestedFix{pool, blocking}, ""
+}
+
+// more says that the loop does more than start the goroutines, quoting st.
+func (p *pass) more(st ast.Stmt) string {
+	return p.line(st, "the loop does more than start the goroutines")
+}
+
+// line returns why, followed by the first line of st's source.
+func (p *pass) line(st ast.Stmt, why string) string {
+	text, _, _ := strings.Cut(p.src(st), "\n")
+	if len(text) > 40 {
+		text = text[:40] + "..."
+	}
+	return why + " (`" + strings.TrimSpace(text) + "`)"
+}
+
+// between says that statements between the loop and the wait would move.
+func (p *pass) between(f *fan) string {
+	if f.at+1 < len(f.list) && f.at+1 < f.wait {
+		return p.line(f.list[f.at+1], "statements between the loop and the Wait would run after the work instead of beside it")
+	}
+	return "statements between the loop and the Wait would run after the work instead of beside it"
+}
+
+// kindOf names the kind of a ranged type.
+func kindOf(t types.Type) string {
+	switch t.Underlying().(type) {
+	case *types.Map:
+		return "map"
+	case *types.Chan:
+		return "channel"
+	case *types.Signature:
+		return "function"
+	case *types.Basic:
+		return "string"
+	}
+	return types.TypeString(t, nil)
 }
 
 // mergeImportEdits joins two import insertions at the same place into one.
@@ -149,10 +214,10 @@ func (p *pass) deleteLine(st ast.Stmt) analysis.TextEdit {
 
 // loopRewrite returns the rewrite of a goroutine-per-item, wg.Go,
 // semaphore or errgroup loop, or nil.
-func (p *pass) loopRewrite(f *fan) *rewrite {
+func (p *pass) loopRewrite(f *fan) (*rewrite, string) {
 	info := p.TypesInfo
 	if f.shape == "weighted" {
-		return nil
+		return nil, "a semaphore.Weighted's Acquire takes a context and may fail, which no gopar form does"
 	}
 	r := &rewrite{errs: f.shape == "errgroup"}
 	// The items.
@@ -161,7 +226,7 @@ func (p *pass) loopRewrite(f *fan) *rewrite {
 	var over ast.Expr
 	if n := p.count(f.loop); n != nil {
 		if t := info.TypeOf(n); t == nil || !types.Identical(types.Default(t), types.Typ[types.Int]) {
-			return nil
+			return nil, "the loop counts with a type other than int"
 		}
 		r.source = "par.Range(0, " + p.src(n) + ")"
 		r.limit = "max(" + p.src(n) + ", 1)"
@@ -179,7 +244,7 @@ func (p *pass) loopRewrite(f *fan) *rewrite {
 	} else {
 		rs, ok := f.loop.(*ast.RangeStmt)
 		if !ok || (rs.Tok != token.DEFINE && rs.Key != nil) || !pure(rs.X) {
-			return nil
+			return nil, "the loop is not a range over a plain variable declaring its own variables (the rewrite would evaluate it at another time)"
 		}
 		switch t := info.TypeOf(rs.X).Underlying().(type) {
 		case *types.Slice:
@@ -187,7 +252,7 @@ func (p *pass) loopRewrite(f *fan) *rewrite {
 		case *types.Array:
 			elem = t.Elem()
 		default:
-			return nil
+			return nil, fmt.Sprintf("the loop ranges over a %s, where the rewrite takes a slice, an array or a count", kindOf(info.TypeOf(rs.X)))
 		}
 		over = rs.X
 		if rs.Key != nil {
@@ -215,50 +280,50 @@ func (p *pass) loopRewrite(f *fan) *rewrite {
 		switch st := st.(type) {
 		case *ast.AssignStmt:
 			if st.Tok != token.DEFINE || len(st.Lhs) != 1 || len(st.Rhs) != 1 {
-				return nil
+				return nil, p.more(st)
 			}
 			src := p.objOf(st.Rhs[0])
 			if src == nil || (src != key && src != val) {
-				return nil
+				return nil, p.more(st)
 			}
 			alias[p.objOf(st.Lhs[0])] = src
 		case *ast.SendStmt:
 			if f.sem == nil || p.objOf(st.Chan) != f.sem {
-				return nil
+				return nil, p.more(st)
 			}
 		case *ast.ExprStmt:
 			call, ok := ast.Unparen(st.X).(*ast.CallExpr)
 			if !ok {
-				return nil
+				return nil, p.more(st)
 			}
 			if p.isCall(call, f.group, "Add") {
 				if tv := info.Types[call.Args[0]]; tv.Value == nil || tv.Value.String() != "1" {
-					return nil
+					return nil, "the loop adds more than 1 to the WaitGroup per item"
 				}
 				addInLoop = true
 				continue
 			}
 			if len(call.Args) != 1 || ast.Unparen(call.Args[0]) != f.lit {
-				return nil
+				return nil, p.more(st)
 			}
 		case *ast.GoStmt:
 			if ast.Unparen(st.Call.Fun) != f.lit {
-				return nil
+				return nil, p.more(st)
 			}
 		default:
-			return nil
+			return nil, p.more(st)
 		}
 	}
 	// The goroutine's parameters are loop variables.
 	var litParams []*ast.Ident
 	for _, fld := range f.lit.Type.Params.List {
 		if len(fld.Names) == 0 {
-			return nil
+			return nil, "the goroutine has an unnamed parameter"
 		}
 		litParams = append(litParams, fld.Names...)
 	}
 	if len(litParams) != len(f.args) {
-		return nil
+		return nil, "the go statement's arguments do not match the goroutine's parameters"
 	}
 	resolve := func(o types.Object) types.Object {
 		if a, ok := alias[o]; ok {
@@ -276,10 +341,10 @@ func (p *pass) loopRewrite(f *fan) *rewrite {
 	for k, a := range f.args {
 		o := resolve(p.objOf(a))
 		if o == nil || (o != key && o != val) {
-			return nil
+			return nil, fmt.Sprintf("the goroutine's argument %s is not a loop variable", p.src(a))
 		}
 		if !types.Identical(info.TypeOf(a), info.ObjectOf(litParams[k]).Type()) || !use(o, litParams[k].Name) {
-			return nil
+			return nil, "the goroutine names a loop variable in two ways"
 		}
 	}
 	// Loop variables (or their copies) the goroutine captures.
@@ -296,7 +361,7 @@ func (p *pass) loopRewrite(f *fan) *rewrite {
 		return !bad
 	})
 	if bad {
-		return nil
+		return nil, "the goroutine names a loop variable in two ways"
 	}
 	// What the goroutine does besides the work: Done, the semaphore's release.
 	var strip []ast.Stmt
@@ -311,44 +376,56 @@ func (p *pass) loopRewrite(f *fan) *rewrite {
 	}
 	if f.shape == "waitgroup" || f.shape == "semaphore" {
 		if len(strip) == 0 || p.mentionsOutside(f.lit.Body, f.group, strip) || (f.sem != nil && p.mentionsOutside(f.lit.Body, f.sem, strip)) {
-			return nil
+			return nil, "the goroutine uses the WaitGroup or the semaphore other than in its Done and release"
 		}
 		if f.sem != nil && len(strip) != 2 {
-			return nil
+			return nil, "the semaphore is not taken once before the go statement and released once in the goroutine"
 		}
 		// A Done that is not deferred must be the last statement, with no
 		// return before it.
 		for _, st := range strip {
 			if !isDefer(st) && (st != list[len(list)-1] || hasReturn(f.lit.Body)) {
-				return nil
+				return nil, "the goroutine calls Done other than in a defer or as its last statement"
 			}
 		}
 	} else if p.mentionsOutside(f.lit.Body, f.group, nil) {
-		return nil
+		return nil, "the goroutine uses the group itself"
 	}
 	// The results.
 	res := f.lit.Type.Results
 	if r.errs != (res != nil && len(res.List) == 1) {
-		return nil
+		return nil, "the goroutine's results do not match the group's"
+	}
+	// An errgroup without a context runs every item, even after one has
+	// failed; TryForEach starts none after the first error.
+	if r.errs && (f.gctx == nil || f.gctx.Name() == "_") && p.mayFail(f.body) {
+		how := "it has no context"
+		if f.gctx != nil {
+			how = "its context is discarded"
+		}
+		return nil, "the group runs every item even after one fails (" + how + "), where TryForEach would start none after the first error"
 	}
 	// Set-up before the loop, and the wait after it.
 	if f.wait != f.at+1 {
-		return nil
+		return nil, p.between(f)
 	}
 	if !r.errs {
 		es, ok := f.list[f.wait].(*ast.ExprStmt)
 		if !ok || ast.Unparen(es.X) != f.call {
-			return nil
+			return nil, "the Wait is part of a larger statement"
 		}
-		r.from, r.to = f.loop.Pos(), es.End()
+		r.from, r.to = f.list[f.at].Pos(), es.End()
 	} else {
-		r.from, r.to, r.waitCall = f.loop.Pos(), f.list[f.wait].Pos(), f.call
+		if why := p.waitFirst(f.list[f.wait], f.call); why != "" {
+			return nil, why
+		}
+		r.from, r.to, r.waitCall = f.list[f.at].Pos(), f.list[f.wait].Pos(), f.call
 	}
 	addBefore := false
 	for _, st := range f.list[:f.at] {
 		if !p.setup(st, f) {
 			if p.mentions(st, f.group) || (f.sem != nil && p.mentions(st, f.sem)) {
-				return nil
+				return nil, p.line(st, "the group is used before the loop other than to declare it, Add or SetLimit")
 			}
 			continue
 		}
@@ -357,7 +434,7 @@ func (p *pass) loopRewrite(f *fan) *rewrite {
 			if p.isCall(call, f.group, "Add") {
 				n := p.src(call.Args[0])
 				if over != nil && n != "len("+p.src(over)+")" || over == nil && "par.Range(0, "+n+")" != r.source {
-					return nil
+					return nil, "the Add before the loop is not the number of items"
 				}
 				addBefore = true
 			}
@@ -365,20 +442,20 @@ func (p *pass) loopRewrite(f *fan) *rewrite {
 		r.remove = append(r.remove, st)
 	}
 	if (f.shape == "waitgroup" || f.shape == "semaphore") && addInLoop == addBefore {
-		return nil
+		return nil, "the WaitGroup's Add is neither 1 per item in the loop nor the number of items before it"
 	}
 	if !p.declaredIn(f.group, r.remove) || (f.sem != nil && !p.declaredIn(f.sem, r.remove)) {
-		return nil
+		return nil, "the group is not declared just for this loop (a parameter, a field or a variable declared elsewhere)"
 	}
 	// Nothing else uses the group, the semaphore or errgroup's context.
 	for _, o := range []types.Object{f.group, f.sem} {
 		if o != nil && p.usedElsewhere(o, f, r.remove) {
-			return nil
+			return nil, "the group or the semaphore is used again outside the loop and its wait"
 		}
 	}
 	if f.gctx != nil {
 		if p.gctxUsedOutside(f) {
-			return nil
+			return nil, "errgroup's context is used outside the goroutines"
 		}
 		if f.gctx.Name() != "_" {
 			r.ctxName = f.gctx.Name()
@@ -390,11 +467,11 @@ func (p *pass) loopRewrite(f *fan) *rewrite {
 	// The limit.
 	if f.limit != nil {
 		if tv := info.Types[f.limit]; tv.Value != nil && constant.Sign(tv.Value) <= 0 {
-			return nil // no limit (SetLimit(-1)), or none that Blocking takes
+			return nil, "SetLimit sets no limit that Blocking takes" // SetLimit(-1), or 0
 		}
 		r.limit, r.hasLimit = p.src(f.limit), true
 	} else if f.shape == "semaphore" {
-		return nil
+		return nil, "the semaphore channel's capacity is not in sight"
 	}
 	// The callback's parameters.
 	keyName, valName := names[key], names[val]
@@ -411,11 +488,11 @@ func (p *pass) loopRewrite(f *fan) *rewrite {
 	case keyName != "" && valName != "":
 		t, ok := typeOf(elem)
 		if !ok {
-			return nil
+			return nil, "the item type names a package the file does not import"
 		}
 		if r.errs {
 			if _, isID := ast.Unparen(over).(*ast.Ident); !isID {
-				return nil
+				return nil, "the ranged expression is not a plain name"
 			}
 			r.source = "par.Range(0, len(" + p.src(over) + "))"
 			r.params = keyName + " int"
@@ -431,7 +508,7 @@ func (p *pass) loopRewrite(f *fan) *rewrite {
 	default:
 		t, ok := typeOf(elem)
 		if !ok {
-			return nil
+			return nil, "the item type names a package the file does not import"
 		}
 		if valName == "" {
 			valName = "_"
@@ -441,16 +518,16 @@ func (p *pass) loopRewrite(f *fan) *rewrite {
 	}
 	r.body = p.bodyWithout(f.lit.Body, strip)
 	r.ioish = p.ioish(f.lit.Body)
-	return r
+	return r, ""
 }
 
 // workersRewrite returns the rewrite of a fixed pool of workers draining a
 // channel that a loop over a slice fills, or nil.
-func (p *pass) workersRewrite(f *fan) *rewrite {
+func (p *pass) workersRewrite(f *fan) (*rewrite, string) {
 	info := p.TypesInfo
 	n := p.count(f.loop)
 	if n == nil {
-		return nil
+		return nil, "the workers are not started by a counted loop"
 	}
 	// The worker: [defer wg.Done()] for j := range jobs { ... } [wg.Done()].
 	var rng *ast.RangeStmt
@@ -462,15 +539,15 @@ func (p *pass) workersRewrite(f *fan) *rewrite {
 		case rng == nil:
 			r, ok := st.(*ast.RangeStmt)
 			if !ok {
-				return nil
+				return nil, p.line(st, "the worker does more than drain the channel with one range loop")
 			}
 			rng = r
 		default:
-			return nil
+			return nil, p.line(st, "the worker does more than drain the channel with one range loop")
 		}
 	}
 	if rng == nil || rng.Value != nil || rng.Tok != token.DEFINE || rng.Key == nil || p.objOf(rng.X) != f.ch || hasBranch(rng.Body) {
-		return nil
+		return nil, "the worker's range loop uses its variables in another way, or returns, breaks or continues"
 	}
 	// The loop body: Add(1) and the go statement, or wg.Go.
 	for _, st := range loopBody(f.loop).List {
@@ -479,14 +556,14 @@ func (p *pass) workersRewrite(f *fan) *rewrite {
 		case *ast.ExprStmt:
 			call, ok := ast.Unparen(st.X).(*ast.CallExpr)
 			if !ok || !(p.isCall(call, f.group, "Add") || p.isCall(call, f.group, "Go")) {
-				return nil
+				return nil, p.more(st)
 			}
 		default:
-			return nil
+			return nil, p.more(st)
 		}
 	}
 	if len(f.lit.Type.Params.List) != 0 {
-		return nil
+		return nil, "the worker takes parameters"
 	}
 	// The producer and the close, before or after the workers; the wait.
 	isProducer := func(st ast.Stmt) (*ast.RangeStmt, bool) {
@@ -522,36 +599,36 @@ func (p *pass) workersRewrite(f *fan) *rewrite {
 	case at+3 < len(l) && f.wait == at+3 && isClose(l[at+2]):
 		pr, ok := isProducer(l[at+1])
 		if !ok {
-			return nil
+			return nil, "the producer is not one range loop over a slice that sends each item"
 		}
-		producer, first = pr, f.loop
+		producer, first = pr, f.list[f.at]
 	case f.wait == at+1:
 		k := at - 1
 		for k >= 0 && p.declares(l[k], f.group) {
 			k-- // var wg sync.WaitGroup between the close and the workers
 		}
 		if k < 1 || !isClose(l[k]) {
-			return nil
+			return nil, "the producer is not one range loop over a slice that sends each item, then closes the channel"
 		}
 		pr, ok := isProducer(l[k-1])
 		if !ok {
-			return nil
+			return nil, "the producer is not one range loop over a slice that sends each item"
 		}
 		producer, first = pr, pr
 	default:
-		return nil
+		return nil, p.between(f)
 	}
 	es, ok := l[f.wait].(*ast.ExprStmt)
 	if !ok || ast.Unparen(es.X) != f.call {
-		return nil
+		return nil, "the Wait is part of a larger statement"
 	}
 	elem := info.TypeOf(producer.X).Underlying().(*types.Slice).Elem()
 	if !types.Identical(elem, info.TypeOf(rng.Key)) {
-		return nil
+		return nil, "the worker's variable has another type than the items"
 	}
 	t, ok := p.typeString(elem)
 	if !ok {
-		return nil
+		return nil, "the item type names a package the file does not import"
 	}
 	var remove []ast.Stmt
 	declared := map[types.Object]bool{}
@@ -567,17 +644,17 @@ func (p *pass) workersRewrite(f *fan) *rewrite {
 				remove = append(remove, st)
 			}
 		case st.Pos() > first.Pos():
-			return nil // between the producer and the workers: it would go
+			return nil, "statements between the producer and the workers would move"
 		case p.mentions(st, f.group) || p.mentions(st, f.ch):
-			return nil
+			return nil, "the channel or the group is used before the workers other than to declare it"
 		}
 	}
 	if !declared[f.group] || !declared[f.ch] {
-		return nil
+		return nil, "the channel or the group is not declared just for this loop"
 	}
 	for _, o := range []types.Object{f.group, f.ch} {
 		if p.usedOutside(o, remove, first.Pos(), es.End()) {
-			return nil
+			return nil, "the channel or the group is used outside the fan-out"
 		}
 	}
 	return &rewrite{
@@ -590,7 +667,117 @@ func (p *pass) workersRewrite(f *fan) *rewrite {
 		hasLimit: true,
 		ioish:    p.ioish(rng.Body),
 		remove:   remove,
+	}, ""
+}
+
+// chanRewrite returns the rewrite of a fixed pool of workers draining a
+// channel that something else fills (a producer goroutine, the caller
+// before the workers start, whoever passed the channel in): par.FromChan
+// over the channel, which receives until it is closed, at most as many
+// calls at once as there were workers. Go statements between the workers
+// and the wait (a producer) stay, and the par call takes the wait's place
+// after them; starting a goroutine does not wait for anything, so moving
+// the workers' start after it changes nothing.
+func (p *pass) chanRewrite(f *fan) (*rewrite, string) {
+	info := p.TypesInfo
+	n := p.count(f.loop)
+	if n == nil || f.lit == nil {
+		return nil, ""
 	}
+	if t := info.TypeOf(n); t == nil || !types.Identical(types.Default(t), types.Typ[types.Int]) {
+		return nil, "the worker count is not an int"
+	}
+	// The worker: [defer wg.Done()] for j := range ch { ... } [wg.Done()].
+	var rng *ast.RangeStmt
+	for _, st := range f.lit.Body.List {
+		switch {
+		case f.shape != "wg.Go" && !p.isGroup(f.group) && p.isDone(st, f.group):
+		case rng == nil:
+			r, ok := st.(*ast.RangeStmt)
+			if !ok {
+				return nil, p.line(st, "the worker does more than drain the channel with one range loop")
+			}
+			rng = r
+		default:
+			return nil, p.line(st, "the worker does more than drain the channel with one range loop")
+		}
+	}
+	if rng == nil || rng.Value != nil || rng.Tok != token.DEFINE || rng.Key == nil || p.objOf(rng.X) != f.ch || hasBranch(rng.Body) {
+		return nil, "the worker's range loop uses its variables in another way, or returns, breaks or continues"
+	}
+	if p.isGroup(f.group) {
+		return nil, "an errgroup worker that fails stops alone, where TryForEach would stop every call"
+	}
+	for _, st := range loopBody(f.loop).List {
+		switch st := st.(type) {
+		case *ast.GoStmt:
+		case *ast.ExprStmt:
+			call, ok := ast.Unparen(st.X).(*ast.CallExpr)
+			if !ok || !(p.isCall(call, f.group, "Add") || p.isCall(call, f.group, "Go")) {
+				return nil, p.more(st)
+			}
+		default:
+			return nil, p.more(st)
+		}
+	}
+	if len(f.lit.Type.Params.List) != 0 {
+		return nil, "the worker takes parameters"
+	}
+	for _, st := range f.list[f.at+1 : f.wait] {
+		if _, ok := st.(*ast.GoStmt); !ok {
+			return nil, p.between(f)
+		}
+	}
+	es, ok := f.list[f.wait].(*ast.ExprStmt)
+	if !ok || ast.Unparen(es.X) != f.call {
+		return nil, "the Wait is part of a larger statement"
+	}
+	ct, ok := info.TypeOf(rng.X).Underlying().(*types.Chan)
+	if !ok || !types.Identical(ct.Elem(), info.TypeOf(rng.Key)) {
+		return nil, "the worker's variable has another type than the channel's items"
+	}
+	t, ok := p.typeString(ct.Elem())
+	if !ok {
+		return nil, "the item type names a package the file does not import"
+	}
+	// The group: declared for these workers alone.
+	var remove []ast.Stmt
+	for _, st := range f.list[:f.at] {
+		switch {
+		case p.declares(st, f.group):
+			remove = append(remove, st)
+		case p.mentions(st, f.group):
+			return nil, "the group is used before the workers other than to declare it"
+		}
+	}
+	if len(remove) == 0 {
+		return nil, "the group is not declared just for these workers"
+	}
+	if p.usedOutside(f.group, remove, f.list[f.at].Pos(), es.End()) {
+		return nil, "the group is used outside the fan-out"
+	}
+	for _, st := range f.list[f.at+1 : f.wait] {
+		if p.mentions(st, f.group) {
+			return nil, "the group is used between the workers and the Wait"
+		}
+	}
+	r := &rewrite{
+		from:     f.list[f.at].Pos(),
+		to:       es.End(),
+		source:   "par.FromChan(" + p.src(rng.X) + ")",
+		params:   p.src(rng.Key) + " " + t,
+		body:     p.src(rng.Body),
+		limit:    p.src(n),
+		hasLimit: true,
+		ioish:    p.ioish(rng.Body),
+		remove:   remove,
+	}
+	if f.wait > f.at+1 {
+		// The producers stay where they are; the loop goes and the par
+		// call takes the Wait's place.
+		r.to, r.waitCall = f.list[f.at+1].Pos(), f.call
+	}
+	return r, ""
 }
 
 // pure reports whether e is a variable or a field path, which the rewrite
@@ -901,4 +1088,105 @@ func (p *pass) blocks(body *ast.BlockStmt, seen map[*types.Func]bool) bool {
 		return !found
 	})
 	return found
+}
+
+// mayFail reports whether body returns anything but nil (outside nested
+// functions).
+func (p *pass) mayFail(body *ast.BlockStmt) bool {
+	fails := false
+	ast.Inspect(body, func(n ast.Node) bool {
+		switch n := n.(type) {
+		case *ast.FuncLit:
+			return false
+		case *ast.ReturnStmt:
+			if len(n.Results) != 1 || !p.TypesInfo.Types[n.Results[0]].IsNil() {
+				fails = true
+			}
+		}
+		return !fails
+	})
+	return fails
+}
+
+// waitFirst returns, where the statement st evaluates the Wait call wait
+// only on some paths or after another call or receive (the loop would then
+// run later, after what it evaluates first: in
+// err1, err2 := g1.Wait(), g2.Wait(), g2's loop after g1's Wait), what
+// stops the rewrite; "" where wait is the first thing st does.
+func (p *pass) waitFirst(st ast.Stmt, wait *ast.CallExpr) string {
+	// The path from the call up to st.
+	enclosing, _ := astutil.PathEnclosingInterval(p.file, wait.Pos(), wait.End())
+	var path []ast.Node
+	for _, n := range enclosing {
+		path = append(path, n)
+		if n == st {
+			break
+		}
+	}
+	if len(path) == 0 || path[0] != wait || path[len(path)-1] != st {
+		return "the Wait is not where the rewrite expects it"
+	}
+	for k := len(path) - 1; k > 0; k-- {
+		n, child := path[k], path[k-1]
+		switch n := n.(type) {
+		case *ast.ExprStmt, *ast.AssignStmt, *ast.ReturnStmt, *ast.DeclStmt, *ast.GenDecl, *ast.ValueSpec,
+			*ast.CallExpr, *ast.ParenExpr, *ast.UnaryExpr, *ast.StarExpr, *ast.SelectorExpr,
+			*ast.IndexExpr, *ast.CompositeLit, *ast.KeyValueExpr, *ast.TypeAssertExpr:
+		case *ast.BinaryExpr:
+			if (n.Op == token.LAND || n.Op == token.LOR) && child == n.Y {
+				return "the Wait runs only when the left side of " + n.Op.String() + " lets it"
+			}
+		case *ast.IfStmt:
+			if child != n.Init && child != n.Cond {
+				return "the Wait runs only on some paths (in an if's branch)"
+			}
+		case *ast.SwitchStmt:
+			if child != n.Init && child != n.Tag {
+				return "the Wait runs only on some paths (in a switch's case)"
+			}
+		default:
+			return "the Wait runs only on some paths, or more than once"
+		}
+	}
+	// Anything evaluated before it.
+	var before ast.Node
+	ast.Inspect(st, func(n ast.Node) bool {
+		if n == nil || before != nil || n.Pos() >= wait.Pos() {
+			return false
+		}
+		switch n := n.(type) {
+		case *ast.FuncLit:
+			return false
+		case *ast.CallExpr:
+			if n.End() <= wait.Pos() {
+				if tv := p.TypesInfo.Types[n.Fun]; !tv.IsType() && !tv.IsBuiltin() {
+					before = n
+				}
+			}
+		case *ast.UnaryExpr:
+			if n.Op == token.ARROW && n.End() <= wait.Pos() {
+				before = n
+			}
+		}
+		return before == nil
+	})
+	if before != nil {
+		text := p.src(before)
+		if len(text) > 40 {
+			text = text[:40] + "..."
+		}
+		return "the Wait comes after `" + text + "` in its statement, and the loop would run after that instead of before it"
+	}
+	return ""
+}
+
+// labelUsed reports whether a branch statement names l's label.
+func (p *pass) labelUsed(l *ast.LabeledStmt) bool {
+	obj := p.TypesInfo.Defs[l.Label]
+	for id, o := range p.TypesInfo.Uses {
+		if o == obj && id != l.Label {
+			return true
+		}
+	}
+	return false
 }

@@ -18,9 +18,9 @@
 //	    custom:
 //	      parvet:
 //	        type: module
-//	        description: data races in gopar callbacks, fan-outs gopar replaces
+//	        description: data races in gopar callbacks, fan-outs gopar replaces, locks held across gopar calls
 //
-// The plugin takes no settings; it runs callbackrace and fanout.
+// The plugin takes no settings; it runs callbackrace, fanout and lockheld.
 package golangci
 
 import (
@@ -29,6 +29,7 @@ import (
 
 	"github.com/gopar-dev/gopar/parvet/callbackrace"
 	"github.com/gopar-dev/gopar/parvet/fanout"
+	"github.com/gopar-dev/gopar/parvet/lockheld"
 )
 
 func init() {
@@ -42,9 +43,9 @@ func New(settings any) (register.LinterPlugin, error) {
 
 type plugin struct{}
 
-// BuildAnalyzers returns callbackrace and fanout.
+// BuildAnalyzers returns callbackrace, fanout and lockheld.
 func (plugin) BuildAnalyzers() ([]*analysis.Analyzer, error) {
-	return []*analysis.Analyzer{callbackrace.Analyzer, fanout.Analyzer}, nil
+	return []*analysis.Analyzer{callbackrace.Analyzer, fanout.Analyzer, lockheld.Analyzer}, nil
 }
 
 // GetLoadMode says that the analyzers need type information.

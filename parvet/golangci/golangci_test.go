@@ -9,7 +9,7 @@ import (
 )
 
 // TestPlugin checks that the plugin registers under its name and builds
-// both analyzers.
+// the three analyzers.
 func TestPlugin(t *testing.T) {
 	newPlugin, err := register.GetPlugin("parvet")
 	if err != nil {
@@ -20,8 +20,8 @@ func TestPlugin(t *testing.T) {
 		t.Fatal(err)
 	}
 	as, err := p.BuildAnalyzers()
-	if err != nil || len(as) != 2 {
-		t.Fatalf("BuildAnalyzers() = %v, %v; want 2 analyzers", as, err)
+	if err != nil || len(as) != 3 {
+		t.Fatalf("BuildAnalyzers() = %v, %v; want 3 analyzers", as, err)
 	}
 	if p.GetLoadMode() != register.LoadModeTypesInfo {
 		t.Errorf("load mode %q, want %q", p.GetLoadMode(), register.LoadModeTypesInfo)

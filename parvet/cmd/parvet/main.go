@@ -1,27 +1,149 @@
 // Command parvet runs parvet's analyzers: callbackrace, which reports data
-// races in the callbacks of gopar's parallel operations, and fanout, which
-// finds hand-rolled goroutine fan-outs that a gopar operation replaces.
+// races in the callbacks of gopar's parallel operations, fanout, which
+// finds hand-rolled goroutine fan-outs that a gopar operation replaces, and
+// lockheld, which reports a mutex held across a gopar call whose callbacks
+// lock it.
 //
-// Run it over packages directly:
+// From a clone of gopar, install it and run it in your module:
+//
+//	(cd gopar/parvet && go install ./cmd/parvet) && parvet ./...
+//
+// or, once parvet is published, from the module proxy:
 //
 //	go run github.com/gopar-dev/gopar/parvet/cmd/parvet@latest ./...
 //
-// or through go vet, which then runs parvet's analyzers instead of its own:
+// It also runs through go vet, which then runs parvet's analyzers instead
+// of its own:
 //
-//	go install github.com/gopar-dev/gopar/parvet/cmd/parvet@latest
 //	go vet -vettool=$(which parvet) ./...
 //
-// The flags -callbackrace and -fanout select one analyzer; -fix applies
-// the suggested fixes (the first one of each report), and -diff prints them.
+// The flags -callbackrace, -fanout and -lockheld select analyzers; -diff prints the
+// suggested fixes (the first one of each report) as a diff, and -fix
+// applies them.
+//
+// parvet type-checks the code with the go/types of the Go it was built
+// with, which refuses a module whose go line is newer. For such a module it
+// runs itself again, built by the toolchain the module asks for
+// (GOTOOLCHAIN, as the go command does), where it came from the module
+// proxy; a parvet built from a clone says how to build it with that
+// toolchain.
 package main
 
 import (
+	"bufio"
+	"fmt"
+	"go/version"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"runtime"
+	"runtime/debug"
+	"strings"
+
 	"golang.org/x/tools/go/analysis/multichecker"
 
 	"github.com/gopar-dev/gopar/parvet/callbackrace"
 	"github.com/gopar-dev/gopar/parvet/fanout"
+	"github.com/gopar-dev/gopar/parvet/lockheld"
 )
 
 func main() {
-	multichecker.Main(callbackrace.Analyzer, fanout.Analyzer)
+	os.Args = diffImpliesFix(os.Args)
+	if len(os.Args) > 1 && !strings.HasSuffix(os.Args[len(os.Args)-1], ".cfg") {
+		// Run directly over packages (not as go vet's tool, which gives a
+		// .cfg file): check that this Go can type-check the module.
+		if dir, err := os.Getwd(); err == nil {
+			if modFile, want := moduleGo(dir); want != "" && version.Compare(want, runtime.Version()) > 0 {
+				os.Exit(rerun(modFile, want))
+			}
+		}
+	}
+	multichecker.Main(callbackrace.Analyzer, fanout.Analyzer, lockheld.Analyzer)
+}
+
+// diffImpliesFix returns args with -fix added where -diff is given without
+// -fix. The checker prints the fixes only under -fix, and -diff then makes
+// it print them as a diff instead of writing the files.
+func diffImpliesFix(args []string) []string {
+	diff, fix := false, false
+	for _, a := range args[1:] {
+		if a == "--" || !strings.HasPrefix(a, "-") {
+			break // the packages
+		}
+		name, value, hasValue := strings.Cut(strings.TrimLeft(a, "-"), "=")
+		on := !hasValue || value != "false"
+		switch name {
+		case "diff":
+			diff = on
+		case "fix":
+			fix = true // given, either way
+		}
+	}
+	if !diff || fix {
+		return args
+	}
+	return append([]string{args[0], "-fix"}, args[1:]...)
+}
+
+// moduleGo returns the go.mod file of the module that dir is in and the Go
+// version it needs (its toolchain line, or else its go line, as a
+// toolchain name such as go1.27.0), or "" where there is none.
+func moduleGo(dir string) (modFile, want string) {
+	for {
+		modFile = filepath.Join(dir, "go.mod")
+		if f, err := os.Open(modFile); err == nil {
+			defer f.Close()
+			var goLine, toolchain string
+			sc := bufio.NewScanner(f)
+			for sc.Scan() {
+				fields := strings.Fields(sc.Text())
+				if len(fields) == 2 && fields[0] == "go" {
+					goLine = "go" + fields[1]
+				}
+				if len(fields) == 2 && fields[0] == "toolchain" {
+					toolchain = fields[1]
+				}
+			}
+			if goLine == "" {
+				return modFile, ""
+			}
+			if toolchain != "" && version.Compare(toolchain, goLine) >= 0 {
+				return modFile, toolchain
+			}
+			if strings.Count(goLine, ".") == 1 && version.Compare(goLine, "go1.21") >= 0 {
+				goLine += ".0" // go1.27 names the language; go1.27.0 its first release
+			}
+			return modFile, goLine
+		}
+		parent := filepath.Dir(dir)
+		if parent == dir {
+			return "", ""
+		}
+		dir = parent
+	}
+}
+
+// rerun runs parvet again with the arguments it was given, built by the
+// toolchain want, and returns its exit status; where parvet does not know
+// its own module version (built from a clone), it says how to build it
+// with that toolchain instead.
+func rerun(modFile, want string) int {
+	bi, ok := debug.ReadBuildInfo()
+	if os.Getenv("PARVET_RERUN") != "" || !ok || bi.Main.Sum == "" {
+		// Built from source (a clone): no version that go run can fetch.
+		fmt.Fprintf(os.Stderr, "parvet: %s needs %s, and this parvet was built with %s, whose type checker refuses code for a newer Go.\n"+
+			"Build parvet with that toolchain (or a newer one), in gopar's parvet folder:\n\tGOTOOLCHAIN=%s go install ./cmd/parvet\n", modFile, want, runtime.Version(), want)
+		return 1
+	}
+	cmd := exec.Command("go", append([]string{"run", bi.Path + "@" + bi.Main.Version}, os.Args[1:]...)...)
+	cmd.Stdin, cmd.Stdout, cmd.Stderr = os.Stdin, os.Stdout, os.Stderr
+	cmd.Env = append(os.Environ(), "GOTOOLCHAIN="+want, "PARVET_RERUN=1")
+	if err := cmd.Run(); err != nil {
+		if ee, ok := err.(*exec.ExitError); ok {
+			return ee.ExitCode()
+		}
+		fmt.Fprintf(os.Stderr, "parvet: running parvet built with %s: %v\n", want, err)
+		return 1
+	}
+	return 0
 }

@@ -63,6 +63,35 @@ func lengthsByWorkers(jobs []string, n int) *sync.Map {
 	return &out
 }
 
+// sumByWorkers runs three workers fed by a producer goroutine, which send
+// their results on a channel that the caller reads once they are done.
+func sumByWorkers(jobs []string) int {
+	ch, results := make(chan string), make(chan int, len(jobs))
+	var wg sync.WaitGroup
+	for w := 0; w < 3; w++ { // want `fan-out: a pool of 3 worker goroutines draining a channel; gopar replaces it with par.FromChan\(ch\).Blocking\(3\).ForEach`
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			for j := range ch {
+				results <- vowels(j) * len(j)
+			}
+		}()
+	}
+	go func() {
+		defer close(ch)
+		for _, j := range jobs {
+			ch <- j
+		}
+	}()
+	wg.Wait()
+	close(results)
+	total := 0
+	for r := range results {
+		total += r
+	}
+	return total
+}
+
 // runWorkers drains a channel with a fixed pool of worker goroutines fed
 // by a producer, keeping each result under its job's key. Its output does
 // not depend on timing.
@@ -85,4 +114,5 @@ func runWorkers() {
 		return true
 	})
 	fmt.Println("letters:", total)
+	fmt.Println("vowels times letters:", sumByWorkers(jobs))
 }

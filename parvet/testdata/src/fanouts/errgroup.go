@@ -21,10 +21,11 @@ func validate(s string) error {
 	return nil
 }
 
-// 13: an errgroup, no limit, no context.
+// 13: an errgroup, no limit, no context: every item runs, even after one
+// has failed, so TryForEach would not do the same.
 func egPlain(words []string) error {
 	var g errgroup.Group
-	for _, w := range words { // want `fan-out: an errgroup loop; gopar replaces it with par.Slice\(words\).TryForEach \(first error; ForEachErr for every error\)`
+	for _, w := range words { // want `fan-out: an errgroup loop; gopar replaces it with par.Slice\(words\).ForEachErr \(every item runs, as in the group, and every error comes back, joined\) .*; no fix: the group runs every item even after one fails \(it has no context\)`
 		g.Go(func() error {
 			return validate(w)
 		})
@@ -36,7 +37,7 @@ func egPlain(words []string) error {
 func egSetLimit(words []string) error {
 	var g errgroup.Group
 	g.SetLimit(4)
-	for _, w := range words { // want `par.Slice\(words\).Blocking\(4\).TryForEach \(at most 4 at once`
+	for _, w := range words { // want `par.Slice\(words\).Blocking\(4\).ForEachErr \(at most 4 at once, every item runs.*; no fix: the group runs every item`
 		g.Go(func() error { return validate(w) })
 	}
 	if err := g.Wait(); err != nil {
@@ -100,10 +101,11 @@ func egCount(n int, out []int) error {
 	return g.Wait()
 }
 
-// 19: the group's context unused.
+// 19: the group's context discarded: every item runs, even after one has
+// failed.
 func egNoCtx(ctx context.Context, words []string) error {
 	g, _ := errgroup.WithContext(ctx)
-	for _, w := range words { // want `fan-out: an errgroup loop`
+	for _, w := range words { // want `fan-out: an errgroup loop; .*ForEachErr.*; no fix: the group runs every item even after one fails \(its context is discarded\)`
 		g.Go(func() error { return validate(w) })
 	}
 	return g.Wait()

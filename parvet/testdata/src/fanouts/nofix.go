@@ -78,34 +78,6 @@ func workersState(jobs []string) {
 	wg.Wait()
 }
 
-// 31: workers that send results.
-func workersResults(jobs []string) []int {
-	ch, results := make(chan string), make(chan int, len(jobs))
-	var wg sync.WaitGroup
-	for w := 0; w < 4; w++ { // want `fan-out: a pool of 4 worker goroutines`
-		wg.Add(1)
-		go func() {
-			defer wg.Done()
-			for j := range ch {
-				results <- work(j)
-			}
-		}()
-	}
-	go func() {
-		for _, j := range jobs {
-			ch <- j
-		}
-		close(ch)
-	}()
-	wg.Wait()
-	close(results)
-	var out []int
-	for r := range results {
-		out = append(out, r)
-	}
-	return out
-}
-
 // 32: an argument that is not the loop variable.
 func wgArgExpr(n int, out []int) {
 	var wg sync.WaitGroup

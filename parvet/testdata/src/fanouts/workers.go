@@ -59,3 +59,32 @@ func workersGo(jobs []string, counts *sync.Map) {
 	close(ch)
 	wg.Wait()
 }
+
+// 31: workers that send results, fed by a producer goroutine: par.FromChan
+// over the channel, the producer left in place.
+func workersResults(jobs []string) []int {
+	ch, results := make(chan string), make(chan int, len(jobs))
+	var wg sync.WaitGroup
+	for w := 0; w < 4; w++ { // want `fan-out: a pool of 4 worker goroutines draining a channel; gopar replaces it with par.FromChan\(ch\).Blocking\(4\).ForEach`
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			for j := range ch {
+				results <- work(j)
+			}
+		}()
+	}
+	go func() {
+		for _, j := range jobs {
+			ch <- j
+		}
+		close(ch)
+	}()
+	wg.Wait()
+	close(results)
+	var out []int
+	for r := range results {
+		out = append(out, r)
+	}
+	return out
+}

@@ -68,9 +68,16 @@ func Range(lo, hi int) Ints {
 	}
 	return Ints{Nums[int]{from(xs)}}
 }
-func Slice[T any](xs []T) Iter[T]                             { return from(xs) }
-func Numbers[T Number](xs []T) Nums[T]                        { return Nums[T]{from(xs)} }
-func FromSeq[T any](seq goiter.Seq[T]) Iter[T]                { return from(slices.Collect(seq)) }
+func Slice[T any](xs []T) Iter[T]              { return from(xs) }
+func Numbers[T Number](xs []T) Nums[T]         { return Nums[T]{from(xs)} }
+func FromSeq[T any](seq goiter.Seq[T]) Iter[T] { return from(slices.Collect(seq)) }
+func FromChan[T any](ch <-chan T) Iter[T] {
+	var xs []T
+	for x := range ch {
+		xs = append(xs, x)
+	}
+	return from(xs)
+}
 func Chunks[T any](xs []T, size int) Iter[[]T]                { return from(slices.Collect(slices.Chunk(xs, size))) }
 func LinesString(s string) Iter[string]                       { return from([]string{s}) }
 func Lines(data []byte) Iter[[]byte]                          { return from([][]byte{data}) }

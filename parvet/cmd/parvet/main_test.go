@@ -1,0 +1,107 @@
+package main
+
+import (
+	"os"
+	"os/exec"
+	"path/filepath"
+	"slices"
+	"strings"
+	"testing"
+)
+
+func TestDiffImpliesFix(t *testing.T) {
+	for _, c := range []struct{ in, want []string }{
+		{[]string{"parvet", "-diff", "./..."}, []string{"parvet", "-fix", "-diff", "./..."}},
+		{[]string{"parvet", "--diff", "-fanout", "./..."}, []string{"parvet", "-fix", "--diff", "-fanout", "./..."}},
+		{[]string{"parvet", "-diff=true", "./..."}, []string{"parvet", "-fix", "-diff=true", "./..."}},
+		{[]string{"parvet", "-fix", "-diff", "./..."}, []string{"parvet", "-fix", "-diff", "./..."}},
+		{[]string{"parvet", "-diff=false", "./..."}, []string{"parvet", "-diff=false", "./..."}},
+		{[]string{"parvet", "./...", "-diff"}, []string{"parvet", "./...", "-diff"}}, // a package name, not a flag
+		{[]string{"parvet", "./..."}, []string{"parvet", "./..."}},
+	} {
+		if got := diffImpliesFix(c.in); !slices.Equal(got, c.want) {
+			t.Errorf("diffImpliesFix(%q) = %q, want %q", c.in, got, c.want)
+		}
+	}
+}
+
+func TestModuleGo(t *testing.T) {
+	for _, c := range []struct{ mod, want string }{
+		{"module m\n\ngo 1.27\n", "go1.27.0"},
+		{"module m\n\ngo 1.26.2\n", "go1.26.2"},
+		{"module m\n\ngo 1.27\n\ntoolchain go1.27.3\n", "go1.27.3"},
+		{"module m\n\ngo 1.18\n", "go1.18"},
+		{"module m\n", ""},
+	} {
+		dir := t.TempDir()
+		if err := os.WriteFile(filepath.Join(dir, "go.mod"), []byte(c.mod), 0o644); err != nil {
+			t.Fatal(err)
+		}
+		sub := filepath.Join(dir, "a", "b")
+		if err := os.MkdirAll(sub, 0o755); err != nil {
+			t.Fatal(err)
+		}
+		if file, got := moduleGo(sub); got != c.want || file != filepath.Join(dir, "go.mod") {
+			t.Errorf("%q: moduleGo = %s, %q, want %s, %q", c.mod, file, got, filepath.Join(dir, "go.mod"), c.want)
+		}
+	}
+}
+
+// build builds parvet into a temporary folder.
+func build(t *testing.T) string {
+	t.Helper()
+	bin := filepath.Join(t.TempDir(), "parvet")
+	if out, err := exec.Command("go", "build", "-o", bin, ".").CombinedOutput(); err != nil {
+		t.Fatalf("go build: %v\n%s", err, out)
+	}
+	return bin
+}
+
+// TestDiffPrintsFixes runs parvet -diff, without -fix, on a copy of
+// testdata/oldmodule: it prints the fix as a diff and leaves the file as it
+// was.
+func TestDiffPrintsFixes(t *testing.T) {
+	bin := build(t)
+	dir := t.TempDir()
+	if err := os.CopyFS(dir, os.DirFS(filepath.Join("..", "..", "testdata", "oldmodule"))); err != nil {
+		t.Fatal(err)
+	}
+	file := filepath.Join(dir, "fanold", "fanold.go")
+	before, err := os.ReadFile(file)
+	if err != nil {
+		t.Fatal(err)
+	}
+	cmd := exec.Command(bin, "-fanout", "-diff", "./...")
+	cmd.Dir = dir
+	out, _ := cmd.Output()
+	if !strings.Contains(string(out), "+++ ") || !strings.Contains(string(out), "par.Range(0, n)") {
+		t.Errorf("parvet -diff printed no diff of the fix:\n%s", out)
+	}
+	after, err := os.ReadFile(file)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if string(after) != string(before) {
+		t.Errorf("parvet -diff changed %s", file)
+	}
+}
+
+// TestNewerGo runs parvet, built from source, in a module that needs a Go
+// newer than the one that built it: it says which toolchain to build it
+// with, instead of the type checker's error for each package.
+func TestNewerGo(t *testing.T) {
+	bin := build(t)
+	dir := t.TempDir()
+	if err := os.WriteFile(filepath.Join(dir, "go.mod"), []byte("module m\n\ngo 1.99\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	cmd := exec.Command(bin, "./...")
+	cmd.Dir = dir
+	out, err := cmd.CombinedOutput()
+	if err == nil {
+		t.Fatalf("parvet succeeded in a module that needs go1.99:\n%s", out)
+	}
+	if !strings.Contains(string(out), "needs go1.99.0") || !strings.Contains(string(out), "GOTOOLCHAIN=go1.99.0 go install ./cmd/parvet") {
+		t.Errorf("parvet's message does not say which toolchain to build it with:\n%s", out)
+	}
+}

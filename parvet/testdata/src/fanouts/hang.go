@@ -1,0 +1,133 @@
+package fanouts
+
+import (
+	"context"
+	"sync"
+
+	"golang.org/x/sync/errgroup"
+)
+
+type server struct{ stop chan struct{} }
+
+// Serve runs until Shutdown.
+func (s *server) Serve() error {
+	<-s.stop
+	return nil
+}
+
+func (s *server) Shutdown(ctx context.Context) error {
+	close(s.stop)
+	return ctx.Err()
+}
+
+// 40: two Waits in one statement. The servers run until their shutdowns,
+// which the second loop starts: moving that loop into the second operand,
+// after serving.Wait(), would never stop them.
+func egTwoWaits(parent context.Context, servers []*server) (error, error) {
+	var serving errgroup.Group
+	for _, s := range servers { // want `fan-out: an errgroup loop whose goroutines wait \(.s.Serve\(\).\), so they may need to run all at once; .*; no fix: a rewrite would cap how many run at once`
+		serving.Go(func() error { return s.Serve() })
+	}
+	stopping, ctx := errgroup.WithContext(parent)
+	for _, s := range servers { // want "fan-out: an errgroup loop; .*; no fix: the Wait comes after `serving.Wait\\(\\)` in its statement"
+		stopping.Go(func() error { return s.Shutdown(ctx) })
+	}
+	err1, err2 := serving.Wait(), stopping.Wait()
+	return err1, err2
+}
+
+// 41: a Wait that runs only on one path.
+func egWaitInBranch(ctx context.Context, urls []string, only bool) error {
+	g, ctx := errgroup.WithContext(ctx)
+	for _, u := range urls { // want `fan-out: an errgroup loop; .*; no fix: the Wait runs only on some paths \(in an if's branch\)`
+		g.Go(func() error { return check(ctx, u) })
+	}
+	if only {
+		return g.Wait()
+	}
+	return nil
+}
+
+// 42: a Wait after && (it runs only when the left side is true).
+func egWaitAfterAnd(ctx context.Context, urls []string, only bool) bool {
+	g, ctx := errgroup.WithContext(ctx)
+	for _, u := range urls { // want `no fix: the Wait runs only when the left side of && lets it`
+		g.Go(func() error { return check(ctx, u) })
+	}
+	return only && g.Wait() == nil
+}
+
+// 43: callbacks that wait on each other: each passes a token to the next,
+// so all must run at once (on a pool of fewer goroutines they deadlock).
+func wgRing(n int) {
+	ring := make([]chan int, n+1)
+	for i := range ring {
+		ring[i] = make(chan int)
+	}
+	go func() { ring[0] <- 0; <-ring[n] }()
+	var wg sync.WaitGroup
+	for i := 0; i < n; i++ { // want "fan-out: a goroutine per item with a sync.WaitGroup whose goroutines wait \\(`<-ring\\[i\\]`\\), so they may need to run all at once; .*; no fix: a rewrite would cap how many run at once"
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			ring[i+1] <- <-ring[i] + 1
+		}()
+	}
+	wg.Wait()
+}
+
+// 44: long-lived servers, one per listener: each runs until stopped.
+func wgServers(servers []*server) {
+	var wg sync.WaitGroup
+	for _, s := range servers { // want `whose goroutines wait \(.s.Serve\(\).\)`
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			s.Serve()
+		}()
+	}
+	wg.Wait()
+}
+
+// 45: a goroutine per item that polls until told to stop.
+func wgPoll(names []string, stop chan struct{}) {
+	var wg sync.WaitGroup
+	for _, name := range names { // want `whose goroutines wait \(a select\)`
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			for {
+				select {
+				case <-stop:
+					return
+				default:
+					work(name)
+				}
+			}
+		}()
+	}
+	wg.Wait()
+}
+
+type listener struct{}
+
+func (listener) Close() error { return nil }
+
+// Listen is a listener's constructor in another package, as net.Listen is.
+func Listen(addr string) (listener, error) { return listener{}, nil }
+
+// 46: a listener per address, each served until the caller stops them.
+func egListeners(ctx context.Context, addrs []string) error {
+	g, ctx := errgroup.WithContext(ctx)
+	for _, a := range addrs { // want `whose goroutines wait \(.Listen\(a\).\)`
+		g.Go(func() error {
+			l, err := Listen(a)
+			if err != nil {
+				return err
+			}
+			defer l.Close()
+			return check(ctx, a)
+		})
+	}
+	return g.Wait()
+}

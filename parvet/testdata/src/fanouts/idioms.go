@@ -1,0 +1,211 @@
+package fanouts
+
+import (
+	"context"
+	"sync"
+
+	"golang.org/x/sync/errgroup"
+	"golang.org/x/sync/semaphore"
+)
+
+// 50: the worker is a closure with a name.
+func workersNamed(jobs chan string, out *sync.Map) {
+	var wg sync.WaitGroup
+	worker := func() {
+		defer wg.Done()
+		for j := range jobs {
+			out.Store(j, work(j))
+		}
+	}
+	for i := 0; i < 4; i++ { // want `fan-out: a pool of 4 worker goroutines draining a channel; .*; no fix: the goroutine runs worker, a named function`
+		wg.Add(1)
+		go worker()
+	}
+	wg.Wait()
+}
+
+// 51: the same, started with wg.Go.
+func workersNamedGo(jobs chan string, out *sync.Map) {
+	var wg sync.WaitGroup
+	worker := func() {
+		for j := range jobs {
+			out.Store(j, work(j))
+		}
+	}
+	for range 4 { // want `fan-out: a pool of 4 worker goroutines draining a channel; gopar replaces it with par.FromChan\(jobs\).Blocking\(4\).ForEach`
+		wg.Go(worker)
+	}
+	wg.Wait()
+}
+
+func drain(jobs <-chan string, out *sync.Map, wg *sync.WaitGroup) {
+	defer wg.Done()
+	for j := range jobs {
+		out.Store(j, work(j))
+	}
+}
+
+// 52: the worker is a function of the package, given the channel and the
+// group.
+func workersFunc(jobs chan string, n int, out *sync.Map) {
+	var wg sync.WaitGroup
+	for i := 0; i < n; i++ { // want `fan-out: a pool of n worker goroutines draining a channel; .*; no fix: the goroutine runs drain`
+		wg.Add(1)
+		go drain(jobs, out, &wg)
+	}
+	wg.Wait()
+}
+
+// 53: the Wait in a goroutine of its own, which closes the results when all
+// are done.
+func wgCloseResults(words []string) int {
+	results := make(chan int)
+	var wg sync.WaitGroup
+	for _, w := range words { // want `fan-out: a goroutine per item with a sync.WaitGroup; .*; no fix: the Wait runs in a goroutine of its own`
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			results <- work(w)
+		}()
+	}
+	go func() {
+		wg.Wait()
+		close(results)
+	}()
+	total := 0
+	for r := range results {
+		total += r
+	}
+	return total
+}
+
+// 54: a labelled loop that stops on its context.
+func wgLabelled(ctx context.Context, words []string) {
+	var wg sync.WaitGroup
+loop:
+	for _, w := range words { // want "fan-out: a goroutine per item with a sync.WaitGroup; .*; no fix: the loop does more than start the goroutines \\(`select {`\\)"
+		select {
+		case <-ctx.Done():
+			break loop
+		default:
+		}
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			work(w)
+		}()
+	}
+	wg.Wait()
+}
+
+// 55: the spawn under an if.
+func wgUnderIf(words []string, out []int) {
+	var wg sync.WaitGroup
+	for i, w := range words { // want "fan-out: a goroutine per item with a sync.WaitGroup; .*; no fix: the goroutine starts only under an if \\(`if w != \"\" {`\\)"
+		if w != "" {
+			wg.Add(1)
+			go func() {
+				defer wg.Done()
+				out[i] = work(w)
+			}()
+		}
+	}
+	wg.Wait()
+}
+
+// 56: joined by counting receives, with no group.
+func countedErrors(ctx context.Context, urls []string) error {
+	errc := make(chan error, len(urls))
+	for _, u := range urls { // want `fan-out: a goroutine per item joined by counting receives from errc; .*; no fix: the caller counts receives from errc, and may stop before the last`
+		go func() {
+			errc <- check(ctx, u)
+		}()
+	}
+	for range urls {
+		if err := <-errc; err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// 57: a semaphore joined by refilling it.
+func semRefill(words []string, out []int) {
+	sem := make(chan struct{}, 4)
+	for i, w := range words { // want `fan-out: a goroutine per item bounded by a semaphore, joined by refilling it; gopar replaces it with par.Slice\(words\).Blocking\(4\).ForEach .*; no fix: the join refills the semaphore`
+		sem <- struct{}{}
+		go func() {
+			defer func() { <-sem }()
+			out[i] = work(w)
+		}()
+	}
+	for range cap(sem) {
+		sem <- struct{}{}
+	}
+}
+
+// 58: a semaphore.Weighted acquired in the goroutine.
+func weightedInside(ctx context.Context, urls []string) {
+	sem := semaphore.NewWeighted(4)
+	var wg sync.WaitGroup
+	for _, u := range urls { // want `fan-out: a goroutine per item bounded by a semaphore; .*; no fix: a semaphore.Weighted's Acquire`
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			if err := sem.Acquire(ctx, 1); err != nil {
+				return
+			}
+			defer sem.Release(1)
+			check(ctx, u)
+		}()
+	}
+	wg.Wait()
+}
+
+// 59: errgroup workers that drain a channel a producer in the same group
+// fills.
+func egWorkers(ctx context.Context, urls []string) error {
+	g, ctx := errgroup.WithContext(ctx)
+	jobs := make(chan string)
+	g.Go(func() error {
+		defer close(jobs)
+		for _, u := range urls {
+			select {
+			case jobs <- u:
+			case <-ctx.Done():
+				return ctx.Err()
+			}
+		}
+		return nil
+	})
+	for i := 0; i < 4; i++ { // want `fan-out: a pool of 4 errgroup workers draining a channel; gopar replaces it with par.FromChan\(jobs\).Blocking\(4\).TryForEach`
+		g.Go(func() error {
+			for u := range jobs {
+				if err := check(ctx, u); err != nil {
+					return err
+				}
+			}
+			return nil
+		})
+	}
+	return g.Wait()
+}
+
+// 60: a consumer between the loop and the Wait.
+func wgConsumer(words []string) int {
+	results := make(chan int)
+	var wg sync.WaitGroup
+	for _, w := range words { // want "fan-out: a goroutine per item with a sync.WaitGroup; .*; no fix: the caller works between the loop and the Wait with variables the goroutines use \\(`for range words {`\\)"
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			results <- work(w)
+		}()
+	}
+	total := 0
+	for range words {
+		total += <-results
+	}
+	wg.Wait()
+	return total
+}
