@@ -71,6 +71,10 @@ type Pool struct {
 	allExited chan struct{}
 	// retireAfter is idleRetire, but in tests.
 	retireAfter time.Duration
+	// testHookRetired, set by tests before the pool's first goroutine
+	// starts, is called by a retired worker's goroutine once a waker may
+	// have claimed the worker, before the goroutine gives it up.
+	testHookRetired func(w *Worker)
 	// inline marks a pool made inside a testing/synctest bubble
 	// (inlinePool).
 	inline  bool

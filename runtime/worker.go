@@ -55,7 +55,8 @@ type Worker struct {
 	// it before it ends, lease sets it and release clears it. Scope.Spawn
 	// reads it to learn whether its caller owns the deque. Cleared before
 	// the goroutine ends, so that a new goroutine given the same g cannot
-	// pass for the owner.
+	// pass for the owner; by a CAS from the goroutine's own g, since a
+	// retired worker's next goroutine may have set it first (see run).
 	owner  atomic.Uintptr
 	isPool bool
 
@@ -132,10 +133,17 @@ func (w *Worker) Index() int {
 // goroutine takes over w, counted idle as a new worker is, so the pool
 // keeps its size. It does not count as exited: Close waits for the new one.
 func (w *Worker) run() {
-	w.owner.Store(curG())
-	returned := false
+	me := curG()
+	w.owner.Store(me)
+	retired, returned := false, false
 	defer func() {
-		w.owner.Store(0)
+		if retired && w.pool.testHookRetired != nil {
+			w.pool.testHookRetired(w)
+		}
+		// Give w up, unless a waker has already started a new goroutine
+		// for it (a retired worker is claimed before this runs), which
+		// has made itself the owner: a store would take w from it.
+		w.owner.CompareAndSwap(me, 0)
 		if returned {
 			w.pool.exit()
 			return
@@ -148,6 +156,7 @@ func (w *Worker) run() {
 	}()
 	w.at = nil // the main loop is the root (a replaced goroutine's frame is gone)
 	if w.loop(nil, true) {
+		retired = true
 		w.stats.retired.Add(1)
 	}
 	returned = true
