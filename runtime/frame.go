@@ -93,6 +93,9 @@ func (w *Worker) enter(f *frame) region {
 		f.region = true
 	}
 	f.setParent(r.prev)
+	if r.prev == w.lease {
+		w.leaseShared = true
+	}
 	w.at = f
 	return r
 }

@@ -430,7 +430,7 @@ func (p *Pool) lease() *Worker {
 		// Is the slot free? Then try to claim it.
 		if !g.leased.Load() && g.leased.CompareAndSwap(false, true) {
 			// The lease is the root of what the guest forks.
-			g.at = &g.lease
+			g.at = g.lease
 			g.owner.Store(curG())
 			// Raise the high-water mark so that thieves look at this slot.
 			for {
@@ -446,9 +446,17 @@ func (p *Pool) lease() *Worker {
 }
 
 // release gives a guest slot back. Work the guest offered and nobody ran
-// stays in its deque, where thieves and the next guest will find it.
+// stays in its deque, where thieves (and a spare that takes the slot) find
+// it. Its chain leads to this lease's frame, which the next guest must not
+// wait in: a wait there would run work that does not descend from what it
+// waits for (WAITING.md), so a frame that such work may hang from is left
+// to it, and the next guest gets a new one.
 func (p *Pool) release(g *Worker) {
 	g.at = nil
+	if g.leaseShared {
+		g.lease = &frame{region: true}
+		g.leaseShared = false
+	}
 	// The next guest may be another goroutine: make sure no wake-up token
 	// meant for this one makes the next one's first sleep return early.
 	// Before the slot is free, not after: the next guest may lease it at

@@ -66,8 +66,12 @@ type Worker struct {
 	// children. nil only in a pool worker's main loop.
 	at *frame
 	// lease is a guest's frame while it is leased: the root of the work
-	// forked under Pool.Do.
-	lease frame
+	// forked under Pool.Do. leaseShared records that a job nobody waits
+	// for (Offer) or a region (Scope, Spread) was made under it: work
+	// under it may then outlive the lease, and the next guest gets a new
+	// frame (release), so that its waits do not run that work.
+	lease       *frame
+	leaseShared bool
 	// spare is set while a spare goroutine runs as this guest slot (see
 	// spare.go).
 	spare *spare
@@ -96,7 +100,7 @@ func newWorker(p *Pool, i int, isPool bool) *Worker {
 		isPool: isPool,
 		rng:    uint64(i)*0x9E3779B97F4A7C15 + 1,
 	}
-	w.lease.region = true
+	w.lease = &frame{region: true}
 	return w
 }
 
@@ -449,6 +453,9 @@ func (w *Worker) Offer(fn func(*Worker)) {
 	}
 	j := w.newJob(fn)
 	j.fr.detached = true
+	if w.at == w.lease {
+		w.leaseShared = true
+	}
 	w.push(j)
 }
 
