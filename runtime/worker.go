@@ -26,6 +26,7 @@ type job struct {
 	done     Latch
 	panicked *Panic
 	offered  bool // shared by JoinLazy: counted in idleState.offered until it starts
+	helper   bool // offered by Spread: dropped if still in the deque when the region ends
 }
 
 // Worker is the record of one participant of a pool: a worker goroutine, or
@@ -498,7 +499,7 @@ func (w *Worker) recycle(j *job) {
 	// Field by field: a runner that has just set done may still be reading
 	// done's waiter, atomically. A job that was never stolen has an untouched
 	// latch, and the common case skips the two stores.
-	j.fn, j.panicked, j.fr.detached, j.offered = nil, nil, false, false
+	j.fn, j.panicked, j.fr.detached, j.offered, j.helper = nil, nil, false, false, false
 	if j.done.IsSet() {
 		j.done.reset()
 	}
