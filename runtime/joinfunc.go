@@ -162,12 +162,15 @@ func joinFuncInline[A, R any](f func(*Worker, A) R, a, b A) (ra, rb R) {
 
 // callFunc returns f(w, x), or what it panicked with.
 func callFunc[A, R any](w *Worker, f func(*Worker, A) R, x A) (r R, p *Panic) {
+	returned := false
 	defer func() {
-		if v := recover(); v != nil {
-			p = NewPanic(v)
+		if !returned {
+			p = Unwinding(recover())
 		}
 	}()
-	return f(w, x), nil
+	r = f(w, x)
+	returned = true
+	return r, nil
 }
 
 // forkFrame is the record of one JoinFunc in progress: the call for b that

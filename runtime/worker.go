@@ -427,12 +427,14 @@ func (w *Worker) started(j *job) {
 // A runtime.Goexit in f does not return here: the caller's frame keeps its
 // obligations in a deferred function of its own (see goexit.go).
 func (w *Worker) call(f func(*Worker)) (p *Panic) {
+	returned := false
 	defer func() {
-		if r := recover(); r != nil {
-			p = NewPanic(r)
+		if !returned {
+			p = Unwinding(recover())
 		}
 	}()
 	f(w)
+	returned = true
 	return nil
 }
 
