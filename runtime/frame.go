@@ -172,7 +172,7 @@ func (w *Worker) Spread(fr *Frame, n int, help, self func(*Worker), done *Latch)
 		yield()
 	}
 	self(w)
-	w.waitUntil(done, &fr.f)
+	w.waitUnder(done, &fr.f)
 	w.dropHelpers(&fr.f)
 }
 

@@ -103,7 +103,7 @@ func (j *forkJob[A, R]) wait(w *Worker, phase *int) {
 	if w.takeBack(&j.job, phase) {
 		j.panicked = w.call(j.fn)
 	} else {
-		w.waitUntil(&j.done, &j.fr)
+		w.waitUnder(&j.done, &j.fr)
 	}
 }
 

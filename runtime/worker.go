@@ -160,36 +160,25 @@ func (w *Worker) run() {
 		go w.run()
 	}()
 	w.at = nil // the main loop is the root (a replaced goroutine's frame is gone)
-	if w.loop(nil, true) {
+	if w.loop(true) {
 		retired = true
 		w.stats.retired.Add(1)
 	}
 	returned = true
 }
 
-// waitUntil is the one loop of every participant, as rayon's wait_until:
-// it runs work until l is set, or, for a nil l (a pool worker's main loop),
-// until the pool is closed and w finds no work left. When there is none, it
-// spins briefly, then parks until l is set or new work appears.
-//
-// A wait (l != nil) runs only jobs under f, the frame whose work it waits
-// for: see frame.go. The main loop (f == nil) runs any job.
-func (w *Worker) waitUntil(l *Latch, f *frame) {
-	if f != nil {
-		w.waitUnder(l, f)
-		return
-	}
-	w.loop(l, false)
-}
-
-// loop is waitUntil's main loop; counted says whether w is already counted
-// looking and hunting in idleState (a new pool worker is). It reports whether
-// w retired (park): its counts then stay, for the goroutine that a waker
-// starts for it.
-func (w *Worker) loop(l *Latch, counted bool) (retired bool) {
+// loop is the main loop of a pool worker or a spare, as rayon's
+// wait_until for a worker's main loop: it runs any job until the pool is
+// closed and w finds no work left (or, for a spare, until it is recalled).
+// When there is none, it spins briefly, then parks until new work appears.
+// A wait for a latch is waitUnder's loop instead. counted says whether w is
+// already counted looking and hunting in idleState (a new pool worker is).
+// It reports whether w retired (park): its counts then stay, for the
+// goroutine that a waker starts for it.
+func (w *Worker) loop(counted bool) (retired bool) {
 	idle := spinner{idle: counted, root: true}
 	defer w.setIdle(&idle, false)
-	for l == nil || !l.IsSet() {
+	for {
 		if w.retiring() {
 			return false
 		}
@@ -200,7 +189,7 @@ func (w *Worker) loop(l *Latch, counted bool) (retired bool) {
 			continue
 		}
 		w.setIdle(&idle, true)
-		if l == nil && w.pool.closed.Load() {
+		if w.pool.closed.Load() {
 			return false
 		}
 		// Promoted work ripens only while the heartbeat ticks.
@@ -208,17 +197,18 @@ func (w *Worker) loop(l *Latch, counted bool) (retired bool) {
 		if idle.spin() {
 			continue
 		}
-		if w.park(l) {
+		if w.park() {
 			idle.idle = false // the counts pass to the retired worker
 			return true
 		}
 		idle.reset()
 	}
-	return false
 }
 
-// waitUnder is waitUntil for a wait: it runs jobs under f, from its own
-// deque first, then from the top of the others' deques, until l is set.
+// waitUnder is the loop of a wait (Join, JoinFunc, Scope, Spread, Wait), as
+// rayon's wait_until for a latch: it runs jobs under f, the frame whose work
+// it waits for (see frame.go), from its own deque first, then from the top
+// of the others' deques, until l is set.
 // When there are none, it spins, then parks until l is set. It does not
 // announce itself as sleepy: a publisher's wake-up goes to a participant
 // that may run any job.
