@@ -209,9 +209,9 @@ func TestMarkedEntryTakenBack(t *testing.T) {
 // same slot (as a loop's cached rest is) is a new entry, unmarked, however
 // ripe the last publication was: a worker that loaded the ripe word of the
 // last one cannot take the new one with it, and takePromoted finds nothing
-// ripe. With a separate seq (the code before the marks) the CAS from the old
-// word succeeded: a worker took the new publication fresh (PROMOTION.md,
-// "Ripe").
+// ripe. Were the marks kept apart from the word (a sequence number beside
+// it), the CAS from the old word would succeed: a worker would take the new
+// publication fresh (PROMOTION.md, "Ripe").
 func TestRepublishedFuncIsFresh(t *testing.T) {
 	p := newPool(t, 2)
 	busyWorkers(t, p)
@@ -402,8 +402,8 @@ func TestHeartbeatStops(t *testing.T) {
 // TestOverdueTickRunByWorker: the heartbeat's timer does not fire (as when
 // it sits on a P whose goroutine never yields), and a worker that is idle
 // with an entry on the board runs the overdue tick itself, so b is still
-// promoted. a keeps the timer stopped; on the code before, where only the
-// timer ticked, b did not start within 10 s.
+// promoted. a keeps the timer stopped; were only the timer to tick, b would
+// not start.
 func TestOverdueTickRunByWorker(t *testing.T) {
 	p := newPool(t, 2)
 	release := busyWorkers(t, p)

@@ -33,8 +33,8 @@ const (
 func refuse(name, what string) { panic("gopar: " + name + " " + what) }
 
 // minGuests is the least number of guest slots a pool keeps for goroutines
-// that enter it with Do; 64 covers many concurrent callers (the benchmarks'
-// many-callers workload has 32) plus nesting. A caller that finds every slot taken runs its work
+// that enter it with Do; 64 covers a few dozen concurrent callers, each
+// with some nesting. A caller that finds every slot taken runs its work
 // sequentially, which is correct, only slower.
 const minGuests = 64
 
@@ -320,10 +320,10 @@ func (p *Pool) JoinLazy(a, b func()) {
 // take it once it has waited a heartbeat tick. After a, the caller takes b
 // back and runs it, or waits for the worker that took it. As in joinCalls,
 // one deferred function covers both calls. It is joinCalls with a
-// Promotion, kept apart on purpose: joinCalls given the zero Promotion
-// (whose Reclaim is true) does the same, but makes the unpublished paths
-// 4-5% slower per join (par's BenchmarkJoin, alone and beside a busy
-// worker).
+// Promotion, kept apart so that the unpublished paths (joinCalls) pay
+// nothing for a Promotion: joinCalls given the zero Promotion (whose
+// Reclaim is true) would do the same, at a cost on every join that par's
+// BenchmarkJoin shows, alone and beside a busy worker.
 func joinPromoted(pr Promotion, a, b func()) {
 	phase := inA
 	defer func() {
@@ -377,8 +377,8 @@ func (p *Pool) joinShared(a, b func()) {
 // joinCalls calls a, then b even if a panicked or called runtime.Goexit,
 // then re-panics as Join does (a Goexit goes on, unless b panicked). As in
 // JoinFunc, one deferred function covers both calls and does nothing unless
-// one of them fails: a recover around each call cost about 10 ns per join
-// (par.Join alone on one worker: 63-65 ns before).
+// one of them fails: cheaper than a recover around each call (par's
+// BenchmarkJoin, alone on one worker).
 func joinCalls(a, b func()) {
 	phase := inA
 	defer func() {
