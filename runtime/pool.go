@@ -75,6 +75,9 @@ type Pool struct {
 	// starts, is called by a retired worker's goroutine once a waker may
 	// have claimed the worker, before the goroutine gives it up.
 	testHookRetired func(w *Worker)
+	// testHookBeat, set by tests before the heartbeat first runs, is
+	// called at every tick of the heartbeat's goroutine (beat).
+	testHookBeat func()
 	// inline marks a pool made inside a testing/synctest bubble
 	// (inlinePool).
 	inline  bool
