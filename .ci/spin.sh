@@ -11,6 +11,7 @@ models=(
   "steal/deque.pml|-DSAFETY -DMEMLIM=3000|-m100000||pass"
   "partition/range.pml|-DSAFETY|-m1000000||pass"
   "runtime/sleep.pml|-DSAFETY|-m1000000||pass"
+  "runtime/sleep.pml|-DSAFETY|-m1000000|-DBUG_OWNER_STORE|fail"
   "runtime/waiting.pml|-DSAFETY|-m100000||pass"
   "runtime/waiting.pml|-DSAFETY|-m100000|-DBUG_OLD_RULE|fail"
   "runtime/spare.pml|-DSAFETY|-m100000||pass"

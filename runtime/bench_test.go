@@ -231,3 +231,31 @@ func BenchmarkPromotionDelay(b *testing.B) {
 	b.ReportMetric(float64(delays[len(delays)/2].Microseconds()), "p50-us")
 	b.ReportMetric(float64(delays[len(delays)*99/100].Microseconds()), "p99-us")
 }
+
+// BenchmarkSpawn measures what curG saves (curg.go): Scope.Spawn by the
+// goroutine acting as the Scope's worker pushes the task onto that
+// worker's deque, where it can tell that goroutine apart; built with the
+// gopar_nocurg tag, it cannot, and every Spawn takes the foreign path (the
+// scope's foreign list and the pool's injector). Each task spawns two more
+// down to a depth of 10: 2,046 spawns per scope, on a 2-worker pool.
+func BenchmarkSpawn(b *testing.B) {
+	p := newPool(b, 2)
+	var tree func(s Scope, depth int)
+	tree = func(s Scope, depth int) {
+		if depth == 0 {
+			return
+		}
+		s.Spawn(func(s Scope) { tree(s, depth-1) })
+		s.Spawn(func(s Scope) { tree(s, depth-1) })
+	}
+	const spawns = 1<<11 - 2
+	done := make(chan struct{})
+	for range b.N {
+		p.Go(func(w *Worker) {
+			w.Scope(func(s Scope) { tree(s, 10) })
+			done <- struct{}{}
+		})
+		<-done
+	}
+	b.ReportMetric(float64(b.Elapsed().Nanoseconds())/float64(b.N)/spawns, "ns/spawn")
+}

@@ -139,9 +139,11 @@ type board struct {
 	// slots only while it is not zero.
 	ripeN atomic.Int32
 	state atomic.Int32
-	timer *time.Timer // runs beat; armed only by whoever set hbRunning
+	// timer times the heartbeat goroutine's ticks; armed only by
+	// whoever set hbRunning, and by that goroutine.
+	timer *time.Timer
 	// mu orders the ticks' (and a poker's) use of what the heartbeat
-	// remembers between ticks: a tick runs on the timer's goroutine, or on
+	// remembers between ticks: a tick runs on the heartbeat's goroutine, or on
 	// a hunting worker's when it is overdue (watchBoard); ticks never
 	// overlap.
 	mu sync.Mutex
@@ -183,7 +185,7 @@ func (b *board) init(p *Pool, workers int) {
 	}
 	b.off = workers < 2
 	b.epoch = time.Now()
-	b.timer = time.AfterFunc(time.Hour, p.beat)
+	b.timer = time.NewTimer(time.Hour)
 	b.timer.Stop()
 }
 
@@ -228,9 +230,9 @@ func (p *Pool) Promote(f func()) Promotion {
 
 // freeSlot returns fv's slot if it looks free, and nil if it is in use. It
 // is the first look of every publication, and inlines into its callers: a
-// slot in use is the common case in a recursion (about 97% of W6's Joins),
-// where a call only to find that out costs W6 par.Join about 2%, and a
-// failed CAS would take the line from the core that owns it.
+// slot in use is the common case in a recursion, where the calls inside a
+// pending call find its slot taken, so that answer costs one load, with no
+// call, and no failed CAS to take the line from the core that owns it.
 func (b *board) freeSlot(fv *funcval) *boardSlot {
 	if s := b.slotFor(fv); s.entry.Load() == nil {
 		return s
@@ -587,22 +589,39 @@ func (p *Pool) pokeHeartbeat() {
 		b.lastSeen = now
 		b.mu.Unlock()
 		b.timer.Reset(heartbeatTick)
+		go p.heartbeat()
 	}
 }
 
-// beat is the heartbeat's timer callback: one tick, which ripens the
-// board's entries while some worker hunts for work (PROMOTION.md). It runs
-// on the goroutine of a timer (time.AfterFunc), so that no goroutine of the
-// pool's lives while it sleeps. It skips the tick if one ran within a tick
-// (a hunting worker's), so that ticks stay a tick apart. It arms the timer
-// for the next tick while the board has had an entry within heartbeatLinger
-// and some main-loop participant is idle; otherwise it sleeps until poked.
-// One tick at most is armed at a time: the one that set hbRunning arms it,
-// and each beat arms the next or sets hbAsleep.
-func (p *Pool) beat() {
+// heartbeat is the heartbeat's goroutine, started by the poke that wakes
+// it: it beats at every tick of the timer, and ends when a beat puts the
+// heartbeat to sleep, so that no goroutine of the pool's lives while it
+// sleeps, and a stretch of ticks costs one goroutine.
+func (p *Pool) heartbeat() {
+	for {
+		<-p.board.timer.C
+		if !p.beat() {
+			return
+		}
+	}
+}
+
+// beat is one tick of the heartbeat's goroutine, which ripens the board's
+// entries while some worker hunts for work (PROMOTION.md). It skips the
+// tick if one ran within a tick (a hunting worker's), so that ticks stay a
+// tick apart. It arms the timer for the next tick, and reports true, while
+// the board has had an entry within heartbeatLinger and some main-loop
+// participant is idle; otherwise it sleeps until poked, and reports false:
+// the goroutine ends. One tick at most is armed at a time, and one
+// heartbeat goroutine runs: the poke that set hbRunning arms the first and
+// starts the goroutine, and each beat arms the next or sets hbAsleep.
+func (p *Pool) beat() (ticking bool) {
 	b := &p.board
+	if p.testHookBeat != nil {
+		p.testHookBeat()
+	}
 	if b.state.Load() != hbRunning {
-		return // closed
+		return false // closed
 	}
 	b.mu.Lock()
 	now := b.now()
@@ -613,16 +632,17 @@ func (p *Pool) beat() {
 	b.mu.Unlock()
 	if keep && (p.idle.anyHunting() || b.helpers.Load() > 0) {
 		b.timer.Reset(heartbeatTick)
-		return
+		return true
 	}
 	// Sleep, unless something came meanwhile: a poker that saw us
 	// running did not arm the timer (see PROMOTION.md).
 	if !b.state.CompareAndSwap(hbRunning, hbAsleep) {
-		return // closed
+		return false // closed
 	}
 	if b.occupied() && (p.idle.anyHunting() || b.helpers.Load() > 0) {
 		p.pokeHeartbeat()
 	}
+	return false
 }
 
 // tick marks the entries on the board: one that the last tick saw too
@@ -670,9 +690,11 @@ func (b *board) tick(p *Pool) bool {
 	return occupied
 }
 
-// closeBoard stops the heartbeat: a tick that runs now arms no other.
+// closeBoard stops the heartbeat: a tick that runs now arms no other, and
+// the timer fires at once, so that a heartbeat goroutine waiting for it
+// finds the pool closed and ends.
 func (p *Pool) closeBoard() {
 	b := &p.board
 	b.state.Store(hbClosed)
-	b.timer.Stop()
+	b.timer.Reset(0)
 }

@@ -3,6 +3,7 @@ package runtime
 import (
 	"errors"
 	goruntime "runtime"
+	"strings"
 	"sync"
 	"sync/atomic"
 	"testing"
@@ -209,9 +210,9 @@ func TestMarkedEntryTakenBack(t *testing.T) {
 // same slot (as a loop's cached rest is) is a new entry, unmarked, however
 // ripe the last publication was: a worker that loaded the ripe word of the
 // last one cannot take the new one with it, and takePromoted finds nothing
-// ripe. With a separate seq (the code before the marks) the CAS from the old
-// word succeeded: a worker took the new publication fresh (PROMOTION.md,
-// "Ripe").
+// ripe. Were the marks kept apart from the word (a sequence number beside
+// it), the CAS from the old word would succeed: a worker would take the new
+// publication fresh (PROMOTION.md, "Ripe").
 func TestRepublishedFuncIsFresh(t *testing.T) {
 	p := newPool(t, 2)
 	busyWorkers(t, p)
@@ -402,8 +403,8 @@ func TestHeartbeatStops(t *testing.T) {
 // TestOverdueTickRunByWorker: the heartbeat's timer does not fire (as when
 // it sits on a P whose goroutine never yields), and a worker that is idle
 // with an entry on the board runs the overdue tick itself, so b is still
-// promoted. a keeps the timer stopped; on the code before, where only the
-// timer ticked, b did not start within 10 s.
+// promoted. a keeps the timer stopped; were only the timer to tick, b would
+// not start.
 func TestOverdueTickRunByWorker(t *testing.T) {
 	p := newPool(t, 2)
 	release := busyWorkers(t, p)
@@ -729,3 +730,64 @@ func TestPublisherRecordedOnlyUnderATakenFunc(t *testing.T) {
 
 // ripeIn reports whether fv is published in s and ripe.
 func ripeIn(s *boardSlot, fv *funcval) bool { return s.entry.Load() == marked(wordOf(fv), markBits) }
+
+// goroutineID returns the calling goroutine's number, as its stack trace
+// shows it (numbers are never reused).
+func goroutineID() string {
+	buf := make([]byte, 64)
+	buf = buf[:goruntime.Stack(buf, false)]
+	id, _, _ := strings.Cut(strings.TrimPrefix(string(buf), "goroutine "), " ")
+	return id
+}
+
+// TestHeartbeatIsOneGoroutine: while the heartbeat ticks, its ticks run on
+// one goroutine, which ends when the heartbeat goes asleep, rather than on a
+// new goroutine per tick (up to 20,000 a second). A round is one stretch of
+// ticks: b is promoted to the worker that a frees, and the heartbeat ticks
+// for its linger while that worker hunts; a round with fewer than 3 ticks
+// (a slow timer) says nothing, and the next one is tried.
+func TestHeartbeatIsOneGoroutine(t *testing.T) {
+	p, err := New(2)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var mu sync.Mutex
+	var ids []string
+	p.testHookBeat = func() {
+		id := goroutineID()
+		mu.Lock()
+		ids = append(ids, id)
+		mu.Unlock()
+	}
+	defer p.Close()
+	for round := 0; ; round++ {
+		if round == 20 {
+			t.Skip("no stretch of 3 heartbeat ticks in 20 rounds: the timer is too slow here")
+		}
+		release := busyWorkers(t, p)
+		mu.Lock()
+		ids = ids[:0]
+		mu.Unlock()
+		started := make(chan struct{})
+		p.JoinLazy(func() {
+			release(0)
+			<-started
+		}, func() { close(started) })
+		release(-1)
+		eventually(t, "the heartbeat to go asleep", func() bool { return p.board.state.Load() == hbAsleep })
+		mu.Lock()
+		beats := len(ids)
+		seen := map[string]bool{}
+		for _, id := range ids {
+			seen[id] = true
+		}
+		mu.Unlock()
+		if beats < 3 {
+			continue
+		}
+		if len(seen) == beats {
+			t.Fatalf("%d heartbeat ticks ran on %d goroutines, one each", beats, len(seen))
+		}
+		return
+	}
+}

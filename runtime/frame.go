@@ -93,6 +93,9 @@ func (w *Worker) enter(f *frame) region {
 		f.region = true
 	}
 	f.setParent(r.prev)
+	if r.prev == w.lease {
+		w.leaseShared = true
+	}
 	w.at = f
 	return r
 }
@@ -139,7 +142,8 @@ func (w *Worker) unseal(mark int) {
 // anything the wait runs unless the sequential program would take it there
 // too. help may thus run on another worker, on this one during the wait, or
 // never (if done is set first); whoever sets done decides when the region
-// ends.
+// ends. Help that nobody has taken when the region ends is taken off w's
+// deque, not run.
 //
 // If a participant was asleep as Spread made its offers (so that they woke
 // it), Spread yields the processor once before it calls self, so that the
@@ -160,13 +164,45 @@ func (w *Worker) Spread(fr *Frame, n int, help, self func(*Worker), done *Latch)
 	defer w.leave(r)
 	wakes := n > 0 && w.pool.idle.anySleepy()
 	for range n {
-		w.Offer(help)
+		j := w.newJob(help)
+		j.fr.detached, j.helper = true, true
+		w.push(j)
 	}
 	if wakes {
 		yield()
 	}
 	self(w)
-	w.waitUntil(done, &fr.f)
+	w.waitUnder(done, &fr.f)
+	w.dropHelpers(&fr.f)
+}
+
+// dropHelpers removes from w's deque the help that the Spread region f
+// offered and nobody took before the region ended: run now, it would find
+// nothing to do, and left there it would keep the region's state alive
+// until a thief ran it, each costing a wake-up. The region's jobs lie on
+// top of the deque's older work; other jobs among them (work self offered
+// and left) are pushed back, in their order.
+func (w *Worker) dropHelpers(f *frame) {
+	var buf [8]*job
+	kept := buf[:0]
+	for {
+		j := w.deque.Pop()
+		if j == nil {
+			break
+		}
+		if !j.fr.under(f) {
+			kept = append(kept, j) // older work: the region's jobs end here
+			break
+		}
+		if j.helper && j.fr.parent.Load() == f {
+			w.recycle(j)
+			continue
+		}
+		kept = append(kept, j)
+	}
+	for i := len(kept) - 1; i >= 0; i-- {
+		w.push(kept[i])
+	}
 }
 
 // refuseSpread refuses a Spread given a nil Frame, function or Latch.

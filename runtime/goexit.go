@@ -56,14 +56,39 @@ var goexitRecord = &Panic{Value: goexitValue{}}
 // Unwinding returns the record of a call that did not return normally,
 // given what the deferred function that saw it recovered: the panic v (as
 // NewPanic gives it), or, when v is nil, a runtime.Goexit that is ending the
-// goroutine (since Go 1.21, panic(nil) recovers as a *runtime.PanicNilError,
-// so nil means Goexit). Call it only from a deferred function that knows
-// the call did not complete.
+// goroutine. A nil v is also what a panic(nil) recovers as under
+// GODEBUG=panicnil=1 (otherwise it recovers as a *runtime.PanicNilError):
+// then the record is a *Panic whose Value is nil. Call it only from a
+// deferred function that knows the call did not complete (a flag set after
+// the call), directly or through calls of its own.
 func Unwinding(v any) *Panic {
-	if v == nil {
+	if v == nil && !nilPanicking() {
 		return goexitRecord
 	}
 	return NewPanic(v)
+}
+
+// nilPanicking tells, for a deferred function whose recover returned nil
+// and whose call did not complete, a panic(nil) under GODEBUG=panicnil=1
+// from a runtime.Goexit: Go runs the deferred function from its panic
+// (runtime.gopanic) in the first case, from runtime.Goexit in the second,
+// and the nearer of the two on the stack is the one that runs it. It reads
+// the stack: only on this failure path.
+func nilPanicking() bool {
+	var pcs [32]uintptr
+	frames := goruntime.CallersFrames(pcs[:goruntime.Callers(2, pcs[:])])
+	for {
+		f, more := frames.Next()
+		switch f.Function {
+		case "runtime.gopanic":
+			return true
+		case "runtime.Goexit":
+			return false
+		}
+		if !more {
+			return false
+		}
+	}
 }
 
 // IsGoexit reports whether p records a task that called runtime.Goexit

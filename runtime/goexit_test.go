@@ -191,3 +191,47 @@ func waitFor(flag *atomic.Bool, limit time.Duration) {
 		goruntime.Gosched()
 	}
 }
+
+// TestPanicNilIsAPanicUnderPanicnil: under GODEBUG=panicnil=1, recover
+// returns nil for panic(nil), as for runtime.Goexit. A task's panic(nil)
+// must still reach the caller as a panic (a *Panic whose Value is nil), not
+// end the caller's goroutine as a Goexit, and Catch must not report it as a
+// normal return.
+func TestPanicNilIsAPanicUnderPanicnil(t *testing.T) {
+	t.Setenv("GODEBUG", "panicnil=1")
+	p := newPool(t, 2)
+	panicNil := func(*Worker) { panic(nil) }
+	cases := map[string]func(){
+		"Join's a":    func() { p.Join(panicNil, func(*Worker) {}) },
+		"Join's b":    func() { p.Join(func(*Worker) {}, panicNil) },
+		"Join on nil": func() { (*Worker)(nil).Join(panicNil, func(*Worker) {}) },
+		"JoinFunc":    func() { p.Do(func(w *Worker) { JoinFunc(w, func(w *Worker, x int) int { panic(nil) }, 1, 2) }) },
+		"Scope":       func() { p.Do(func(w *Worker) { w.Scope(func(s Scope) { s.Spawn(func(Scope) { panic(nil) }) }) }) },
+		"JoinLazy":    func() { p.JoinLazy(func() { panic(nil) }, func() {}) },
+		"Catch":       func() { Raise(Catch(func() { panic(nil) })) },
+	}
+	for name, call := range cases {
+		got := make(chan any, 1)
+		go func() {
+			returned := false
+			defer func() {
+				if !returned {
+					got <- recover() // nil under Goexit
+				}
+			}()
+			call()
+			returned = true
+			got <- "returned"
+		}()
+		switch v := (<-got).(type) {
+		case *Panic:
+			if v.Value != nil || v.IsGoexit() {
+				t.Errorf("%s: panic(nil) reached the caller as %v, want a *Panic of nil", name, v.Value)
+			}
+		case nil:
+			t.Errorf("%s: panic(nil) ended the caller's goroutine as runtime.Goexit", name)
+		default:
+			t.Errorf("%s: panic(nil) reached the caller as %v, want a *Panic of nil", name, v)
+		}
+	}
+}

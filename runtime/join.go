@@ -72,7 +72,7 @@ func (w *Worker) join(a, b func(*Worker), offered bool) {
 		return
 	}
 	// b was stolen: run what b forks until its thief is done.
-	w.waitUntil(&jb.done, &jb.fr)
+	w.waitUnder(&jb.done, &jb.fr)
 	phase = finished
 	pb := jb.panicked
 	w.recycle(jb)
@@ -112,7 +112,7 @@ func (w *Worker) finishB(jb *job) {
 	if w.takeBack(jb, nil) {
 		jb.panicked = w.call(jb.fn)
 	} else {
-		w.waitUntil(&jb.done, &jb.fr)
+		w.waitUnder(&jb.done, &jb.fr)
 	}
 }
 

@@ -103,7 +103,7 @@ func (j *forkJob[A, R]) wait(w *Worker, phase *int) {
 	if w.takeBack(&j.job, phase) {
 		j.panicked = w.call(j.fn)
 	} else {
-		w.waitUntil(&j.done, &j.fr)
+		w.waitUnder(&j.done, &j.fr)
 	}
 }
 
@@ -162,12 +162,15 @@ func joinFuncInline[A, R any](f func(*Worker, A) R, a, b A) (ra, rb R) {
 
 // callFunc returns f(w, x), or what it panicked with.
 func callFunc[A, R any](w *Worker, f func(*Worker, A) R, x A) (r R, p *Panic) {
+	returned := false
 	defer func() {
-		if v := recover(); v != nil {
-			p = NewPanic(v)
+		if !returned {
+			p = Unwinding(recover())
 		}
 	}()
-	return f(w, x), nil
+	r = f(w, x)
+	returned = true
+	return r, nil
 }
 
 // forkFrame is the record of one JoinFunc in progress: the call for b that

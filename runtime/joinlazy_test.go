@@ -88,9 +88,9 @@ func waitForB(started <-chan struct{}) bool {
 
 // TestJoinLazyFreshPool: the workers of a new pool count as idle from the
 // start, so the first JoinLazy on it, made before their goroutines have
-// run, offers b. Failed before they were counted idle from the start: nobody
-// was idle yet, so a ran alone and waited the whole 3 s for a b that ran
-// after it.
+// run, offers b. Were they counted idle only once their goroutines ran,
+// nobody would be idle yet, and a would run alone and wait the whole 3 s
+// for a b that runs after it.
 func TestJoinLazyFreshPool(t *testing.T) {
 	for range 3 {
 		p := newPool(t, 2)

@@ -67,7 +67,9 @@ func (w *Worker) Wait(l *Latch) {
 	}
 	f := w.at
 	if f == nil {
-		w.waitUntil(l, nil)
+		// Outside any frame (no task runs so): every job is under the
+		// root.
+		w.waitUnder(l, nil)
 		return
 	}
 	w.waitFor(l, func(j *job) bool { return j.fr.notPendingUnder(f) }, true)

@@ -65,11 +65,13 @@ func Catch(f func()) (p *Panic) {
 	if f == nil {
 		refuse("Catch", nilFunc)
 	}
+	returned := false
 	defer func() {
-		if r := recover(); r != nil {
-			p = NewPanic(r)
+		if !returned {
+			p = Unwinding(recover()) // a Goexit goes on
 		}
 	}()
 	f()
+	returned = true
 	return nil
 }

@@ -33,8 +33,8 @@ const (
 func refuse(name, what string) { panic("gopar: " + name + " " + what) }
 
 // minGuests is the least number of guest slots a pool keeps for goroutines
-// that enter it with Do; 64 covers many concurrent callers (the benchmarks'
-// many-callers workload has 32) plus nesting. A caller that finds every slot taken runs its work
+// that enter it with Do; 64 covers a few dozen concurrent callers, each
+// with some nesting. A caller that finds every slot taken runs its work
 // sequentially, which is correct, only slower.
 const minGuests = 64
 
@@ -71,6 +71,13 @@ type Pool struct {
 	allExited chan struct{}
 	// retireAfter is idleRetire, but in tests.
 	retireAfter time.Duration
+	// testHookRetired, set by tests before the pool's first goroutine
+	// starts, is called by a retired worker's goroutine once a waker may
+	// have claimed the worker, before the goroutine gives it up.
+	testHookRetired func(w *Worker)
+	// testHookBeat, set by tests before the heartbeat first runs, is
+	// called at every tick of the heartbeat's goroutine (beat).
+	testHookBeat func()
 	// inline marks a pool made inside a testing/synctest bubble
 	// (inlinePool).
 	inline  bool
@@ -316,10 +323,10 @@ func (p *Pool) JoinLazy(a, b func()) {
 // take it once it has waited a heartbeat tick. After a, the caller takes b
 // back and runs it, or waits for the worker that took it. As in joinCalls,
 // one deferred function covers both calls. It is joinCalls with a
-// Promotion, kept apart on purpose: joinCalls given the zero Promotion
-// (whose Reclaim is true) does the same, but makes the unpublished paths
-// 4-5% slower per join (par's BenchmarkJoin, alone and beside a busy
-// worker).
+// Promotion, kept apart so that the unpublished paths (joinCalls) pay
+// nothing for a Promotion: joinCalls given the zero Promotion (whose
+// Reclaim is true) would do the same, at a cost on every join that par's
+// BenchmarkJoin shows, alone and beside a busy worker.
 func joinPromoted(pr Promotion, a, b func()) {
 	phase := inA
 	defer func() {
@@ -373,8 +380,8 @@ func (p *Pool) joinShared(a, b func()) {
 // joinCalls calls a, then b even if a panicked or called runtime.Goexit,
 // then re-panics as Join does (a Goexit goes on, unless b panicked). As in
 // JoinFunc, one deferred function covers both calls and does nothing unless
-// one of them fails: a recover around each call cost about 10 ns per join
-// (par.Join alone on one worker: 63-65 ns before).
+// one of them fails: cheaper than a recover around each call (par's
+// BenchmarkJoin, alone on one worker).
 func joinCalls(a, b func()) {
 	phase := inA
 	defer func() {
@@ -426,7 +433,7 @@ func (p *Pool) lease() *Worker {
 		// Is the slot free? Then try to claim it.
 		if !g.leased.Load() && g.leased.CompareAndSwap(false, true) {
 			// The lease is the root of what the guest forks.
-			g.at = &g.lease
+			g.at = g.lease
 			g.owner.Store(curG())
 			// Raise the high-water mark so that thieves look at this slot.
 			for {
@@ -442,9 +449,17 @@ func (p *Pool) lease() *Worker {
 }
 
 // release gives a guest slot back. Work the guest offered and nobody ran
-// stays in its deque, where thieves and the next guest will find it.
+// stays in its deque, where thieves (and a spare that takes the slot) find
+// it. Its chain leads to this lease's frame, which the next guest must not
+// wait in: a wait there would run work that does not descend from what it
+// waits for (WAITING.md), so a frame that such work may hang from is left
+// to it, and the next guest gets a new one.
 func (p *Pool) release(g *Worker) {
 	g.at = nil
+	if g.leaseShared {
+		g.lease = &frame{region: true}
+		g.leaseShared = false
+	}
 	// The next guest may be another goroutine: make sure no wake-up token
 	// meant for this one makes the next one's first sleep return early.
 	// Before the slot is free, not after: the next guest may lease it at

@@ -280,3 +280,55 @@ func TestTraceRegions(t *testing.T) {
 		t.Fatal("the trace has no gopar regions")
 	}
 }
+
+// TestNextGuestWaitSkipsLeftWork: work that one guest offered and nobody
+// ran stays in the guest slot's deque. The next goroutine to lease the slot
+// must not run it in a wait of its own: it does not descend from what that
+// goroutine waits for, and might take a lock the goroutine holds
+// (WAITING.md). The one worker is busy, so nobody else takes the work until
+// the second guest's wait has looked at it.
+func TestNextGuestWaitSkipsLeftWork(t *testing.T) {
+	// How the first guest leaves the work: offered in Do, or by a task
+	// spawned in a Scope there (it descends from the scope's region).
+	leave := map[string]func(w *Worker, x func(*Worker)){
+		"offer": func(w *Worker, x func(*Worker)) { w.Offer(x) },
+		"scope": func(w *Worker, x func(*Worker)) {
+			w.Scope(func(s Scope) { s.Spawn(func(s Scope) { s.Worker().Offer(x) }) })
+		},
+	}
+	for name, leave := range leave {
+		t.Run(name, func(t *testing.T) { testNextGuestWaitSkipsLeftWork(t, leave) })
+	}
+}
+
+func testNextGuestWaitSkipsLeftWork(t *testing.T, leave func(w *Worker, x func(*Worker))) {
+	p := newPool(t, 1)
+	release := busyWorkers(t, p)
+	var slot *Worker
+	var l Latch
+	ranOn := make(chan *Worker, 1)
+	p.Do(func(w *Worker) {
+		slot = w
+		leave(w, func(w *Worker) { ranOn <- w; l.Set() })
+	})
+	if len(ranOn) > 0 {
+		t.Fatal("the first guest ran the work it left")
+	}
+	waited := make(chan *Worker)
+	go func() {
+		p.Do(func(w *Worker) {
+			waited <- w
+			w.Wait(&l)
+		})
+		close(waited)
+	}()
+	if w := <-waited; w != slot {
+		t.Fatalf("the second guest leased slot %d, want the first one's, %d", w.Index(), slot.Index())
+	}
+	eventually(t, "the second guest to park or run the first one's offer", func() bool { return l.waiter.Load() != nil || len(ranOn) > 0 })
+	release(-1) // the worker takes the offer now, if the wait did not
+	<-waited
+	if w := <-ranOn; w == slot {
+		t.Fatalf("the second guest's Wait ran work the first guest offered: the waiting rule is broken")
+	}
+}

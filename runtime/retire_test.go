@@ -168,3 +168,39 @@ func TestCloseRetiredPool(t *testing.T) {
 		}
 	}
 }
+
+// TestRetiredGoroutineLeavesNewOwner: a waker may start a retired worker's
+// new goroutine while the old one is still on its way out. The old one's
+// exit must not take w from the new one: a task on it still finds that its
+// goroutine acts as w (Spawn pushes onto w's deque, Close refuses, a wait
+// lends its slot).
+func TestRetiredGoroutineLeavesNewOwner(t *testing.T) {
+	p := retiringPool(t, 1, time.Millisecond)
+	if !useCurG.Load() {
+		t.Skip("curG is not implemented here: no goroutine acts as a worker (curg.go)")
+	}
+	w := p.members[0]
+	started, proceed := make(chan struct{}), make(chan struct{})
+	inside := make(chan bool, 1)
+	var once sync.Once
+	p.testHookRetired = func(*Worker) {
+		once.Do(func() {
+			// The old goroutine has retired: a waker starts a new one,
+			// which runs the task while this one has not yet left.
+			p.Go(func(*Worker) {
+				close(started)
+				<-proceed
+				inside <- w.owner.Load() == curG() && p.inside()
+			})
+			<-started
+		})
+	}
+	p.Go(func(*Worker) {}) // starts the first goroutine, which retires
+	<-started
+	// The old goroutine is gone once only the new one is counted live.
+	eventually(t, "the old goroutine to exit", func() bool { return p.live.Load() == 1 })
+	close(proceed)
+	if !<-inside {
+		t.Fatalf("a task on the replacement goroutine does not act as its worker: owner %#x", w.owner.Load())
+	}
+}

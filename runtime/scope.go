@@ -113,7 +113,7 @@ func (st *scopeState) wait(w *Worker) {
 		return
 	}
 	for {
-		w.waitUntil(&st.wake, &st.fr)
+		w.waitUnder(&st.wake, &st.fr)
 		if st.pending.Load() == 0 {
 			return
 		}

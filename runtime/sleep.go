@@ -7,8 +7,8 @@ import (
 	"golang.org/x/sys/cpu"
 )
 
-// A participant's sleep state (Worker.sleep). Only a pool worker retires; a
-// guest or a spare is awake or sleepy.
+// A participant's sleep state (Worker.sleep): a main loop's. Only a pool
+// worker retires; a spare is awake or sleepy; a wait (parkOn) stays awake.
 const (
 	awake   = iota // searching or running: not counted in Pool.sleepers
 	sleepy         // announced: parked, or about to park; counted
@@ -184,26 +184,21 @@ func (w *Worker) setIdle(s *spinner, idle bool) {
 	}
 }
 
-// park blocks w until it may have something to do: new work was published,
-// l was set (if l is not nil), or the pool closed (pool workers' main loop,
-// l == nil). Guests announce themselves as sleepy too: a guest is often a
-// pool worker's goroutine inside a nested loop, and should help with new
-// work rather than wait idle for its latch.
+// park is a main loop's (loop): it blocks w until it may have something to
+// do: new work was published, or the pool closed. A wait parks on its latch
+// instead, announcing nothing (parkOn).
 //
-// A pool worker parked in its main loop retires after idleRetire: park
-// reports true, and the goroutine ends, with w still announced (see
-// block).
-func (w *Worker) park(l *Latch) (retire bool) {
+// A pool worker retires after idleRetire: park reports true, and the
+// goroutine ends, with w still announced (see block). A spare parks until
+// a token comes.
+func (w *Worker) park() (retire bool) {
 	p := w.pool
-	if l != nil {
-		l.waiter.Store(w)
-	}
 	w.sleep.Store(sleepy)
 	p.idle.announce()
 	// Last look, now that publishers can see the announcement.
-	if !w.shouldStayAwake(l) {
+	if !w.shouldStayAwake() {
 		w.stats.parks.Add(1)
-		if w.isPool && l == nil {
+		if w.isPool {
 			if w.block() {
 				return true
 			}
@@ -214,9 +209,6 @@ func (w *Worker) park(l *Latch) (retire bool) {
 	// Take the announcement back, unless a waker already did (and counted).
 	if w.sleep.CompareAndSwap(sleepy, awake) {
 		p.idle.unannounce()
-	}
-	if l != nil {
-		l.waiter.Store(nil)
 	}
 	return false
 }
@@ -255,7 +247,8 @@ func (w *Worker) block() (retire bool) {
 // parkOn blocks a waiter until l is set. Unlike park, it announces nothing
 // to publishers: the waiter may run only work under its frame, so a wake-up
 // for new work belongs to a participant that may run any (see frame.go).
-// The latch half of the protocol is park's: register, look, block.
+// It registers as l's waiter, looks at l once more, and blocks (SLEEP.md,
+// "Latches").
 func (w *Worker) parkOn(l *Latch) {
 	l.waiter.Store(w)
 	if !l.IsSet() {
@@ -266,13 +259,9 @@ func (w *Worker) parkOn(l *Latch) {
 }
 
 // shouldStayAwake is park's last look: is there a reason not to block?
-func (w *Worker) shouldStayAwake(l *Latch) bool {
+func (w *Worker) shouldStayAwake() bool {
 	p := w.pool
-	if l != nil {
-		if l.IsSet() {
-			return true
-		}
-	} else if p.closed.Load() || w.retiring() {
+	if p.closed.Load() || w.retiring() {
 		return true
 	}
 	return p.workVisible()
@@ -305,8 +294,8 @@ func (p *Pool) notify() {
 	p.wakeOne()
 }
 
-// wakeOne wakes one sleepy participant (a pool worker, or a guest waiting
-// on a latch), if there still is one: it sends a parked one a token, and
+// wakeOne wakes one sleepy participant (a pool worker, or a spare), if
+// there still is one: it sends a parked one a token, and
 // starts a new goroutine for a retired one. It claims the announcement with
 // a CAS, so two publishers never spend their wake-ups on the same sleeper.
 func (p *Pool) wakeOne() {

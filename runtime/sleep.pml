@@ -28,6 +28,16 @@
  *   spin -DBUG_NO_RECHECK   -a sleep.pml ...  (park without the last look: lost wake-up)
  *   spin -DBUG_RETIRE_UNCLAIMED -a sleep.pml ...  (retire without the CAS from
  *                             sleepy: a waker's claim and token are lost)
+ *   spin -DBUG_OWNER_STORE  -a sleep.pml ...  (a retired goroutine clears
+ *                             owner with a store: it takes the worker from
+ *                             the goroutine a waker has started meanwhile)
+ *
+ * Also checked: every job a worker's goroutine runs, it runs as the
+ * worker's owner (Worker.owner, which Scope.Spawn, Close and a lending wait
+ * read). A goroutine makes itself the owner as it starts; a retired one
+ * gives the worker up after its retire CAS, concurrently with the goroutine
+ * a waker may have started by then (the process exiter), by a CAS from its
+ * own id.
  *
  * The workers start retired, as New makes them: the first publication
  * starts one.
@@ -53,6 +63,8 @@ bool token[W + 1];      /* wake channel of capacity one; index W is the caller *
 bool latchSet = false;
 bool latchWaiter = false;
 bool callerDone = false;
+byte owner[W];          /* the goroutine acting as the worker, 0 while none */
+byte gen[W];            /* the id of the worker's latest goroutine */
 
 /* wakeOne: claim one announced worker with a CAS; give a parked one a
  * token, start a goroutine for a retired one. */
@@ -97,17 +109,38 @@ inline runJob() {
 	fi
 }
 
+/* The end of a retired goroutine (Worker.run's deferred function): it gives
+ * the worker up, unless a new goroutine has made itself the owner. */
+proctype exiter(byte me; byte id) {
+#ifdef BUG_OWNER_STORE
+	owner[me] = 0
+#else
+	atomic { if :: owner[me] == id -> owner[me] = 0 :: else -> skip fi }
+#endif
+}
+
+/* A new goroutine for the worker: a fresh id, and it owns the worker. */
+inline begin() {
+	started[me] = false;
+	gen[me]++;
+	my = gen[me];
+	owner[me] = my
+}
+
 proctype worker(byte me) {
-	byte i, was; bool claimed, got, last;
+	byte i, was, my; bool claimed, got, last;
 	/* No goroutine until a waker starts one (Pool.start). */
 end_start:
 	started[me] == true;
-	started[me] = false;
+	begin();
 end_loop:
 	do
 	:: atomic { if :: jobs > 0 -> jobs--; got = true :: else -> got = false fi };
 		if
-		:: got -> runJob()
+		:: got ->
+			/* The job runs as the worker (Spawn reads owner). */
+			assert(owner[me] == my);
+			runJob()
 		:: else ->
 			/* park(nil): announce, last look, block. */
 			sleep[me] = SLEEPY;
@@ -132,10 +165,12 @@ end_park:	if
 #endif
 					if
 					:: claimed ->
-						/* The goroutine ends, still announced; a waker that
-						 * claims the worker starts a new one, which searches. */
+						/* The goroutine ends, still announced, and gives
+						 * the worker up on its way out; a waker that claims
+						 * the worker starts a new one, which searches. */
+						run exiter(me, my);
 end_retired:			started[me] == true;
-						started[me] = false;
+						begin();
 						goto end_loop
 					:: else -> skip /* claimed: the token is on its way, a spare one */
 					fi

@@ -85,7 +85,7 @@ func (w *Worker) runSpare(s *spare) {
 	// Not counted idle until its loop first finds nothing (a new pool
 	// worker is counted from the start, see Worker.run): setIdle keeps
 	// every count it feeds balanced on its own.
-	w.loop(nil, false)
+	w.loop(false)
 }
 
 // retiring reports whether w is a spare that has been recalled and has no

@@ -26,6 +26,7 @@ type job struct {
 	done     Latch
 	panicked *Panic
 	offered  bool // shared by JoinLazy: counted in idleState.offered until it starts
+	helper   bool // offered by Spread: dropped if still in the deque when the region ends
 }
 
 // Worker is the record of one participant of a pool: a worker goroutine, or
@@ -55,7 +56,8 @@ type Worker struct {
 	// it before it ends, lease sets it and release clears it. Scope.Spawn
 	// reads it to learn whether its caller owns the deque. Cleared before
 	// the goroutine ends, so that a new goroutine given the same g cannot
-	// pass for the owner.
+	// pass for the owner; by a CAS from the goroutine's own g, since a
+	// retired worker's next goroutine may have set it first (see run).
 	owner  atomic.Uintptr
 	isPool bool
 
@@ -65,8 +67,12 @@ type Worker struct {
 	// children. nil only in a pool worker's main loop.
 	at *frame
 	// lease is a guest's frame while it is leased: the root of the work
-	// forked under Pool.Do.
-	lease frame
+	// forked under Pool.Do. leaseShared records that a job nobody waits
+	// for (Offer) or a region (Scope, Spread) was made under it: work
+	// under it may then outlive the lease, and the next guest gets a new
+	// frame (release), so that its waits do not run that work.
+	lease       *frame
+	leaseShared bool
 	// spare is set while a spare goroutine runs as this guest slot (see
 	// spare.go).
 	spare *spare
@@ -95,7 +101,7 @@ func newWorker(p *Pool, i int, isPool bool) *Worker {
 		isPool: isPool,
 		rng:    uint64(i)*0x9E3779B97F4A7C15 + 1,
 	}
-	w.lease.region = true
+	w.lease = &frame{region: true}
 	return w
 }
 
@@ -132,10 +138,17 @@ func (w *Worker) Index() int {
 // goroutine takes over w, counted idle as a new worker is, so the pool
 // keeps its size. It does not count as exited: Close waits for the new one.
 func (w *Worker) run() {
-	w.owner.Store(curG())
-	returned := false
+	me := curG()
+	w.owner.Store(me)
+	retired, returned := false, false
 	defer func() {
-		w.owner.Store(0)
+		if retired && w.pool.testHookRetired != nil {
+			w.pool.testHookRetired(w)
+		}
+		// Give w up, unless a waker has already started a new goroutine
+		// for it (a retired worker is claimed before this runs), which
+		// has made itself the owner: a store would take w from it.
+		w.owner.CompareAndSwap(me, 0)
 		if returned {
 			w.pool.exit()
 			return
@@ -147,35 +160,25 @@ func (w *Worker) run() {
 		go w.run()
 	}()
 	w.at = nil // the main loop is the root (a replaced goroutine's frame is gone)
-	if w.loop(nil, true) {
+	if w.loop(true) {
+		retired = true
 		w.stats.retired.Add(1)
 	}
 	returned = true
 }
 
-// waitUntil is the one loop of every participant, as rayon's wait_until:
-// it runs work until l is set, or, for a nil l (a pool worker's main loop),
-// until the pool is closed and w finds no work left. When there is none, it
-// spins briefly, then parks until l is set or new work appears.
-//
-// A wait (l != nil) runs only jobs under f, the frame whose work it waits
-// for: see frame.go. The main loop (f == nil) runs any job.
-func (w *Worker) waitUntil(l *Latch, f *frame) {
-	if f != nil {
-		w.waitUnder(l, f)
-		return
-	}
-	w.loop(l, false)
-}
-
-// loop is waitUntil's main loop; counted says whether w is already counted
-// looking and hunting in idleState (a new pool worker is). It reports whether
-// w retired (park): its counts then stay, for the goroutine that a waker
-// starts for it.
-func (w *Worker) loop(l *Latch, counted bool) (retired bool) {
+// loop is the main loop of a pool worker or a spare, as rayon's
+// wait_until for a worker's main loop: it runs any job until the pool is
+// closed and w finds no work left (or, for a spare, until it is recalled).
+// When there is none, it spins briefly, then parks until new work appears.
+// A wait for a latch is waitUnder's loop instead. counted says whether w is
+// already counted looking and hunting in idleState (a new pool worker is).
+// It reports whether w retired (park): its counts then stay, for the
+// goroutine that a waker starts for it.
+func (w *Worker) loop(counted bool) (retired bool) {
 	idle := spinner{idle: counted, root: true}
 	defer w.setIdle(&idle, false)
-	for l == nil || !l.IsSet() {
+	for {
 		if w.retiring() {
 			return false
 		}
@@ -186,7 +189,7 @@ func (w *Worker) loop(l *Latch, counted bool) (retired bool) {
 			continue
 		}
 		w.setIdle(&idle, true)
-		if l == nil && w.pool.closed.Load() {
+		if w.pool.closed.Load() {
 			return false
 		}
 		// Promoted work ripens only while the heartbeat ticks.
@@ -194,17 +197,18 @@ func (w *Worker) loop(l *Latch, counted bool) (retired bool) {
 		if idle.spin() {
 			continue
 		}
-		if w.park(l) {
+		if w.park() {
 			idle.idle = false // the counts pass to the retired worker
 			return true
 		}
 		idle.reset()
 	}
-	return false
 }
 
-// waitUnder is waitUntil for a wait: it runs jobs under f, from its own
-// deque first, then from the top of the others' deques, until l is set.
+// waitUnder is the loop of a wait (Join, JoinFunc, Scope, Spread, Wait), as
+// rayon's wait_until for a latch: it runs jobs under f, the frame whose work
+// it waits for (see frame.go), from its own deque first, then from the top
+// of the others' deques, until l is set.
 // When there are none, it spins, then parks until l is set. It does not
 // announce itself as sleepy: a publisher's wake-up goes to a participant
 // that may run any job.
@@ -413,12 +417,14 @@ func (w *Worker) started(j *job) {
 // A runtime.Goexit in f does not return here: the caller's frame keeps its
 // obligations in a deferred function of its own (see goexit.go).
 func (w *Worker) call(f func(*Worker)) (p *Panic) {
+	returned := false
 	defer func() {
-		if r := recover(); r != nil {
-			p = NewPanic(r)
+		if !returned {
+			p = Unwinding(recover())
 		}
 	}()
 	f(w)
+	returned = true
 	return nil
 }
 
@@ -440,6 +446,9 @@ func (w *Worker) Offer(fn func(*Worker)) {
 	}
 	j := w.newJob(fn)
 	j.fr.detached = true
+	if w.at == w.lease {
+		w.leaseShared = true
+	}
 	w.push(j)
 }
 
@@ -482,7 +491,7 @@ func (w *Worker) recycle(j *job) {
 	// Field by field: a runner that has just set done may still be reading
 	// done's waiter, atomically. A job that was never stolen has an untouched
 	// latch, and the common case skips the two stores.
-	j.fn, j.panicked, j.fr.detached, j.offered = nil, nil, false, false
+	j.fn, j.panicked, j.fr.detached, j.offered, j.helper = nil, nil, false, false, false
 	if j.done.IsSet() {
 		j.done.reset()
 	}
