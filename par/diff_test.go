@@ -1962,7 +1962,13 @@ func (c *diffCase) checkPulls() {
 			}
 		}
 	}
-	most := 4*m + 2 + 8*c.blocking
+	// On the pool, every participant may take a chunk while the item
+	// that decides runs (iter/blockseq.go, seqBlocks.reach).
+	workers := par.DefaultPool().Workers()
+	if c.pool != nil {
+		workers = c.pool.Workers()
+	}
+	most := 4*m + 2 + 4*workers + 8*c.blocking
 	if c.blocking > 0 {
 		// The blocking driver's calls run up to its ring of items past
 		// the oldest call still running (iter/blockseq.go), and the
