@@ -30,12 +30,13 @@ import (
 	"testing"
 	"time"
 
+	"github.com/gopar-dev/gopar/internal/long"
 	"github.com/gopar-dev/gopar/internal/race"
 	"github.com/gopar-dev/gopar/par"
 )
 
 var (
-	diffTime = flag.Duration("difftime", 0, "how long TestDifferential generates cases (0: about 8s, 2s with -short)")
+	diffTime = flag.Duration("difftime", 0, "how long TestDifferential generates cases (0: about 8s with GOPAR_TEST_LONG=1, 2s without)")
 	diffSeed = flag.Uint64("diffseed", 0, "run only the TestDifferential case of this seed, and print its pipeline")
 )
 
@@ -56,10 +57,7 @@ func TestDifferential(t *testing.T) {
 	}
 	budget := *diffTime
 	if budget == 0 {
-		budget = 8 * time.Second
-		if testing.Short() {
-			budget = 2 * time.Second
-		}
+		budget = long.Pick(8*time.Second, 2*time.Second)
 	}
 	base := rand.Uint64()>>1 + 1
 	start := time.Now()
