@@ -12,6 +12,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/gopar-dev/gopar/internal/long"
 	"github.com/gopar-dev/gopar/internal/race"
 	"github.com/gopar-dev/gopar/par"
 )
@@ -65,8 +66,8 @@ var adapterSources = []adapterSource{
 }
 
 // adapterBig is the long input of the tests, shorter under the race
-// detector.
-const adapterBig = 3000 / race.Scale
+// detector and outside the long runs (GOPAR_TEST_LONG=1).
+var adapterBig = long.Pick(3000, 1000) / race.Scale
 
 // adapterItems returns lo, lo+1, ..., lo+n-1.
 func adapterItems(lo, n int) []int {
@@ -305,8 +306,13 @@ func TestAdapterChain(t *testing.T) {
 		for _, nb := range []int{0, 5, adapterBig} {
 			xs, ys := adapterItems(100, na), adapterItems(50_000, nb)
 			want := slices.Concat(xs, ys)
-			for _, sa := range adapterSources {
-				for _, sb := range adapterSources {
+			for i, sa := range adapterSources {
+				for j, sb := range adapterSources {
+					// Every pair in the long runs (GOPAR_TEST_LONG=1);
+					// else each source before itself and before the next.
+					if k := len(adapterSources); !long.Enabled() && (j-i+k)%k > 1 {
+						continue
+					}
 					name := fmt.Sprintf("Chain(%s(n=%d), %s(n=%d))", sa.name, na, sb.name, nb)
 					checkTerminals(t, name, func() par.Iter[int] { return sa.build(xs).Chain(sb.build(ys)) }, want)
 				}

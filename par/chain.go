@@ -74,6 +74,12 @@ func (it Iter[T]) TryMapContext[U any](f func(ctx context.Context, v T) (U, erro
 	return TryMapContext(it, f)
 }
 
+// TryFold is the function TryFold as a method (Go 1.27 or newer): Fold
+// with a fold that can fail, stopping at the first error.
+func (it Iter[T]) TryFold[A any](init func() A, fold func(A, T) (A, error), combine func(A, A) A) (A, error) {
+	return TryFold(it, init, fold, combine)
+}
+
 // TryMapInit is the function TryMapInit as a method (Go 1.27 or newer):
 // TryMap with a value made by init per goroutine.
 func (it Iter[T]) TryMapInit[S, U any](init func() S, f func(S, T) (U, error)) ([]U, error) {

@@ -30,12 +30,13 @@ import (
 	"testing"
 	"time"
 
+	"github.com/gopar-dev/gopar/internal/long"
 	"github.com/gopar-dev/gopar/internal/race"
 	"github.com/gopar-dev/gopar/par"
 )
 
 var (
-	diffTime = flag.Duration("difftime", 0, "how long TestDifferential generates cases (0: about 8s, 2s with -short)")
+	diffTime = flag.Duration("difftime", 0, "how long TestDifferential generates cases (0: about 8s with GOPAR_TEST_LONG=1, 2s without)")
 	diffSeed = flag.Uint64("diffseed", 0, "run only the TestDifferential case of this seed, and print its pipeline")
 )
 
@@ -56,10 +57,7 @@ func TestDifferential(t *testing.T) {
 	}
 	budget := *diffTime
 	if budget == 0 {
-		budget = 8 * time.Second
-		if testing.Short() {
-			budget = 2 * time.Second
-		}
+		budget = long.Pick(8*time.Second, 2*time.Second)
 	}
 	base := rand.Uint64()>>1 + 1
 	start := time.Now()
@@ -233,6 +231,7 @@ type diffTerm struct {
 	kind    int
 	perItem bool // it has a callback per item: the last counted stage
 	ctxForm bool // TryForEachContext, TryMapContext
+	folds   bool // TryFold, TryReduce: a scalar result, the model's fold
 	only    int  // the one source it takes, if not srcAny
 	bare    bool // it takes no adapter
 }
@@ -286,6 +285,8 @@ var diffTerms = []diffTerm{
 	{name: "TryMapContext", api: []string{"TryMapContext", "Iter.TryMapContext"}, kind: tkTry, perItem: true, ctxForm: true},
 	{name: "TryMapInit", api: []string{"TryMapInit", "Iter.TryMapInit"}, kind: tkTry, perItem: true},
 	{name: "TryForEachInit", api: []string{"TryForEachInit", "Iter.TryForEachInit"}, kind: tkTry, perItem: true},
+	{name: "TryFold", api: []string{"TryFold", "Iter.TryFold"}, kind: tkTry, perItem: true, folds: true},
+	{name: "TryReduce", api: []string{"Iter.TryReduce"}, kind: tkTry, perItem: true, folds: true},
 	{name: "ForEachErr", api: []string{"Iter.ForEachErr", "ItemError.Error", "ItemError.Unwrap"}, kind: tkAllErr, perItem: true},
 	{name: "MapErr", api: []string{"MapErr", "Iter.MapErr"}, kind: tkAllErr, perItem: true},
 	{name: "Values", api: []string{"Iter.Values"}, kind: tkStream},
@@ -1717,6 +1718,35 @@ func (c *diffCase) runTerm(p diffPipe, r *diffRun) {
 			_, err := c.try(s, v)
 			return err
 		})
+	case "TryFold":
+		fold := func(acc, v int) (int, error) {
+			if _, err := c.try(s, v); err != nil {
+				return acc, err
+			}
+			return diffCompose(acc, diffAffine(v)), nil
+		}
+		r.scalar.v, r.err = par.TryFold(p.iterator(), func() int { return diffIdentity }, fold, diffCompose)
+	case "TryReduce":
+		// Each item is an operand of exactly one call of op: that call
+		// tries it (and fails for it).
+		type leaf struct {
+			v, item int
+			leaf    bool
+		}
+		leaves := par.Map(p.iterator(), func(v int) leaf { return leaf{diffAffine(v), v, true} })
+		op := func(a, b leaf) (leaf, error) {
+			for _, x := range [2]leaf{a, b} {
+				if x.leaf {
+					if _, err := c.try(s, x.item); err != nil {
+						return leaf{}, err
+					}
+				}
+			}
+			return leaf{v: diffCompose(a.v, b.v)}, nil
+		}
+		var got leaf
+		got, r.err = leaves.TryReduce(func() leaf { return leaf{v: diffIdentity} }, op)
+		r.scalar.v = got.v
 	case "ForEachErr":
 		r.err = it.ForEachErr(func(v int) error { _, err := c.try(s, v); return err })
 	case "MapErr":
@@ -2398,12 +2428,18 @@ func (c *diffCase) checkTry(r *diffRun, cancelled, allRan bool) {
 		if collect && r.list != nil {
 			c.failf("error: %s returned results with its error", c.term.name)
 		}
+		if c.term.folds && r.scalar.v != 0 {
+			c.failf("error: %s returned %d with its error, want the zero value", c.term.name, r.scalar.v)
+		}
 	case cancelled && !allRan:
 		if r.err != diffCause {
 			c.failf("R3: %s returned %v with items left out by the cancellation; want the context's cause", c.term.name, r.err)
 		}
 		if collect && r.list != nil {
 			c.failf("R3: %s returned results with the context's cause", c.term.name)
+		}
+		if c.term.folds && r.scalar.v != 0 {
+			c.failf("R3: %s returned %d with the context's cause, want the zero value", c.term.name, r.scalar.v)
 		}
 	case cancelled && (c.seqKind == 3 || c.uncertain()) && r.err == diffCause:
 		// FromChan: the context was done before the channel was seen
@@ -2425,6 +2461,15 @@ func (c *diffCase) checkTry(r *diffRun, cancelled, allRan bool) {
 				c.failf("%s: %s returned nil results, want %d", c.r3("model"), c.term.name, len(want))
 			} else {
 				c.checkList(c.r3("model"), r.list, want, c.n, c.n, true)
+			}
+		}
+		if c.term.folds {
+			want := diffIdentity
+			for _, x := range c.flat {
+				want = diffCompose(want, diffAffine(x))
+			}
+			if r.scalar.v != want {
+				c.failf("%s: %s gave %d, want %d, the fold of every item in order", c.r3("model"), c.term.name, r.scalar.v, want)
 			}
 		}
 		if !cancelled {

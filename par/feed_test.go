@@ -9,6 +9,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/gopar-dev/gopar/internal/long"
 	"github.com/gopar-dev/gopar/internal/race"
 	"github.com/gopar-dev/gopar/par"
 )
@@ -82,7 +83,7 @@ var feedPools = func() []*par.Pool {
 // 2, 8 and 32 workers, for items of several costs (the pool runs batches
 // of all that the feeder pulled meanwhile).
 func TestSeqExactlyOnce(t *testing.T) {
-	n := 200_000 / race.Scale
+	n := long.Pick(200_000, 50_000) / race.Scale
 	for _, p := range feedPools {
 		for _, spin := range []int{0, 1000} {
 			w := newWatchedSeq(n)

@@ -7,6 +7,7 @@ import (
 	"slices"
 	"testing"
 
+	"github.com/gopar-dev/gopar/internal/long"
 	"github.com/gopar-dev/gopar/internal/race"
 	"github.com/gopar-dev/gopar/par"
 )
@@ -80,7 +81,7 @@ func TestFloatSumReproducible(t *testing.T) {
 // of the sum between runs as often as possible.
 func TestFloatSumFromSeq(t *testing.T) {
 	rng := rand.New(rand.NewPCG(3, 4))
-	n := 1<<19 + 4321
+	n := long.Pick(1<<19, 1<<16) + 4321
 	if race.Enabled {
 		n = 1<<15 + 4321
 	}

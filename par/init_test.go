@@ -127,6 +127,10 @@ func TestMapInitEveryOperation(t *testing.T) {
 		"Iter.Reduce": func(it par.Iter[int]) string {
 			return fmt.Sprint(it.Reduce(func() int { return 0 }, func(a, b int) int { return a + b }))
 		},
+		"Iter.TryReduce": func(it par.Iter[int]) string {
+			v, err := it.TryReduce(func() int { return 0 }, func(a, b int) (int, error) { return a + b, nil })
+			return fmt.Sprint(v, err)
+		},
 		"Iter.Count":   func(it par.Iter[int]) string { return fmt.Sprint(it.Filter(odd).Count()) },
 		"Iter.Collect": collect,
 		"Iter.Len":     func(it par.Iter[int]) string { return fmt.Sprint(it.Len()) },
@@ -246,6 +250,10 @@ func TestMapInitEveryOperation(t *testing.T) {
 		"MapErr": func(it par.Iter[int]) string {
 			out, err := par.MapErr(it, func(x int) (int, error) { return x / 2, nil })
 			return fmt.Sprint(sumOf(out), err)
+		},
+		"TryFold": func(it par.Iter[int]) string {
+			v, err := par.TryFold(it, func() int { return 0 }, func(a, x int) (int, error) { return a ^ x, nil }, func(a, b int) int { return a ^ b })
+			return fmt.Sprint(v, err)
 		},
 		"TryMapInit": func(it par.Iter[int]) string {
 			out, err := par.TryMapInit(it, func() *scratch { return &scratch{} }, func(s *scratch, x int) (int, error) { return use(s, x), nil })

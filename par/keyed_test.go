@@ -12,6 +12,7 @@ import (
 	"sync/atomic"
 	"testing"
 
+	"github.com/gopar-dev/gopar/internal/long"
 	"github.com/gopar-dev/gopar/internal/race"
 	"github.com/gopar-dev/gopar/par"
 	"github.com/gopar-dev/gopar/runtime"
@@ -190,7 +191,7 @@ func checkKeyed(t *testing.T, what string, it par.Iter[int], xs []int, key func(
 // source, on 1, 2, 3 and 8 workers (2 and 8 for the larger inputs), for
 // no items, one, and many, with one key, few, many, and all distinct.
 func TestKeyedModel(t *testing.T) {
-	for _, n := range []int{0, 1, 2, 100, 3000, 20_000 / race.Scale} {
+	for _, n := range []int{0, 1, 2, 100, 3000, long.Pick(20_000, 6000) / race.Scale} {
 		for _, shape := range keyedShapes {
 			xs, key := keyedItems(n, shape.universe, shape.mod)
 			for _, p := range scanPools() {

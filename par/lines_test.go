@@ -15,6 +15,7 @@ import (
 	"testing"
 	"unsafe"
 
+	"github.com/gopar-dev/gopar/internal/long"
 	"github.com/gopar-dev/gopar/internal/race"
 	"github.com/gopar-dev/gopar/par"
 )
@@ -79,7 +80,7 @@ func lineInputs() map[string][]byte {
 	}
 	in["newlines near boundaries"] = b
 	r := rand.New(rand.NewPCG(38, 7))
-	for k := range max(2, 12/race.Scale) {
+	for k := range max(2, long.Pick(12, 4)/race.Scale) {
 		in[fmt.Sprintf("random %d", k)] = randomText(r, r.IntN(4*p+100))
 	}
 	return in

@@ -14,6 +14,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/gopar-dev/gopar/internal/long"
 	"github.com/gopar-dev/gopar/internal/race"
 	"github.com/gopar-dev/gopar/par"
 	"github.com/gopar-dev/gopar/runtime"
@@ -202,7 +203,7 @@ func workerTree(w *runtime.Worker, depth int) uint64 {
 }
 
 // lockRounds is how often the child runs each case.
-var lockRounds = max(10, 200/race.Scale)
+var lockRounds = max(10, long.Pick(200, 30)/race.Scale)
 
 // lockLimit is how long one round of a case may take before the child
 // reports a deadlock: each takes milliseconds, and under the race detector

@@ -14,6 +14,7 @@ import (
 	"github.com/google/go-cmp/cmp"
 	"github.com/google/go-cmp/cmp/cmpopts"
 
+	"github.com/gopar-dev/gopar/internal/long"
 	"github.com/gopar-dev/gopar/internal/race"
 	"github.com/gopar-dev/gopar/par"
 	"github.com/gopar-dev/gopar/runtime"
@@ -36,7 +37,9 @@ func seqSum(lo, hi int) uint64 {
 	return s
 }
 
-var sizes = []int{0, 1, 2, 3, 7, 100, 1000, 4096, 100_000, 1 << 20}
+// sizes are the input lengths of the tests that run over many: 1<<20 only
+// in the long runs (GOPAR_TEST_LONG=1), where 100_000 already runs in parallel.
+var sizes = long.Pick([]int{0, 1, 2, 3, 7, 100, 1000, 4096, 100_000, 1 << 20}, []int{0, 1, 2, 3, 7, 100, 1000, 4096, 100_000})
 
 func TestSumMatchesLoop(t *testing.T) {
 	for _, n := range sizes {

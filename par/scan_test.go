@@ -12,6 +12,7 @@ import (
 	"sync"
 	"testing"
 
+	"github.com/gopar-dev/gopar/internal/long"
 	"github.com/gopar-dev/gopar/internal/race"
 	"github.com/gopar-dev/gopar/par"
 	"github.com/gopar-dev/gopar/runtime"
@@ -265,7 +266,7 @@ func TestScanWorkerCounts(t *testing.T) {
 		var want []float64
 		var wantTotal float64
 		wantS, totalS := loopScan(spans, span{0, 0}, joinSpans, inclusive)
-		for round := range 20 / race.Scale {
+		for round := range max(2, long.Pick(20, 6)/race.Scale) {
 			for _, p := range scanPools() {
 				dst := make([]float64, n)
 				total := par.ScanSumOn(p, dst, src, inclusive)

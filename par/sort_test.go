@@ -13,14 +13,16 @@ import (
 	"github.com/gopar-dev/gopar/par"
 	"github.com/gopar-dev/gopar/runtime"
 
+	"github.com/gopar-dev/gopar/internal/long"
 	"github.com/gopar-dev/gopar/internal/race"
 )
 
 // sortSizes reach the inline path (up to 4096), the sample sort with one
-// bucket (up to 8191), with two, and with 8 and 64 buckets.
+// bucket (up to 8191), with two, and with 8 and 64 buckets (300_007 only
+// in the long runs, GOPAR_TEST_LONG=1, without the race detector).
 func sortSizes() []int {
 	sizes := []int{0, 1, 2, 3, 17, 4095, 4096, 4097, 5000, 8193, 1<<15 + 3}
-	if !race.Enabled {
+	if !race.Enabled && long.Enabled() {
 		sizes = append(sizes, 300_007)
 	}
 	return sizes
@@ -313,7 +315,7 @@ func TestSortPanickingCmp(t *testing.T) {
 	type sortFn func(p *runtime.Pool, xs []int, c func(a, b int) int)
 	sorts := map[string]sortFn{"SortFunc": par.SortFuncOn[int], "SortStableFunc": par.SortStableFuncOn[int]}
 	sizes := []int{3000, 20_000}
-	if !race.Enabled {
+	if !race.Enabled && long.Enabled() {
 		sizes = append(sizes, 200_000)
 	}
 	for _, p := range sortPools(t) {

@@ -104,6 +104,10 @@ func roughly(d time.Duration) time.Duration {
 	return d.Round(10 * time.Nanosecond)
 }
 
+// nameWidth is the width of the table's first column: the longest row name
+// (the block API's) fits.
+const nameWidth = 53
+
 // A table is the tour's output: one row per pipeline, and the number of rows
 // whose gopar result differed from the plain loop's.
 type table struct {
@@ -119,7 +123,7 @@ func row[T comparable](t *table, name string, loop, pipeline func() T) {
 		same = fmt.Sprintf("DIFFERENT: %v vs %v", rl, rp)
 		t.differ++
 	}
-	fmt.Fprintf(t.w, "%-46s %12v %12v %6.2fx  %s\n", name, roughly(tl), roughly(tp), float64(tl)/float64(tp), same)
+	fmt.Fprintf(t.w, "%-*s %12v %12v %6.2fx  %s\n", nameWidth, name, roughly(tl), roughly(tp), float64(tl)/float64(tp), same)
 }
 
 // buildProfile names the profile this binary was built with ("" if none),
@@ -185,7 +189,7 @@ func main() {
 // rows prints the tour's rows to t, on inputs 2^shift times smaller than
 // the tour's own (shift 0): the smoke test runs them small.
 func rows(t *table, shift int) {
-	fmt.Fprintf(t.w, "%-46s %12s %12s %7s\n", "pipeline", "plain loop", "gopar", "speedup")
+	fmt.Fprintf(t.w, "%-*s %12s %12s %7s\n", nameWidth, "pipeline", "plain loop", "gopar", "speedup")
 	n := 1 << (24 - shift)
 
 	row(t, "par.Range(0, n).Map(f).Sum()",

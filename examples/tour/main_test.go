@@ -19,6 +19,15 @@ func TestSmoke(t *testing.T) {
 	if got := strings.Count(out.String(), "same result"); got < 7 {
 		t.Fatalf("%d rows ran, want 7:\n%s", got, out.String())
 	}
+	// The columns line up: every row's gopar time ends where the header's
+	// "gopar" does (counted in runes: "µs" is one column less than its bytes).
+	lines := strings.Split(strings.TrimSpace(out.String()), "\n")
+	end := strings.Index(lines[0], "gopar") + len("gopar")
+	for _, line := range lines[1:] {
+		if r := []rune(line); len(r) <= end || r[end-1] != 's' || r[end] != ' ' {
+			t.Errorf("row out of line with the header (its gopar time must end at column %d):\n%s\n%s", end, lines[0], line)
+		}
+	}
 }
 
 // TestRowCountsDifferences checks that a pipeline whose result differs from
