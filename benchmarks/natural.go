@@ -186,21 +186,7 @@ var S7 = &Workload{
 					return nil
 				})
 			}()
-			sums := make([]uint64, p)
-			var wg sync.WaitGroup
-			for k := range p {
-				wg.Go(func() {
-					for it := range items {
-						sums[k] += s2Work(it)
-					}
-				})
-			}
-			wg.Wait()
-			var s uint64
-			for _, v := range sums {
-				s += v
-			}
-			return s
+			return s2Workers(p, items)
 		}},
 		{"gopar", func() uint64 { return par.Sum(par.Map(par.FromSeq(s7Items()), s2Work)) }},
 	},

@@ -143,6 +143,27 @@ func s2Work(h uint64) uint64 {
 	return h
 }
 
+// s2Workers is the workers' side of S2's hand-written fan-out (and S7's):
+// p goroutines, each summing s2Work of the items it receives, the sums
+// added once the channel is closed and drained.
+func s2Workers(p int, items <-chan uint64) uint64 {
+	sums := make([]uint64, p)
+	var wg sync.WaitGroup
+	for k := range p {
+		wg.Go(func() {
+			for h := range items {
+				sums[k] += s2Work(h)
+			}
+		})
+	}
+	wg.Wait()
+	var s uint64
+	for _, v := range sums {
+		s += v
+	}
+	return s
+}
+
 var S2 = &Workload{
 	ID:   "S2",
 	Name: "slow-lister",
@@ -166,21 +187,7 @@ var S2 = &Workload{
 					items <- h
 				}
 			}()
-			sums := make([]uint64, p)
-			var wg sync.WaitGroup
-			for k := range p {
-				wg.Go(func() {
-					for h := range items {
-						sums[k] += s2Work(h)
-					}
-				})
-			}
-			wg.Wait()
-			var s uint64
-			for _, v := range sums {
-				s += v
-			}
-			return s
+			return s2Workers(p, items)
 		}},
 		{"gopar", func() uint64 { return par.Sum(par.Map(par.FromSeq(s2Produce()), s2Work)) }},
 	},
