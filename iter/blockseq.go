@@ -70,12 +70,14 @@ func (b *blockingLoop[A]) overSeq(cfg Config, src batchSource, ring, reach, leas
 		return r.identity()
 	}
 	if isClosed(done) {
-		// exact: the seq is pulled to tell whether the context left an
-		// item out.
-		t.take(1, nil)
+		// Done from the start, or since open looked. With exact, the seq
+		// is pulled to tell whether the context left an item out.
+		if exact {
+			t.take(1, nil)
+		}
 		n, ended := t.stop()
 		t.raise()
-		if ended {
+		if ended && exact {
 			r.SeqLen(n)
 		}
 		return r.identity()
