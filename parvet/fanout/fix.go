@@ -549,21 +549,8 @@ func (p *pass) workersRewrite(f *fan) (*rewrite, string) {
 	if rng == nil || rng.Value != nil || rng.Tok != token.DEFINE || rng.Key == nil || p.objOf(rng.X) != f.ch || hasBranch(rng.Body) {
 		return nil, "the worker's range loop uses its variables in another way, or returns, breaks or continues"
 	}
-	// The loop body: Add(1) and the go statement, or wg.Go.
-	for _, st := range loopBody(f.loop).List {
-		switch st := st.(type) {
-		case *ast.GoStmt:
-		case *ast.ExprStmt:
-			call, ok := ast.Unparen(st.X).(*ast.CallExpr)
-			if !ok || !(p.isCall(call, f.group, "Add") || p.isCall(call, f.group, "Go")) {
-				return nil, p.more(st)
-			}
-		default:
-			return nil, p.more(st)
-		}
-	}
-	if len(f.lit.Type.Params.List) != 0 {
-		return nil, "the worker takes parameters"
+	if why := p.spawnsOnly(f); why != "" {
+		return nil, why
 	}
 	// The producer and the close, before or after the workers; the wait.
 	isProducer := func(st ast.Stmt) (*ast.RangeStmt, bool) {
@@ -708,20 +695,8 @@ func (p *pass) chanRewrite(f *fan) (*rewrite, string) {
 	if p.isGroup(f.group) {
 		return nil, "an errgroup worker that fails stops alone, where TryForEach would stop every call"
 	}
-	for _, st := range loopBody(f.loop).List {
-		switch st := st.(type) {
-		case *ast.GoStmt:
-		case *ast.ExprStmt:
-			call, ok := ast.Unparen(st.X).(*ast.CallExpr)
-			if !ok || !(p.isCall(call, f.group, "Add") || p.isCall(call, f.group, "Go")) {
-				return nil, p.more(st)
-			}
-		default:
-			return nil, p.more(st)
-		}
-	}
-	if len(f.lit.Type.Params.List) != 0 {
-		return nil, "the worker takes parameters"
+	if why := p.spawnsOnly(f); why != "" {
+		return nil, why
 	}
 	for _, st := range f.list[f.at+1 : f.wait] {
 		if _, ok := st.(*ast.GoStmt); !ok {
@@ -1189,4 +1164,26 @@ func (p *pass) labelUsed(l *ast.LabeledStmt) bool {
 		}
 	}
 	return false
+}
+
+// spawnsOnly says why a worker pool's loop cannot be rewritten, or "" if it
+// can: its body holds only the spawn (Add(1) and the go statement, or the
+// group's Go), and the worker takes no parameters.
+func (p *pass) spawnsOnly(f *fan) string {
+	for _, st := range loopBody(f.loop).List {
+		switch st := st.(type) {
+		case *ast.GoStmt:
+		case *ast.ExprStmt:
+			call, ok := ast.Unparen(st.X).(*ast.CallExpr)
+			if !ok || !(p.isCall(call, f.group, "Add") || p.isCall(call, f.group, "Go")) {
+				return p.more(st)
+			}
+		default:
+			return p.more(st)
+		}
+	}
+	if len(f.lit.Type.Params.List) != 0 {
+		return "the worker takes parameters"
+	}
+	return ""
 }
