@@ -4,7 +4,6 @@ import (
 	"context"
 	"fmt"
 	"math/bits"
-	"sync"
 
 	"github.com/gopar-dev/gopar/runtime"
 )
@@ -73,7 +72,7 @@ func (b *blockingLoop[A]) overSeq(cfg Config, src batchSource, ring, reach, leas
 		// Done from the start, or since open looked. With exact, the seq
 		// is pulled to tell whether the context left an item out.
 		if exact {
-			t.take(1, nil)
+			t.wait(0, nil)
 		}
 		n, ended := t.stop()
 		t.raise()
@@ -95,7 +94,7 @@ func (b *blockingLoop[A]) overSeq(cfg Config, src batchSource, ring, reach, leas
 			}
 		}
 	}()
-	b.seq = newSeqBlocks(t, ring, reach, b.limit, b.stopped)
+	b.seq = newSeqBlocks(t, ring, reach, b.limit, b.onPool != nil, b.stopped)
 	if cfg.Context != nil {
 		// A take waiting on the seq returns once the context is done.
 		defer context.AfterFunc(cfg.Context, b.seq.interrupt)()
@@ -116,6 +115,10 @@ func (b *blockingLoop[A]) overSeq(cfg Config, src batchSource, ring, reach, leas
 	}
 	if r.Combine == nil {
 		return r.identity()
+	}
+	// Runs past a hole: a decision left positions reserved and not taken.
+	for _, x := range b.prefix.waiting {
+		b.runs = append(b.runs, x)
 	}
 	sortRuns(b.runs)
 	return b.prefix.join(r.prefixRuns(b.runs, b.prefix.hi, done), r)
@@ -178,103 +181,4 @@ func (p *prefixRuns[A]) join(after []run[A], r Reducer[A]) A {
 		acc = r.Combine(acc, x.acc)
 	}
 	return acc
-}
-
-// seqBlocks hands the blocking driver's goroutines their blocks of a seq.
-type seqBlocks struct {
-	src  seqTaker
-	ring int
-	// reach is the least distance past the oldest running block that a
-	// take may reach, below the ring: a take ends at most max(oldest,
-	// reach) positions past it. The pool driver's is its number of
-	// participants, so that while the positions are small the items taken
-	// (and so those pulled) stay within a few times the oldest running
-	// one: a decision at item m leaves O(m + participants) items pulled.
-	reach   int
-	stopped func(at int) bool // the loop needs no item at or past at
-
-	takeMu   sync.Mutex    // one taker at a time: the seq's order is the positions'
-	quit     chan struct{} // closed when a take waiting on the seq is not needed
-	once     sync.Once     // closes quit
-	mu       sync.Mutex    // guards what follows
-	roomCond sync.Cond     // an item has finished, or the loop is decided
-	active   []int         // by goroutine: the first position of its block, or -1
-	next     int           // the position of the next item to take
-	taking   bool          // a take of the items from next on runs
-	ended    bool          // every item of the seq was taken
-}
-
-func newSeqBlocks(src seqTaker, ring, reach, limit int, stopped func(at int) bool) *seqBlocks {
-	s := &seqBlocks{src: src, ring: ring, reach: reach, stopped: stopped, quit: make(chan struct{}), active: make([]int, limit)}
-	for k := range s.active {
-		s.active[k] = -1
-	}
-	s.roomCond.L = &s.mu
-	return s
-}
-
-// block takes goroutine k's next block, of at most take items.
-//
-// A take may wait on the seq (a channel with no value yet) while another
-// goroutine decides the loop (a search found its item, a callback
-// panicked): finished then interrupts the take, which would otherwise hold
-// takeMu, and every goroutine behind it, until the seq yields again.
-func (s *seqBlocks) block(k, take int) (lo, hi int, ok bool) {
-	s.takeMu.Lock()
-	defer s.takeMu.Unlock()
-	s.mu.Lock()
-	for !s.ended && !s.stopped(s.next) && !s.room(take) {
-		s.roomCond.Wait()
-	}
-	if s.ended || s.stopped(s.next) {
-		s.mu.Unlock()
-		return 0, 0, false
-	}
-	s.taking = true
-	s.mu.Unlock()
-	lo, hi, ok = s.src.take(take, s.quit)
-	s.mu.Lock()
-	s.taking = false
-	if ok {
-		s.next, s.active[k] = hi, lo
-		s.src.release(s.oldest())
-	} else {
-		s.ended = true
-	}
-	s.mu.Unlock()
-	return lo, hi, ok
-}
-
-// interrupt ends a take that waits on the seq, and every later one.
-func (s *seqBlocks) interrupt() { s.once.Do(func() { close(s.quit) }) }
-
-// room reports whether a take of up to take items from next may start:
-// it stays within the ring, and within reach of the oldest running block.
-func (s *seqBlocks) room(take int) bool {
-	o := s.oldest()
-	return s.next+take-o <= min(s.ring, max(o, s.reach, take))
-}
-
-// oldest returns the first position of the oldest block still running, or
-// the next position if none runs.
-func (s *seqBlocks) oldest() int {
-	o := s.next
-	for _, lo := range s.active {
-		if lo >= 0 && lo < o {
-			o = lo
-		}
-	}
-	return o
-}
-
-// finished says that goroutine k's block has returned (or k runs none).
-func (s *seqBlocks) finished(k int) {
-	s.mu.Lock()
-	s.active[k] = -1
-	s.src.release(s.oldest())
-	s.roomCond.Signal()
-	if s.taking && s.stopped(s.next) {
-		s.interrupt() // the loop was decided: the items taken are not needed
-	}
-	s.mu.Unlock()
 }

@@ -15,8 +15,9 @@ import (
 // one by one as they come, and a fast one's in chunks of whatever has
 // arrived, with nothing copied or allocated per chunk.
 //
-// Backpressure: the feeder runs ahead of the takes by at most as many items
-// as were taken so far (at least least, at most most), so memory stays
+// Backpressure: the feeder runs ahead of the positions handed out by at
+// most as many items as were handed out so far (at least least, at most
+// most; seqBlocks says how far it handed out), so memory stays
 // bounded however long the seq, and an operation decided early (a search
 // that matches at item m) has had O(m) items pulled, not a bound's worth.
 // Nor does it write into a slot of the ring whose item may still run: the
@@ -49,7 +50,7 @@ type feed[T any] struct {
 	ended    chan struct{} // closed by the feeder once it has returned
 
 	published atomic.Int64  // the items written into the ring: positions [0, published)
-	taken     atomic.Int64  // the positions taken: [0, taken)
+	taken     atomic.Int64  // the positions handed out lie below taken
 	low       atomic.Int64  // the oldest position still in use: the feeder writes below low+ring
 	waiting   atomic.Bool   // a taker waits for an item
 	wake      chan struct{} // feeder to taker: an item came (capacity 1)
@@ -132,41 +133,49 @@ func (f *feed[T]) run() {
 	normal = true
 }
 
-// take takes the next items, at most k, at positions [lo, hi), waiting
-// until at least one has been published (or the feeder has ended, or done
-// is closed). False: the feeder has ended and every item was taken, or
-// done was closed while none waited. Its callers serialize it.
-func (f *feed[T]) take(k int, done <-chan struct{}) (lo, hi int, ok bool) {
-	next := f.taken.Load()
-	for {
-		if n := f.published.Load() - next; n > 0 {
-			hi := next + min(int64(k), n)
-			f.taken.Store(hi)
-			f.signalRoom()
-			return int(next), int(hi), true
-		}
+// wait returns once more than n items have been published, the feeder
+// has ended, or done is closed. One caller at a time.
+func (f *feed[T]) wait(n int64, done <-chan struct{}) {
+	for f.published.Load() <= n {
 		select {
 		case <-f.ended:
-			if f.published.Load() > next {
-				continue // published before the end
-			}
-			return 0, 0, false
+			return
 		default:
 		}
 		// Nothing yet: say so, look once more, then sleep.
 		f.waiting.Store(true)
-		if f.published.Load() > next {
+		if f.published.Load() > n {
 			f.waiting.Store(false)
-			continue
+			return
 		}
 		select {
 		case <-f.wake:
 		case <-f.ended:
 		case <-done:
-			f.waiting.Store(false)
-			return 0, 0, false
 		}
 		f.waiting.Store(false)
+		if isClosed(done) {
+			return
+		}
+	}
+}
+
+// over reports whether the feeder has ended with n items published.
+func (f *feed[T]) over(n int64) bool {
+	select {
+	case <-f.ended:
+		return f.published.Load() <= n
+	default:
+		return false
+	}
+}
+
+// handed says that the positions below hi were handed out: the feeder may
+// run further ahead. Its callers serialize it.
+func (f *feed[T]) handed(hi int64) {
+	if hi > f.taken.Load() {
+		f.taken.Store(hi)
+		f.signalRoom()
 	}
 }
 

@@ -324,42 +324,88 @@ func (c *chunks[T]) open(ring, least int, exact bool, done <-chan struct{}) seqT
 	}
 	w := c.w
 	w.base, w.items, w.mask = 0, make([]T, ring), ring-1
-	return &chunkTaker[T]{w: w, p: c.start()}
+	return &chunkTaker[T]{w: w, p: c.start(), room: make(chan struct{}, 1)}
 }
 
-// chunkTaker is the seqTaker of a restream.
+// chunkTaker is the seqTaker of a restream: it copies the pump's chunks
+// into the ring as the room in it allows.
 type chunkTaker[T any] struct {
-	w       *window[T]
-	p       *pump[T]
-	pending []T // taken from the pump, not yet into the ring
-	next    int // the position of pending[0]
-	over    bool
+	w    *window[T]
+	p    *pump[T]
+	room chan struct{} // release to wait: low moved (capacity 1)
+
+	mu      sync.Mutex // guards what follows: wait copies, arrived and release look
+	pending []T        // taken from the pump, not yet into the ring
+	next    int        // the position of pending[0]: the items arrived
+	low     int        // the oldest position in use: the ring holds [low, low+len)
+	pumped  bool       // the pump has ended
 	stopped bool
 }
 
-func (t *chunkTaker[T]) take(k int, done <-chan struct{}) (lo, hi int, ok bool) {
-	for len(t.pending) == 0 {
-		if t.over {
-			return 0, 0, false
-		}
-		if t.pending, ok = t.p.next(done); !ok {
-			t.over = !isClosed(done) // the pump ended
-			return 0, 0, false
-		}
-	}
-	n := min(k, len(t.pending))
-	lo, hi = t.next, t.next+n
+// fill copies into the ring what of pending fits. t.mu is held.
+func (t *chunkTaker[T]) fill() {
+	n := min(len(t.pending), t.low+len(t.w.items)-t.next)
 	for i, v := range t.pending[:n] {
-		t.w.items[(lo+i)&t.w.mask] = v
+		t.w.items[(t.next+i)&t.w.mask] = v
 	}
 	t.pending = t.pending[n:]
-	t.next = hi
-	return lo, hi, true
+	t.next += n
 }
 
-// release does nothing: a chunkTaker copies the items into the ring as it
-// takes them, within the room that seqBlocks leaves it.
-func (t *chunkTaker[T]) release(int) {}
+func (t *chunkTaker[T]) arrived() int {
+	t.mu.Lock()
+	defer t.mu.Unlock()
+	return t.next
+}
+
+func (t *chunkTaker[T]) wait(n int, done <-chan struct{}) {
+	for {
+		t.mu.Lock()
+		t.fill()
+		next, pending := t.next, len(t.pending)
+		over := t.pumped && pending == 0
+		t.mu.Unlock()
+		switch {
+		case next > n || over || isClosed(done):
+			return
+		case pending > 0: // no room: wait for a release
+			select {
+			case <-t.room:
+			case <-done:
+			}
+		default:
+			c, ok := t.p.next(done)
+			t.mu.Lock()
+			if ok {
+				t.pending = c
+			} else if !isClosed(done) {
+				t.pumped = true
+			}
+			t.mu.Unlock()
+		}
+	}
+}
+
+func (t *chunkTaker[T]) over(n int) bool {
+	t.mu.Lock()
+	defer t.mu.Unlock()
+	return t.pumped && len(t.pending) == 0 && t.next <= n
+}
+
+// handed does nothing: the pump's channel bounds how far it runs ahead.
+func (t *chunkTaker[T]) handed(int) {}
+
+func (t *chunkTaker[T]) release(low int) {
+	t.mu.Lock()
+	if low > t.low {
+		t.low = low
+		select {
+		case t.room <- struct{}{}:
+		default: // a wake-up is already pending
+		}
+	}
+	t.mu.Unlock()
+}
 
 func (t *chunkTaker[T]) stop() (n int, ended bool) {
 	if !t.stopped {

@@ -37,14 +37,21 @@ type batchSource interface {
 	open(ring, least int, exact bool, done <-chan struct{}) seqTaker
 }
 
-// seqTaker hands the items of a seq, in order, to the participants of the
-// sequence drivers (runPoolSeq, runBlockingSeq). Its caller serializes take,
-// and never takes an item into a slot whose item may still run.
+// seqTaker holds the items of a seq, in order, for the participants of the
+// sequence drivers (runPoolSeq, runBlockingSeq), which seqBlocks hands out:
+// the items arrive in the window's ring, at their positions.
 type seqTaker interface {
-	// take hands out the next items, at most k, in the window's ring at
-	// positions [lo, hi), waiting for the feeder if none waits. False: the seq has
-	// ended and every item was taken, or done was closed.
-	take(k int, done <-chan struct{}) (lo, hi int, ok bool)
+	// arrived returns how many items have arrived: positions [0, n), of
+	// which those at or above the last release are in the ring.
+	arrived() int
+	// wait returns once more than n items have arrived, no more will
+	// come, or done is closed. One caller at a time.
+	wait(n int, done <-chan struct{})
+	// over reports whether no item will arrive after the first n.
+	over(n int) bool
+	// handed says that the positions below hi were handed out: a feeder
+	// runs ahead of them (see feed.go).
+	handed(hi int)
 	// release says that no position below low is in use any more: the
 	// slots of the ring up to low+ring may take new items.
 	release(low int)
@@ -290,11 +297,11 @@ type ringTaker[T any] struct {
 	stopped bool
 }
 
-func (t *ringTaker[T]) take(k int, done <-chan struct{}) (lo, hi int, ok bool) {
-	return t.f.take(k, done)
-}
-
-func (t *ringTaker[T]) release(low int) { t.f.release(low) }
+func (t *ringTaker[T]) arrived() int                     { return int(t.f.published.Load()) }
+func (t *ringTaker[T]) wait(n int, done <-chan struct{}) { t.f.wait(int64(n), done) }
+func (t *ringTaker[T]) over(n int) bool                  { return t.f.over(int64(n)) }
+func (t *ringTaker[T]) handed(hi int)                    { t.f.handed(int64(hi)) }
+func (t *ringTaker[T]) release(low int)                  { t.f.release(low) }
 
 func (t *ringTaker[T]) stop() (n int, ended bool) {
 	if !t.stopped {

@@ -20,11 +20,14 @@ import (
 //     that ends within goParallelAfter never wakes a worker. After that it
 //     offers the pool's other workers one helper job each, under the
 //     loop's Frame, so that a wait runs only the loop's work.
-//   - A chunk is what the feeder has pulled, up to the participant's
-//     chunk size: small while the participants wait for the seq, larger
-//     while the seq is ahead. The size follows the clock (chunkSize), and
-//     a result in source order takes longer chunks, each of which may
-//     start a run of its own (an accumulator, and a Combine).
+//   - The participants take their chunks through seqBlocks
+//     (seqblocks.go): each from a reservation of its own, which another
+//     steals half of only when it runs dry, so that its chunks stay
+//     contiguous, and one accumulator serves them (one run) until a
+//     steal. A chunk is what has arrived in the reservation, up to the
+//     participant's chunk size: small while the participants wait for the
+//     seq, larger while the seq is ahead. The size follows the clock
+//     (chunkSize).
 //   - Every participant keeps one accumulator for as long as its chunks
 //     are contiguous, or for the whole seq where the order does not count
 //     (Reducer.Unordered, no Combine); ordered runs join the prefix as
@@ -38,21 +41,11 @@ const (
 	seqChunkMost  = 1 << 13
 	seqRingChunks = 4
 	seqRingMin    = 1 << 16
-	// seqOrderedMost is seqChunkMost for a result in source order, whose
-	// chunks are longer (seqOrderedTarget), within a ring of at most
-	// seqRingOrdered slots.
-	seqOrderedMost = 1 << 15
-	seqRingOrdered = 1 << 18
-	// seqChunkTarget is the time a chunk should take where one accumulator
-	// serves every chunk of a participant: long enough that a take (a
-	// lock, a copy into the ring) costs about 1%, short enough that the
-	// last chunks of the seq leave no participant idle for long.
+	// seqChunkTarget is the time a chunk should take: long enough that a
+	// take (a lock, a look at the reservations) costs about 1%, short
+	// enough that a steal finds most of a reservation untaken, and that
+	// the last chunks of the seq leave no participant idle for long.
 	seqChunkTarget = 100 * time.Microsecond
-	// seqOrderedTarget is the target where the chunks of one participant
-	// are rarely contiguous in source order, so that each may start a run
-	// with an accumulator of its own and a Combine (a map per run of a
-	// word count): it keeps that cost a few percent of the chunk's.
-	seqOrderedTarget = 8 * time.Millisecond
 )
 
 // runPoolSeq is runSeq on the pool.
@@ -62,12 +55,7 @@ func runPoolSeq[A any](cfg Config, src batchSource, r Reducer[A]) A {
 		pool = runtime.Default()
 	}
 	workers := pool.Workers()
-	most, target := seqChunkMost, seqChunkTarget
-	if r.Combine != nil && !r.Unordered {
-		most = max(seqChunkMost, min(seqOrderedMost, seqRingOrdered/(seqRingChunks*workers)))
-		target = seqOrderedTarget
-	}
-	most = cfg.clamp(most)
+	most, target := cfg.clamp(seqChunkMost), seqChunkTarget
 	ring := pow2(max(seqRingMin, seqRingChunks*workers*most))
 	b := &blockingLoop[A]{r: r, limit: workers, stop: cfg.done(), rec: cfg.rec}
 	p := &poolSeq{pool: pool, helpers: workers - 1, least: max(cfg.MinBlock, 1), most: most, target: target}
