@@ -60,6 +60,14 @@ func BenchmarkT5(b *testing.B) { bench(b, T5) }
 func BenchmarkT6(b *testing.B) { bench(b, T6) }
 func BenchmarkT7(b *testing.B) { bench(b, T7) }
 
+func BenchmarkS1(b *testing.B) { bench(b, S1) }
+func BenchmarkS2(b *testing.B) { bench(b, S2) }
+func BenchmarkS3(b *testing.B) { bench(b, S3) }
+func BenchmarkS4(b *testing.B) { bench(b, S4) }
+func BenchmarkS5(b *testing.B) { bench(b, S5) }
+func BenchmarkS6(b *testing.B) { bench(b, S6) }
+func BenchmarkS7(b *testing.B) { bench(b, S7) }
+
 func BenchmarkK1(b *testing.B) { bench(b, K1) }
 func BenchmarkK2(b *testing.B) { bench(b, K2) }
 func BenchmarkK3(b *testing.B) { bench(b, K3) }
