@@ -117,7 +117,7 @@ func (f *feed[T]) run() {
 			stopped = true
 			return false
 		}
-		w.items[int(p)&w.mask] = v
+		w.put(int(p), v)
 		f.pulled++
 		f.published.Store(p + 1)
 		// Does a taker wait for it? (After the store: see "Waiting".)

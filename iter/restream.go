@@ -189,6 +189,8 @@ func (w *window[T]) cutBy(done <-chan struct{}) bool { return w.recv != nil && i
 
 func (c *chunks[T]) cutBy(done <-chan struct{}) bool { return !c.ended }
 
+func (c *chunks[T]) itemSize() uintptr { return c.w.itemSize() }
+
 // pair is an item of a and the item of b at the same position.
 type pair[T, U any] struct {
 	x T
@@ -289,7 +291,7 @@ func (c *chunks[T]) batches(b *batching, done <-chan struct{}, body func(lo, hi 
 			p.stop() // body panicked: its panic goes on, the pump's is dropped
 		}
 	}()
-	w.base, w.items, w.mask = 0, nil, -1
+	w.base, w.batch, w.ring = 0, nil, nil
 	var pending []T
 	taken := 0
 	for b.ready() {
@@ -301,7 +303,7 @@ func (c *chunks[T]) batches(b *batching, done <-chan struct{}, body func(lo, hi 
 			break
 		}
 		k := min(b.size, len(pending))
-		w.base, w.items = taken, pending[:k]
+		w.base, w.batch = taken, pending[:k]
 		pending = pending[k:]
 		taken += k
 		if !body(w.base, taken) {
@@ -309,7 +311,7 @@ func (c *chunks[T]) batches(b *batching, done <-chan struct{}, body func(lo, hi 
 		}
 		b.adapt()
 	}
-	w.items = nil
+	w.batch = nil
 	p.stop()
 	normal = true
 	p.raise()
@@ -323,7 +325,7 @@ func (c *chunks[T]) open(ring, least int, exact bool, done <-chan struct{}) seqT
 		return nil
 	}
 	w := c.w
-	w.base, w.items, w.mask = 0, make([]T, ring), ring-1
+	w.openRing(ring)
 	return &chunkTaker[T]{w: w, p: c.start(), room: make(chan struct{}, 1)}
 }
 
@@ -344,9 +346,9 @@ type chunkTaker[T any] struct {
 
 // fill copies into the ring what of pending fits. t.mu is held.
 func (t *chunkTaker[T]) fill() {
-	n := min(len(t.pending), t.low+len(t.w.items)-t.next)
+	n := min(len(t.pending), t.low+t.w.slots-t.next)
 	for i, v := range t.pending[:n] {
-		t.w.items[(t.next+i)&t.w.mask] = v
+		t.w.put(t.next+i, v)
 	}
 	t.pending = t.pending[n:]
 	t.next += n
@@ -411,7 +413,7 @@ func (t *chunkTaker[T]) stop() (n int, ended bool) {
 	if !t.stopped {
 		t.stopped = true
 		t.p.stop()
-		t.w.items = nil
+		t.w.ring = nil
 		t.w.busy.Store(false)
 	}
 	return t.next, t.p.ended && !t.p.dropped && len(t.pending) == 0

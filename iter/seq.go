@@ -5,6 +5,7 @@ import (
 	"math"
 	"sync/atomic"
 	"time"
+	"unsafe"
 )
 
 // A pipeline over an iter.Seq (FromSeq) has no items to address until the
@@ -35,6 +36,9 @@ type batchSource interface {
 	// if done is closed, so that the number of items and the end that
 	// seqTaker.stop reports tell whether the context left an item out.
 	open(ring, least int, exact bool, done <-chan struct{}) seqTaker
+	// itemSize is the size of an item in the ring, which the sequence
+	// drivers size by it.
+	itemSize() uintptr
 }
 
 // seqTaker holds the items of a seq, in order, for the participants of the
@@ -135,7 +139,7 @@ func FromSeq[T any](seq iter.Seq[T]) Spec[T] {
 		Lo: 0, Hi: math.MaxInt,
 		Config: Config{seq: w},
 		kind:   formGen,
-		gen:    func(i int) (T, bool) { return w.items[(i-w.base)&w.mask], true },
+		gen:    func(i int) (T, bool) { return w.at(i), true },
 	}
 }
 
@@ -198,17 +202,60 @@ func (w *window[T]) source(quit <-chan struct{}, cut *bool, idle func() bool) it
 // unknown until it has run.
 func (s *Spec[T]) IsSeq() bool { return s.seq != nil }
 
-// window is the current batch of a seq: the item at position i is
-// items[(i-base)&mask]. The batch drivers set mask to -1 (all ones), so
-// that the items at [base, base+len(items)) are the batch; the blocking
-// driver (open) makes items a ring of a power of two slots, base 0.
+// window is what the Spec of a seq reads its items from: the current batch
+// of the batch drivers, the items at positions [base, base+len(batch)), or
+// the ring of the sequence drivers (open), where position i lives in slot
+// i&(slots-1). The ring's slots come in segments of seqSegment, each
+// allocated when the feeder first writes into it, so that a short seq
+// costs a segment, not a ring: a ring holds up to seqRingMost slots.
 type window[T any] struct {
 	seq   iter.Seq[T]
 	recv  <-chan T // FromChan's channel, instead of seq
 	busy  atomic.Bool
 	base  int
-	mask  int
-	items []T
+	batch []T              // the batch, where ring is nil
+	ring  []*[seqSegment]T // the ring's segments, nil until written
+	slots int              // the ring's slots: len(ring)*seqSegment
+}
+
+// seqSegment is the slots of a segment of a window's ring.
+const (
+	seqSegment      = 1 << seqSegmentShift
+	seqSegmentShift = 10
+)
+
+// at returns the item at position i.
+func (w *window[T]) at(i int) T {
+	if w.ring == nil {
+		return w.batch[i-w.base]
+	}
+	return w.ring[(i&(w.slots-1))>>seqSegmentShift][i&(seqSegment-1)]
+}
+
+// put writes v at position p of the ring, allocating its segment the first
+// time. Only the feeder writes; a participant reads a position once it has
+// been published, after its segment was stored.
+func (w *window[T]) put(p int, v T) {
+	s := &w.ring[(p&(w.slots-1))>>seqSegmentShift]
+	if *s == nil {
+		*s = new([seqSegment]T)
+	}
+	(*s)[p&(seqSegment-1)] = v
+}
+
+// openRing makes w's ring, of at least slots slots (a power of two), and
+// returns its size.
+func (w *window[T]) openRing(slots int) int {
+	slots = max(slots, seqSegment)
+	w.base, w.batch = 0, nil
+	w.ring, w.slots = make([]*[seqSegment]T, slots/seqSegment), slots
+	return slots
+}
+
+// itemSize is the size of an item in the ring.
+func (w *window[T]) itemSize() uintptr {
+	var zero T
+	return unsafe.Sizeof(zero)
 }
 
 // batches pulls the seq into batches of b's sizes on the calling goroutine
@@ -236,14 +283,14 @@ func (w *window[T]) batches(b *batching, done <-chan struct{}, body func(lo, hi 
 				caught, more = v, false
 			}
 		}()
-		w.base, w.items = w.base+len(w.items), buf
+		w.base, w.batch = w.base+len(w.batch), buf
 		more = body(w.base, w.base+len(buf))
 		b.adapt()
 		buf = buf[:0]
 		// The next item is pulled once the next batch may start.
 		return more && b.ready()
 	}
-	w.base, w.items, w.mask = 0, nil, -1
+	w.base, w.batch, w.ring = 0, nil, nil
 	if !b.ready() {
 		return
 	}
@@ -271,7 +318,7 @@ func (w *window[T]) batches(b *batching, done <-chan struct{}, body func(lo, hi 
 	if !stopped && len(buf) > 0 {
 		flush()
 	}
-	w.items = nil
+	w.batch = nil
 	if caught != nil {
 		panic(caught)
 	}
@@ -285,8 +332,8 @@ func (w *window[T]) open(ring, least int, exact bool, done <-chan struct{}) seqT
 		w.busy.Store(false)
 		return nil
 	}
-	w.base, w.items, w.mask = 0, make([]T, ring), ring-1
-	return &ringTaker[T]{w: w, f: startFeed(w, ring, least, maxBatch)}
+	ring = w.openRing(ring)
+	return &ringTaker[T]{w: w, f: startFeed(w, ring, least, max(maxBatch, ring/2))}
 }
 
 // ringTaker is the seqTaker of a window: the feeder writes the items into
@@ -307,7 +354,7 @@ func (t *ringTaker[T]) stop() (n int, ended bool) {
 	if !t.stopped {
 		t.stopped = true
 		t.f.stop()
-		t.w.items = nil
+		t.w.ring = nil
 		t.w.busy.Store(false)
 	}
 	return t.f.pulled, t.f.done

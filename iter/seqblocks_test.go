@@ -224,7 +224,7 @@ func TestSeqBlocksConcurrentExactlyOnce(t *testing.T) {
 						return
 					}
 					for p := lo; p < hi; p++ {
-						if v := w.items[p&w.mask]; v != p {
+						if v := w.at(p); v != p {
 							t.Errorf("position %d holds %d", p, v)
 						}
 						seen[p].Add(1)

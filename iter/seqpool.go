@@ -41,6 +41,13 @@ const (
 	seqChunkMost  = 1 << 13
 	seqRingChunks = 4
 	seqRingMin    = 1 << 16
+	// The ring holds up to seqRingBytes of items, within seqRingMost
+	// slots: a steal splits what has arrived past the oldest item in use,
+	// so the longer the ring, the fewer the steals and the runs. Its
+	// segments are allocated as the feeder reaches them (window), so a
+	// short seq costs one.
+	seqRingBytes = 4 << 20
+	seqRingMost  = 1 << 18
 	// seqChunkTarget is the time a chunk should take: long enough that a
 	// take (a lock, a look at the reservations) costs about 1%, short
 	// enough that a steal finds most of a reservation untaken, and that
@@ -56,7 +63,7 @@ func runPoolSeq[A any](cfg Config, src batchSource, r Reducer[A]) A {
 	}
 	workers := pool.Workers()
 	most, target := cfg.clamp(seqChunkMost), seqChunkTarget
-	ring := pow2(max(seqRingMin, seqRingChunks*workers*most))
+	ring := pow2(max(seqRingMin, seqRingChunks*workers*most, min(seqRingMost, seqRingBytes/int(max(src.itemSize(), 1)))))
 	b := &blockingLoop[A]{r: r, limit: workers, stop: cfg.done(), rec: cfg.rec}
 	p := &poolSeq{pool: pool, helpers: workers - 1, least: max(cfg.MinBlock, 1), most: most, target: target}
 	p.help = func(w *runtime.Worker) { b.work(int(b.started.Add(1)), w) }

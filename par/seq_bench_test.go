@@ -55,3 +55,23 @@ func BenchmarkFromSeq(b *testing.B) {
 		})
 	}
 }
+
+// BenchmarkFromSeqSmall: a short seq, whose operation costs about what
+// starting it costs: FromSeq against the plain loop over 100 cheap items.
+func BenchmarkFromSeqSmall(b *testing.B) {
+	b.Run("loop", func(b *testing.B) {
+		for range b.N {
+			var s uint64
+			for v := range gen(100) {
+				s += spin(v, 20)
+			}
+			sink = s
+		}
+	})
+	b.Run("FromSeq", func(b *testing.B) {
+		b.ReportAllocs()
+		for range b.N {
+			sink = par.Sum(par.Map(par.FromSeq(gen(100)), func(v uint64) uint64 { return spin(v, 20) }))
+		}
+	})
+}
