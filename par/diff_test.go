@@ -48,6 +48,7 @@ const diffMaxReports = 25
 // time budget is spent (see the flags above) and logs how many ran.
 func TestDifferential(t *testing.T) {
 	diffCheckCoverage(t)
+	settleDefaultPool(t) // checkPulls reads its size after each case
 	pools := diffPools(t)
 	if *diffSeed != 0 {
 		c := newDiffCase(*diffSeed, pools)

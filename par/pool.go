@@ -31,4 +31,13 @@ func NewPool(workers int) (*Pool, error) { return runtime.New(workers) }
 // once idle, so an idle program has no goroutine of gopar's, and a
 // goroutine-leak checker needs no ignore rule (see runtime.Default, which
 // also says how it behaves inside a testing/synctest bubble).
+//
+// Sized by GOMAXPROCS, it follows GOMAXPROCS up and down, as go test -cpu
+// 1,2 and the Go runtime's updates to a container's CPU limit change it:
+// operations that start after the change (once the pool's workers have
+// looked, as they do when they run out of work) run on a pool of the new
+// size, while those in flight end on the pool they started on, so nothing
+// is lost or run twice. DefaultPool may therefore return another *Pool
+// than before; one held from earlier keeps its size and keeps working.
+// GOPAR_WORKERS pins the size, and a pool from NewPool keeps its own.
 func DefaultPool() *Pool { return runtime.Default() }

@@ -65,6 +65,13 @@ type Pool struct {
 	board board
 
 	closed atomic.Bool
+	// follows marks a default pool sized by GOMAXPROCS (no GOPAR_WORKERS),
+	// and stale one whose size GOMAXPROCS no longer is: a worker that runs
+	// out of work sets it (noticeProcs), and Default then makes a new
+	// default pool. Read by Default at every operation's start, written
+	// once: a load of a line that stays shared.
+	follows bool
+	stale   atomic.Bool
 	// live counts the pool's goroutines, workers and spares; allExited
 	// carries a token when it falls to zero (sleep.go, waitExited).
 	live      atomic.Int32
@@ -212,6 +219,11 @@ func (p *Pool) Do(f func(w *Worker)) {
 		// The pool's workers are outside the bubble (bubble.go).
 		f(nil)
 		return
+	}
+	if p.nWorkers == 1 && p.follows {
+		// A pool of one worker, where operations give it nothing to do
+		// (par's run inline), has nobody else to look (noticeProcs).
+		p.noticeProcs()
 	}
 	w := p.lease()
 	if w == nil {
@@ -481,7 +493,9 @@ func (p *Pool) victims() []*Worker {
 }
 
 var (
-	defaultOnce sync.Once
+	// defaultMu orders the making of default pools; defaultPool is the
+	// current one.
+	defaultMu   sync.Mutex
 	defaultPool atomic.Pointer[Pool]
 	// inlineDefault is what Default returns inside a testing/synctest
 	// bubble until the default pool has been made outside any bubble.
@@ -497,6 +511,18 @@ const WorkersEnv = "GOPAR_WORKERS"
 // integer from 1 to MaxWorkers) is reported once on standard error and the
 // GOMAXPROCS default is used.
 //
+// Sized by GOMAXPROCS, the default pool follows it, up and down: once
+// GOMAXPROCS has changed (runtime.GOMAXPROCS, go test -cpu, or the Go
+// runtime's own update to a container's CPU limit) and one of the pool's
+// workers has next run out of work, Default returns a new pool of the new
+// size. An operation runs to its end on the pool it started on, so nothing
+// is lost or run twice; the earlier pool is not closed, stays usable by
+// whoever holds it, and its workers retire once idle, as every pool's do.
+// The check costs Default one load of a flag that only changes then; the
+// workers read GOMAXPROCS as they run out of work, where a read costs
+// nobody anything. GOPAR_WORKERS pins the size, and a pool made by New
+// keeps the size it was given. Each pool has its own Stats.
+//
 // The default pool cannot be closed. Its worker goroutines run while there
 // is work and retire once idle for a tenth of a second, so that a
 // goroutine-leak checker (go.uber.org/goleak, which retries for longer than
@@ -507,18 +533,22 @@ const WorkersEnv = "GOPAR_WORKERS"
 // Inside a testing/synctest bubble, until a goroutine outside any bubble
 // has made the default pool, Default returns a pool of the same size that
 // runs every operation on the calling goroutine (bubble.go): the default
-// pool is never made inside a bubble, which it outlives.
+// pool is never made inside a bubble, which it outlives (nor replaced
+// there: a bubble goes on using the one made outside).
 func Default() *Pool {
-	if p := defaultPool.Load(); p != nil {
+	if p := defaultPool.Load(); p != nil && !p.stale.Load() {
 		return p
 	}
 	return makeDefault()
 }
 
-// makeDefault is Default's first call, and any call inside a bubble before
-// it.
+// makeDefault is Default's first call, any call inside a bubble before it,
+// and a call after GOMAXPROCS changed (the current pool is stale).
 func makeDefault() *Pool {
 	if inBubble() {
+		if p := defaultPool.Load(); p != nil {
+			return p
+		}
 		if p := inlineDefault.Load(); p != nil {
 			return p
 		}
@@ -528,16 +558,45 @@ func makeDefault() *Pool {
 		inlineDefault.CompareAndSwap(nil, p)
 		return inlineDefault.Load()
 	}
-	defaultOnce.Do(func() {
-		n, err := workersFromEnv(os.Getenv(WorkersEnv))
-		if err != nil {
-			fmt.Fprintf(os.Stderr, "gopar: %v; using GOMAXPROCS=%d workers\n", err, n)
-		}
-		p := makePool(n)
-		p.isDflt = true
-		defaultPool.Store(p)
-	})
-	return defaultPool.Load()
+	defaultMu.Lock()
+	defer defaultMu.Unlock()
+	old := defaultPool.Load()
+	if old != nil && !old.stale.Load() {
+		return old // made or replaced by another caller meanwhile
+	}
+	env := os.Getenv(WorkersEnv)
+	n, err := workersFromEnv(env)
+	if err != nil && old == nil {
+		fmt.Fprintf(os.Stderr, "gopar: %v; using GOMAXPROCS=%d workers\n", err, n)
+	}
+	p := makePool(n)
+	p.isDflt = true
+	p.follows = env == "" || err != nil
+	defaultPool.Store(p)
+	return p
+}
+
+// lookEvery is how many jobs a worker's main loop runs between its looks
+// at GOMAXPROCS while it finds work every time (a pool kept busy by many
+// callers): a look takes the Go scheduler's lock.
+const lookEvery = 64
+
+// noticeProcs is a pool worker's look at GOMAXPROCS, as it runs out of
+// work, and every lookEvery jobs: a default pool that follows GOMAXPROCS
+// and no longer has its size is marked stale, and Default replaces it.
+func (w *Worker) noticeProcs() {
+	w.sinceLook = 0
+	w.pool.noticeProcs()
+}
+
+// noticeProcs is Worker.noticeProcs's look.
+func (p *Pool) noticeProcs() {
+	if !p.follows || p.stale.Load() {
+		return
+	}
+	if min(goruntime.GOMAXPROCS(0), MaxWorkers) != p.nWorkers {
+		p.stale.Store(true)
+	}
 }
 
 // workersFromEnv parses GOPAR_WORKERS; on error it returns GOMAXPROCS (at

@@ -91,6 +91,9 @@ type Worker struct {
 	idle *time.Timer
 
 	stats counters
+	// sinceLook counts the jobs w's main loop ran since it last looked at
+	// GOMAXPROCS (noticeProcs).
+	sinceLook int
 }
 
 func newWorker(p *Pool, i int, isPool bool) *Worker {
@@ -184,6 +187,9 @@ func (w *Worker) loop(counted bool) (retired bool) {
 		}
 		if j := w.findWork(); j != nil {
 			w.setIdle(&idle, false)
+			if w.sinceLook++; w.sinceLook == lookEvery {
+				w.noticeProcs() // a pool kept busy follows too
+			}
 			w.execute(j)
 			idle.reset()
 			continue
@@ -191,6 +197,10 @@ func (w *Worker) loop(counted bool) (retired bool) {
 		w.setIdle(&idle, true)
 		if w.pool.closed.Load() {
 			return false
+		}
+		if idle.rounds == 0 {
+			// Out of work after a job, or a start or wake-up.
+			w.noticeProcs()
 		}
 		// Promoted work ripens only while the heartbeat ticks.
 		w.pool.watchBoard()
