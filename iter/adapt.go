@@ -89,9 +89,11 @@ func enumerate[T, U any](s Spec[T], f func(int, T) U) Spec[U] {
 }
 
 // ZipSpec is f(x, y) for the items x of a and y of b at each position, as
-// many as the shorter of the two has, with a's settings. It panics if a and
-// b read the same seq, which one operation cannot pull twice at once.
+// many as the shorter of the two has, with a's settings and both sides'
+// Failure. It panics if a and b read the same seq, which one operation
+// cannot pull twice at once.
 func ZipSpec[T, U, V any](a Spec[T], b Spec[U], f func(T, U) V) Spec[V] {
+	a.Failure = JoinFailures(a.Failure, b.Failure) // either side's source may fail
 	if a.seq != nil && a.seq == b.seq {
 		panic("gopar: par.Zip: both iterators read the same FromSeq or FromChan source, which one operation pulls once: " +
 			"pair its items with Enumerate, or Collect one side first")
@@ -122,10 +124,12 @@ func zip[T, U, V any](a Spec[T], b Spec[U], n int, f func(T, U) V) Spec[V] {
 	return Spec[V]{Lo: 0, Hi: n, Config: a.Config, kind: formAt, at: func(i int) V { return f(atA(da+i), atB(db+i)) }}
 }
 
-// ChainSpec is the items of a, then those of b, with a's settings. Over
-// two Specs that read no seq, it needs the numbers of their indexes to add
-// up to at most math.MaxInt (the caller checks).
+// ChainSpec is the items of a, then those of b, with a's settings and
+// both sides' Failure. Over two Specs that read no seq, it needs the
+// numbers of their indexes to add up to at most math.MaxInt (the caller
+// checks).
 func ChainSpec[T any](a, b Spec[T]) Spec[T] {
+	a.Failure = JoinFailures(a.Failure, b.Failure) // either side's source may fail
 	if a.seq != nil || b.seq != nil {
 		first, then := itemsOf(a), itemsOf(b)
 		return restream(a.Config, func(up Config, emit func([]T) bool) bool {

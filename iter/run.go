@@ -196,6 +196,11 @@ type Config struct {
 	// other operations ignore it.
 	Buffer int
 
+	// Failure, if not nil, reports the failure of a source of the pipeline
+	// that can fail (see Failure): the loop ignores it, and the operations
+	// that return an error return its error.
+	Failure Failure
+
 	seq    batchSource // a pipeline over an iter.Seq: the sequence driver, runSeq
 	stream *stream     // a loop whose results go to Stream: the stream driver, runStream
 	rec    *recording  // the timeline being recorded, for the drivers to add to

@@ -2,7 +2,10 @@
 
 package par
 
-import "context"
+import (
+	"context"
+	goiter "iter"
+)
 
 // Every step chains, from Go 1.27 on: Go 1.27 allows methods with type
 // parameters of their own on concrete types, so each step that changes the
@@ -19,10 +22,10 @@ import "context"
 // toolchain or newer, and chain_pre127.go keeps the same-type Map methods
 // for older ones, where the functions are the only form. Code written for
 // those methods compiles here too: the type argument of Map is inferred.
-// Distinct, Sum, Min and Max have no Iter method (their item types are
-// constrained: comparable, numbers, ordered); Nums.Sum and Ints.Blocks are
-// methods on every Go, and the function ReduceBlocks is also the method
-// Ints.ReduceBlocks here.
+// Distinct, Counts, Sum, Min and Max have no Iter method (their item
+// types are constrained: comparable, numbers, ordered); Nums.Sum and
+// Ints.Blocks are methods on every Go, and the function ReduceBlocks is
+// also the method Ints.ReduceBlocks here.
 
 // Map returns an iterator over f(x) for every item x of it; f may change the
 // item type (Go 1.27 or newer; the function par.Map on any Go):
@@ -91,6 +94,10 @@ func (it Iter[T]) TryMapInit[S, U any](init func() S, f func(S, T) (U, error)) (
 func (it Iter[T]) TryForEachInit[S any](init func() S, f func(S, T) error) error {
 	return TryForEachInit(it, init, f)
 }
+
+// Results is the function Results as a method (Go 1.27 or newer): the
+// results of f, each with its error, for a range loop.
+func (it Iter[T]) Results[U any](f func(T) (U, error)) goiter.Seq2[U, error] { return Results(it, f) }
 
 // MapErr is the function MapErr as a method (Go 1.27 or newer): every
 // result in source order, and every failure.

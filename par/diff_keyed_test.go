@@ -49,6 +49,14 @@ func (c *diffCase) runKeyed(p diffPipe, r *diffRun, s int) {
 		for k, v := range par.CollectMap(it, func(v int) (int, int) { return key(v), v }) {
 			r.keyed[k] = []int{v}
 		}
+	case "Counts":
+		// Counted by item, then added up by key: CountBy's result.
+		for v, n := range par.Counts(it) {
+			if r.keyed[c.keyOf(v)] == nil {
+				r.keyed[c.keyOf(v)] = []int{0}
+			}
+			r.keyed[c.keyOf(v)][0] += n
+		}
 	case "Distinct":
 		r.keyed = nil
 		r.list = par.Distinct(it)
@@ -71,7 +79,7 @@ func (c *diffCase) keyedModel(items []int) map[int][]int {
 			} else {
 				m[k] = []int{1, diffAffine(v)}
 			}
-		case "CountBy":
+		case "CountBy", "Counts":
 			if acc, ok := m[k]; ok {
 				m[k] = []int{acc[0] + 1}
 			} else {
@@ -110,7 +118,7 @@ func (c *diffCase) checkKeyed(tag string, r *diffRun, plo, phi int) {
 		switch c.term.name {
 		case "GroupBy", "GroupByKey":
 			n += len(vs)
-		case "ReduceByKey", "CountBy":
+		case "ReduceByKey", "CountBy", "Counts":
 			n += vs[0]
 		case "CollectMap":
 			// The last item of some key is in the last source item of

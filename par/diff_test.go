@@ -142,10 +142,12 @@ func TestDifferentialKnownBugs(t *testing.T) {
 // names the exported functions that build no pipeline.
 var diffNotPipeline = []string{
 	"Join", "JoinAll", "JoinFunc", "Scope", "Group.Go", "TryScope", "TryGroup.Go", "NewPool", "DefaultPool",
+	"TryScopeCollect", "CollectGroup.Go", "CollectGroup.Emit",
 	"Sort", "SortFunc", "SortStableFunc", "ScanInclusive", "ScanExclusive", "ScanSumInclusive", "ScanSumExclusive",
 }
 
-var diffSources = [][]string{{"Range"}, {"Slice"}, {"Numbers"}, {"FromSeq"}, {"FromChan"}, {"FromSeq2"}, {"Chunks"}}
+var diffSources = [][]string{{"Range"}, {"Slice"}, {"Numbers"}, {"FromSeq"}, {"FromChan"}, {"FromSeq2"}, {"Chunks"},
+	{"FromWalk", "FromSeqErr", "Iter.Err"}} // sources that never fail: Err stays nil (their failures: walk_test.go)
 
 // diffOwnModel names the sources of records whose items are not this
 // test's ints, each compared with its own sequential model: bufio.Scanner
@@ -292,12 +294,14 @@ var diffTerms = []diffTerm{
 	{name: "MapErr", api: []string{"MapErr", "Iter.MapErr"}, kind: tkAllErr, perItem: true},
 	{name: "Values", api: []string{"Iter.Values"}, kind: tkStream},
 	{name: "All", api: []string{"Iter.All"}, kind: tkStream},
+	{name: "Results", api: []string{"Results", "Iter.Results"}, kind: tkStream},
 	{name: "Len", api: []string{"Iter.Len"}, kind: tkLen},
 	{name: "GroupBy", api: []string{"GroupBy", "Iter.GroupBy"}, kind: tkKeyed, perItem: true},
 	{name: "GroupByKey", api: []string{"GroupByKey", "Iter.GroupByKey"}, kind: tkKeyed, perItem: true},
 	{name: "ReduceByKey", api: []string{"ReduceByKey", "Iter.ReduceByKey"}, kind: tkKeyed, perItem: true},
 	{name: "CountBy", api: []string{"CountBy", "Iter.CountBy"}, kind: tkKeyed, perItem: true},
 	{name: "CollectMap", api: []string{"CollectMap", "Iter.CollectMap"}, kind: tkKeyed, perItem: true},
+	{name: "Counts", api: []string{"Counts"}, kind: tkKeyed},
 	{name: "Distinct", api: []string{"Distinct"}, kind: tkKeyed},
 }
 
@@ -450,7 +454,7 @@ type diffCase struct {
 	chunk     int // Chunks' size, over chunkLen items
 	chunkLen  int
 	xs        []int
-	seqKind   int // 0: counting, 1: calls yield again after false, 2: slices.Values, 3: FromChan, 4: FromSeq2
+	seqKind   int // 0: counting, 1: calls yield again after false, 2: slices.Values, 3: FromChan, 4: FromSeq2, 5, 6: counting through FromWalk, FromSeqErr
 	// stopProducer ends FromChan's producer goroutine (seqKind 3).
 	stopProducer func()
 	method       bool
@@ -553,7 +557,7 @@ func newDiffCase(seed uint64, pools []*par.Pool) *diffCase {
 		c.hi -= rng.IntN(3)
 	}
 	if c.src == srcSeq {
-		c.seqKind = []int{0, 0, 0, 1, 2, 3, 4}[rng.IntN(7)]
+		c.seqKind = []int{0, 0, 0, 1, 2, 3, 4, 5, 6}[rng.IntN(9)]
 	}
 	if c.src == srcChunks {
 		c.chunk = 1 + rng.IntN(5)
@@ -1038,7 +1042,8 @@ func (c *diffCase) describe() {
 	case srcNumbers:
 		fmt.Fprintf(&b, "Numbers(n=%d, lo=%d)", c.n, c.lo)
 	case srcSeq:
-		fmt.Fprintf(&b, "FromSeq(n=%d, lo=%d, %s)", c.n, c.lo, []string{"counting", "yields after false", "slices.Values", "FromChan", "FromSeq2(slices.All)"}[c.seqKind])
+		fmt.Fprintf(&b, "FromSeq(n=%d, lo=%d, %s)", c.n, c.lo, []string{"counting", "yields after false", "slices.Values", "FromChan", "FromSeq2(slices.All)",
+			"FromWalk(counting)", "FromSeqErr(counting)"}[c.seqKind])
 	case srcChunks:
 		fmt.Fprintf(&b, "Chunks(%d chunks of %d, lo=%d).Map#0(chunk->item)", c.n, c.chunk, c.lo)
 	}
@@ -1294,7 +1299,7 @@ func (p diffPipe) numsOf() par.Nums[int] {
 func diffIter(it par.Iter[int]) diffPipe { return diffPipe{it: it} }
 
 // counted reports whether the source is the test's own counting seq.
-func (c *diffCase) counted() bool { return c.seqKind < 2 }
+func (c *diffCase) counted() bool { return c.seqKind < 2 || c.seqKind >= 5 }
 
 func (c *diffCase) build() diffPipe {
 	var p diffPipe
@@ -1325,6 +1330,26 @@ func (c *diffCase) build() diffPipe {
 			p = diffIter(par.FromChan(ch))
 		case 4:
 			p = diffIter(par.Map(par.FromSeq2(slices.All(c.xs)), func(kv par.Pair[int, int]) int { return kv.Value }))
+		case 5:
+			// The counting seq as a walk that never fails: FromSeq's model.
+			c.seqIter = par.FromWalk(func(yield func(int) error) error {
+				for v := range c.seq() {
+					if err := yield(v); err != nil {
+						return err
+					}
+				}
+				return nil
+			})
+			p = diffIter(c.seqIter)
+		case 6:
+			c.seqIter = par.FromSeqErr(func(yield func(int, error) bool) {
+				for v := range c.seq() {
+					if !yield(v, nil) {
+						return
+					}
+				}
+			})
+			p = diffIter(c.seqIter)
 		default:
 			c.seqIter = par.FromSeq(c.seq())
 			p = diffIter(c.seqIter)
@@ -1776,9 +1801,20 @@ func (c *diffCase) runTerm(p diffPipe, r *diffRun) {
 				break
 			}
 		}
+	case "Results":
+		// Values through a function that never fails.
+		for v, err := range par.Results(p.iterator(), func(v int) (int, error) { return v, nil }) {
+			if err != nil {
+				c.failf("Results gave the error %v", err)
+			}
+			r.list = append(r.list, v)
+			if len(r.list) == c.breakAt {
+				break
+			}
+		}
 	case "Len":
 		r.scalar.v = it.Len()
-	case "GroupBy", "GroupByKey", "ReduceByKey", "CountBy", "CollectMap", "Distinct":
+	case "GroupBy", "GroupByKey", "ReduceByKey", "CountBy", "Counts", "CollectMap", "Distinct":
 		c.runKeyed(p, r, s)
 	}
 }
@@ -1845,6 +1881,9 @@ func (c *diffCase) runAndCheck(t *testing.T, report bool) bool {
 	var r diffRun
 	r.outcome, r.panicV = c.watch(func() { c.runTerm(p, &r) })
 	c.check(&r)
+	if err := p.iter().Err(); err != nil {
+		c.failf("Err: %v, over sources that cannot fail", err)
+	}
 	if c.stopProducer != nil {
 		c.stopProducer()
 	}

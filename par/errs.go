@@ -140,6 +140,11 @@ func mapErr[T, U any](s iter.Spec[T], f func(T) (U, error), collect bool, op str
 		AllRuns: true, // a failure counts wherever it came from
 		SeqLen:  func(n int) { total, known = uint64(n), true },
 	})
+	if err := sourceErr(&s); err != nil {
+		// A source failed (FromWalk, ReadLines): its error follows the
+		// failures of its items.
+		return nil, errors.Join(append(r.errs, err)...)
+	}
 	if s.Context != nil && (!known || r.indexes < total) {
 		// The context stopped the loop before every item ran.
 		return nil, errors.Join(append(r.errs, context.Cause(s.Context))...)

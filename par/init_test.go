@@ -274,6 +274,20 @@ func TestMapInitEveryOperation(t *testing.T) {
 		"Distinct": func(it par.Iter[int]) string {
 			return keyedDigest(map[int][]int{0: par.Distinct(par.Map(it, func(x int) int { return x % 1000 }))})
 		},
+		"Counts": func(it par.Iter[int]) string {
+			return fmt.Sprint(par.Counts(par.Map(it, func(x int) int { return x % 7 })))
+		},
+		"Results": func(it par.Iter[int]) string {
+			sum := 0
+			for x, err := range par.Results(it, func(x int) (int, error) { return x / 2, nil }) {
+				sum += x
+				if err != nil {
+					return err.Error()
+				}
+			}
+			return fmt.Sprint(sum)
+		},
+		"Iter.Err": func(it par.Iter[int]) string { return fmt.Sprint(it.Count(), it.Err()) },
 		"TryForEachInit": func(it par.Iter[int]) string {
 			var sum atomic.Int64
 			err := par.TryForEachInit(it, func() *scratch { return &scratch{} }, func(s *scratch, x int) error {
@@ -348,8 +362,10 @@ func mapInitAPI(t *testing.T) []string {
 	return names
 }
 
-// exportedFuncs returns the exported functions and methods declared in
-// par's non-test source, read from the folder the test runs in.
+// exportedFuncs returns the exported functions, and the exported methods
+// of exported types, declared in par's non-test source, read from the
+// folder the test runs in. (An unexported type's methods, such as those
+// that implement an interface of package iter, are no API.)
 func exportedFuncs(t *testing.T) []*ast.FuncDecl {
 	t.Helper()
 	files, err := filepath.Glob("*.go")
@@ -367,12 +383,31 @@ func exportedFuncs(t *testing.T) []*ast.FuncDecl {
 			t.Fatal(err)
 		}
 		for _, d := range f.Decls {
-			if fn, ok := d.(*ast.FuncDecl); ok && fn.Name.IsExported() {
+			if fn, ok := d.(*ast.FuncDecl); ok && fn.Name.IsExported() && (fn.Recv == nil || recvExported(fn)) {
 				fns = append(fns, fn)
 			}
 		}
 	}
 	return fns
+}
+
+// recvExported reports whether the receiver type of method fn is exported.
+func recvExported(fn *ast.FuncDecl) bool {
+	typ := fn.Recv.List[0].Type
+	for {
+		switch t := typ.(type) {
+		case *ast.StarExpr:
+			typ = t.X
+		case *ast.IndexExpr:
+			typ = t.X
+		case *ast.IndexListExpr:
+			typ = t.X
+		case *ast.Ident:
+			return t.IsExported()
+		default:
+			return true
+		}
+	}
 }
 
 // TestMapInitBadInput: nil functions are refused where the pipeline is

@@ -230,9 +230,7 @@ type reduced[K comparable, V any] struct {
 // the counts are those of a prefix of the source (with Unordered, of the
 // items that ran).
 //
-// To count the words of lines, count the items of a FlatMap:
-//
-//	counts := par.CountBy(par.FlatMap(par.Slice(lines), strings.Fields), func(w string) string { return w })
+// To count the items themselves (the words of a FlatMap), use Counts.
 //
 // No items give an empty map, not nil. A panic in key is re-raised as a
 // *Panic. A nil key panics at once.
@@ -248,16 +246,42 @@ func CountBy[T any, K comparable](it Iterator[T], key func(T) K) map[K]int {
 			}
 			return m
 		},
-		func(a, b map[K]int) map[K]int {
-			if len(b) > len(a) {
-				a, b = b, a
-			}
-			for k, n := range b {
-				a[k] += n
-			}
-			return a
-		})
+		mergeCounts[K])
 	return nonNil(m)
+}
+
+// Counts returns, for each distinct item of it, the number of times it
+// occurs: CountBy with the item as its own key, and CountBy's rules (as
+// Rust's itertools has counts beside counts_by). A word count:
+//
+//	counts := par.Counts(par.FlatMap(par.Slice(lines), strings.Fields)) // map[string]int
+//
+// It is a function on every Go, as Distinct is: a method cannot require
+// its items to be comparable.
+func Counts[T comparable](it Iterator[T]) map[T]int {
+	m := keyedFold(specOf(it), true, nil,
+		func(m map[T]int, xs []T) map[T]int {
+			if m == nil {
+				m = map[T]int{}
+			}
+			for _, x := range xs {
+				m[x]++
+			}
+			return m
+		},
+		mergeCounts[T])
+	return nonNil(m)
+}
+
+// mergeCounts adds the counts of the smaller map into the larger.
+func mergeCounts[K comparable](a, b map[K]int) map[K]int {
+	if len(b) > len(a) {
+		a, b = b, a
+	}
+	for k, n := range b {
+		a[k] += n
+	}
+	return a
 }
 
 // CollectMap returns the map of the pairs that kv gives for the items of

@@ -5,7 +5,6 @@ import (
 	"errors"
 	"fmt"
 	"io"
-	"sync/atomic"
 	"unsafe"
 
 	"github.com/gopar-dev/gopar/iter"
@@ -160,7 +159,8 @@ func Split(data []byte, sep byte) Iter[[]byte] { return splitRecords(data, sep, 
 // line points into a buffer of its piece's own, which nothing reuses: a
 // line stays valid after the operation, and may be kept.
 //
-// As with bufio.Scanner's Err, check err after the terminal operation:
+// As with bufio.Scanner's Err, check err (or lines.Err, the same) after
+// an operation that returns no error:
 //
 //	lines, readErr := par.ReadLines(f, size)
 //	n := lines.Count()
@@ -172,10 +172,11 @@ func Split(data []byte, sep byte) Iter[[]byte] { return splitRecords(data, sep, 
 // pieces not yet read yield no lines, the operation returns promptly with a
 // result that misses lines (discard it), and err returns that error from
 // then on, wrapped with the offset it was read at; the iterator yields no
-// more lines, in this operation or a later one. Where several reads fail
-// at once, err returns the first recorded. An r that holds fewer than size
-// bytes is such a failure, with io.ErrUnexpectedEOF. ReadLines panics if
-// size is negative.
+// more lines, in this operation or a later one. The operations that return
+// an error (the Try forms, ForEachErr, MapErr, Results) return it, as over
+// FromWalk. Where several reads fail at once, err returns the first
+// recorded. An r that holds fewer than size bytes is such a failure, with
+// io.ErrUnexpectedEOF. ReadLines panics if size is negative.
 func ReadLines(r io.ReaderAt, size int64) (lines Iter[[]byte], err func() error) {
 	return readLines(r, size, linePiece)
 }
@@ -188,25 +189,20 @@ func readLines(r io.ReaderAt, size int64, piece int) (lines Iter[[]byte], err fu
 	if r == nil {
 		panic("gopar: par.ReadLines was given a nil io.ReaderAt")
 	}
-	var failed atomic.Pointer[error] // the first read error, kept once set
+	failed := newSourceFailure() // the first read error, kept once set
 	read := func(i int, yield func([]byte) bool) bool {
-		if failed.Load() != nil {
+		if failed.Err() != nil {
 			return true // a read has failed: no more lines
 		}
 		all, err := readPiece(r, size, int64(i)*int64(piece), int64(piece), yield)
 		if err != nil {
-			failed.CompareAndSwap(nil, &err)
+			failed.fail(err)
 		}
 		return all
 	}
 	lines = Iter[[]byte]{iter.FlatSource(0, int(pieces(size, int64(piece))), read)}
-	err = func() error {
-		if e := failed.Load(); e != nil {
-			return *e
-		}
-		return nil
-	}
-	return lines, err
+	lines.s.Failure = failed
+	return lines, failed.Err
 }
 
 // readPiece reads the piece of r that starts at off, of piece bytes, and

@@ -106,13 +106,20 @@ func (it Iter[T]) FindFirst(pred func(T) bool) (T, bool) {
 // out: the failing call's own block stops at it, and the blocks already
 // handed out to other goroutines run to their end (a block is a few
 // microseconds of items; in Blocking mode, one item, or WithBlockSize's
-// min). When several calls fail, the error of the lowest-index one among
+// min). The calls in flight are not told of the error: they run to their
+// end, and TryForEach returns once they have (in Blocking(n) mode, up to
+// n-1 calls that wait on I/O). To cancel them, as errgroup.WithContext
+// does, use TryForEachContext, whose calls take a context.
+//
+// When several calls fail, the error of the lowest-index one among
 // them is returned, not the first in time (TryForEachContext returns
 // that). Which calls ran before the loop stopped depends on timing: an item
 // below the failing one that no goroutine had taken yet does not run, so
-// the error is the first a plain loop would meet only where that item ran. An error wins over a done context
-// (WithContext): without one, see Iter.WithContext for what a cancelled
-// TryForEach returns.
+// the error is the first a plain loop would meet only where that item ran.
+// An error wins over a done context (WithContext): without one, see
+// Iter.WithContext for what a cancelled TryForEach returns. A source that
+// fails (FromWalk, ReadLines) ends the loop with its error, which comes
+// after its items' errors: see Iter.Err.
 func (it Iter[T]) TryForEach(f func(T) error) error {
 	mustFunc(f, "TryForEach")
 	_, err := tryMap(it.s, func(v T) (struct{}, error) { return struct{}{}, f(v) }, false, "TryForEach")

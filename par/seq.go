@@ -117,7 +117,8 @@ type Pair[K, V any] struct {
 
 // FromSeq2 returns an iterator over the pairs of seq, such as the entries
 // of a map (maps.All) or the index and value of slices.All, as Pairs in
-// seq's order. It is FromSeq of the pairs, with the same guarantees.
+// seq's order. It is FromSeq of the pairs, with the same guarantees. (For
+// an iter.Seq2[T, error], whose errors end the items, use FromSeqErr.)
 //
 //	n := par.FromSeq2(maps.All(m)).Filter(func(p par.Pair[string, int]) bool { return p.Value > 0 }).Count()
 func FromSeq2[K, V any](seq goiter.Seq2[K, V]) Iter[Pair[K, V]] {

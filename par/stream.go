@@ -103,6 +103,49 @@ func (it Iter[T]) All() goiter.Seq2[int, T] {
 	}
 }
 
+// Results returns the results of f over the items of it, each with its
+// error, as a standard iterator for a range loop: MapErr as a stream,
+// computed ahead of the loop as Values computes its items. With Unordered
+// and Blocking, each pair comes as soon as its call returns (completion
+// order): an I/O fan-out that handles each result or failure as it comes,
+// with no struct of its own to carry them.
+//
+//	for page, err := range par.Results(par.Slice(urls).Blocking(32).Unordered(), fetch) {
+//		if err != nil {
+//			log.Print(err) // or return err: the work stops
+//			continue
+//		}
+//		show(page)
+//	}
+//
+// Every item gives a pair, failed or not: f's value with f's error, as f
+// returned them (wrap the error in f with what the loop needs to know of
+// the item). The loop body decides what an error does: a break or a
+// return stops the work and leaves no goroutine behind, as out of Values.
+// A source that failed (FromWalk, ReadLines) gives its error last, with
+// U's zero value. A done context ends the pairs after a prefix, as
+// Values's items (check ctx.Err()), and a panic in f is re-raised in the
+// loop's goroutine, as in Values.
+func Results[T, U any](it Iterator[T], f func(T) (U, error)) goiter.Seq2[U, error] {
+	mustFunc(f, "Results")
+	s := specOf(it)
+	pairs := Iter[outcome[U]]{iter.MapSpec(s, func(v T) outcome[U] {
+		u, err := f(v)
+		return outcome[U]{u, err}
+	})}.Values()
+	return func(yield func(U, error) bool) {
+		for o := range pairs {
+			if !yield(o.v, o.err) {
+				return
+			}
+		}
+		if err := sourceErr(&s); err != nil {
+			var zero U
+			yield(zero, err)
+		}
+	}
+}
+
 // Unordered returns it with its terminal operations free of source order,
 // for consumers that do not need it; results stay the same, but:
 //

@@ -22,7 +22,10 @@ var ErrGoexit = errors.New("gopar: a call called runtime.Goexit")
 //
 // From the failure on, no call of f starts: items not yet handed out are
 // skipped, and an item whose turn comes after the cancellation is dropped
-// without calling f.
+// without calling f. The calls in flight see their context done and may
+// return early; TryForEachContext returns once they have, so that it
+// takes about as long as errgroup's Wait, where TryForEach lets them run
+// to their end.
 //
 // The error returned is the first failure, the one that cancelled the
 // context, as errgroup's Wait returns the first error: the errors that the
@@ -98,10 +101,16 @@ func tryMapContext[T, U any](s iter.Spec[T], f func(context.Context, T) (U, erro
 		}
 		return u, err
 	}
+	if f := s.Failure; f != nil {
+		// A source's failure cancels the calls as a call's error does.
+		defer f.AfterFail(func() { cancel(f.Err()) })()
+	}
 	s.Context = ctx
 	out, err := tryMap(s, call, collect, op)
 	if err != nil {
-		// The first failure, or the parent's cause if it came first.
+		// The first failure, or the parent's cause if it came first. A
+		// source's failure may not have cancelled ctx yet.
+		cancel(err)
 		return nil, context.Cause(ctx)
 	}
 	return out, nil

@@ -94,6 +94,10 @@ func tryFold[T, A any](s iter.Spec[T], init func() A, fold func(A, T) (A, error)
 	switch {
 	case r.err != nil:
 		return zero, r.err
+	case sourceErr(&s) != nil:
+		// A source failed (FromWalk, ReadLines): its error comes after
+		// its items'.
+		return zero, sourceErr(&s)
 	case s.Context != nil && (!known || r.indexes < total):
 		// The context stopped the loop before every item ran.
 		return zero, context.Cause(s.Context)

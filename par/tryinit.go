@@ -12,7 +12,8 @@ import "github.com/gopar-dev/gopar/iter"
 // TryMapInit returns.
 //
 // Errors and a done context follow TryMap: at the first error no more
-// items are handed out, and TryMapInit returns a nil slice with the error
+// items are handed out, the calls in flight run to their end, and
+// TryMapInit returns a nil slice with the error
 // of the lowest-index failing item among the calls that ran; a done
 // context (WithContext) that left an item out gives a nil slice and
 // context.Cause(ctx) (see Iter.WithContext). A value whose call returned an
@@ -33,9 +34,10 @@ func TryMapInit[T, S, U any](it Iterator[T], init func() S, f func(S, T) (U, err
 // for every item x of it, in parallel, where s is a value made by init that
 // the calls share one goroutine at a time, until a call returns an error.
 // init is called at most once per goroutine running the loop at once, never
-// per item (see MapInit). It returns what TryForEach would: nil, the error
-// of the lowest-index failing item among the calls that ran, or, if a done
-// context left an item out and no call failed, context.Cause(ctx). See
+// per item (see MapInit). It stops and returns as TryForEach does (the
+// calls in flight run to their end): nil, the error of the lowest-index
+// failing item among the calls that ran, or, if a done context left an
+// item out and no call failed, context.Cause(ctx). See
 // TryMapInit for panics and Goexit.
 func TryForEachInit[T, S any](it Iterator[T], init func() S, f func(S, T) error) error {
 	mustFunc(init, "TryForEachInit (init)")

@@ -9,8 +9,10 @@ import (
 // TryMap calls f for every item of it, in parallel, and returns the results
 // in source order (an empty, non-nil slice for no items); the errgroup
 // fan-out that fills a results slice, in one call. On an error it stops as
-// TryForEach does, and returns a nil slice with the error of the
-// lowest-index failing item among those that ran. A done context
+// TryForEach does (no item starts that was not handed out; the calls in
+// flight run to their end, where TryMapContext cancels them), and returns
+// a nil slice with the error of the lowest-index failing item among those
+// that ran. A done context
 // (WithContext) that left an item out gives a nil slice and
 // context.Cause(ctx): see Iter.WithContext.
 func TryMap[T, U any](it Iterator[T], f func(T) (U, error)) ([]U, error) {
@@ -71,6 +73,10 @@ func tryMap[T, U any](s iter.Spec[T], f func(T) (U, error), collect bool, op str
 	switch {
 	case r.err != nil:
 		return nil, r.err
+	case sourceErr(&s) != nil:
+		// A source failed (FromWalk, ReadLines): its error comes after
+		// its items'.
+		return nil, sourceErr(&s)
 	case s.Context != nil && (!known || r.indexes < total):
 		// The context stopped the loop before every item ran.
 		return nil, context.Cause(s.Context)

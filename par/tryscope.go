@@ -45,13 +45,17 @@ import (
 // Errors and context are those of TryForEachContext: every task and body
 // receive a context that derives from ctx and is cancelled, with the
 // failure as its cause (context.Cause), at the first error or panic of a
-// task or body; from then on no waiting task starts. TryScope returns that
-// first failure, never an error it provoked. If ctx is done first, no task
-// starts after it, and TryScope returns context.Cause(ctx) if that left a
-// task out, nil if every task had run and returned nil. A panic is
+// task or body; from then on no waiting task starts, and the tasks in
+// flight see their context done. Once they have returned, TryScope returns
+// that first failure, never an error it provoked. If ctx is done first, no
+// task starts after it, and TryScope returns context.Cause(ctx) if that
+// left a task out, nil if every task had run and returned nil. A panic is
 // re-raised in the caller as a *Panic once every running task has
 // returned; a runtime.Goexit in a task cancels the context with ErrGoexit,
 // then ends the caller's goroutine as runtime.Goexit.
+//
+// For tasks that give results (a walk that gathers what it finds), use
+// TryScopeCollect, which returns them in a fixed order.
 //
 // TryScope panics if limit < 1 or a function is nil; Go panics once the
 // scope has ended.

@@ -49,3 +49,44 @@ func ExampleTryScope() {
 	fmt.Println(files.Load(), "files,", bytes.Load(), "bytes, error:", err)
 	// Output: 4 files, 19 bytes, error: <nil>
 }
+
+// The same walk, gathering each file's size: the results come in the
+// order of a walk on one goroutine (each directory's entries in order),
+// whatever the schedule, with no mutex.
+func ExampleTryScopeCollect() {
+	fsys := fstest.MapFS{
+		"a/x.txt":   {Data: []byte("hello")},
+		"a/b/y.txt": {Data: []byte("parallel")},
+		"a/b/c/z":   {Data: []byte("world")},
+		"d/w.txt":   {Data: []byte("!")},
+	}
+	type file struct {
+		name string
+		size int
+	}
+	var dir func(name string) func(context.Context, *par.CollectGroup[file]) error
+	dir = func(name string) func(context.Context, *par.CollectGroup[file]) error {
+		return func(ctx context.Context, g *par.CollectGroup[file]) error {
+			entries, err := fs.ReadDir(fsys, name)
+			for _, e := range entries {
+				p := path.Join(name, e.Name())
+				if e.IsDir() {
+					g.Go(dir(p))
+					continue
+				}
+				g.Go(func(ctx context.Context, g *par.CollectGroup[file]) error {
+					data, err := fs.ReadFile(fsys, p)
+					g.Emit(file{p, len(data)})
+					return err
+				})
+			}
+			return err
+		}
+	}
+	files, err := par.TryScopeCollect(context.Background(), 4, func(ctx context.Context, g *par.CollectGroup[file]) error {
+		g.Go(dir("."))
+		return nil
+	})
+	fmt.Println(files, err)
+	// Output: [{a/b/c/z 5} {a/b/y.txt 8} {a/x.txt 5} {d/w.txt 1}] <nil>
+}
