@@ -239,6 +239,7 @@ func TestFromWalkErrorDropsItems(t *testing.T) {
 		release := make(chan struct{})
 		w := &walker{n: 1000, fail: yielded, err: errWalk, wait: release}
 		it := src.of(w)
+		failedCh := par.Failed(it)
 		var started, after atomic.Int32
 		var failed atomic.Bool
 		err := it.Blocking(limit).TryForEach(func(i int) error {
@@ -247,9 +248,7 @@ func TestFromWalkErrorDropsItems(t *testing.T) {
 			}
 			if started.Add(1) == limit {
 				close(release) // the walk fails while the first calls run
-				for it.Err() == nil {
-					time.Sleep(10 * time.Microsecond)
-				}
+				<-failedCh
 				failed.Store(true)
 			}
 			time.Sleep(100 * time.Microsecond)
