@@ -20,6 +20,58 @@ var epoch = time.Now()
 // as much. On a loop of 1,000 cheap items (W0), time.Now was 4% of the call.
 func sinceEpoch() time.Duration { return time.Since(epoch) }
 
+// runInline is the pool driver's inline phase over [lo, hi): the caller
+// alone, in blocks that grow while they are quick (see sizer), the first of
+// them with the rest of the loop on the promotion board (foldFirst), until
+// the loop is over or has run for goParallelAfter. It returns the phase's
+// accumulator, the first index it did not run, the sizer where it left off,
+// and whether the loop is over (acc is then its result).
+func runInline[A any](pool *runtime.Pool, cfg Config, lo, hi int, r Reducer[A], done <-chan struct{}) (A, int, sizer, bool) {
+	acc := r.identity()
+	start := sinceEpoch()
+	sz := sizer{size: 1, growth: maxInlineGrowth}
+	rec := cfg.rec
+	var recBase time.Duration // start, on the recording's clock
+	if rec != nil {
+		recBase = epoch.Add(start).Sub(rec.start)
+	}
+	i := lo
+	for last := time.Duration(0); i < hi; {
+		n := min(cfg.clamp(sz.size), span(i, hi))
+		if i == lo && n < span(i, hi) && rec == nil && pool.Workers() > 1 {
+			var rest *restOfLoop[A]
+			if acc, rest = foldFirst(pool, cfg, lo, n, hi, r, acc); rest != nil {
+				return rest.join(acc), i, sz, true
+			}
+		} else {
+			acc = r.Fold(acc, i, i+n)
+		}
+		i += n
+		if i == hi && rec == nil {
+			// The last block: nothing is left to size or to decide (a
+			// Stop, Cut or done context now changes nothing), so the
+			// clock is not read.
+			return acc, i, sz, true
+		}
+		now := sinceEpoch() - start
+		if rec != nil {
+			rec.caller = append(rec.caller, Block{Lo: i - n, Hi: i, Start: recBase + last, End: recBase + now})
+		}
+		sz.observe(n, 1, now-last)
+		if r.Setup {
+			sz.size = max(sz.size, 2*n)
+		}
+		last = now
+		if r.decided(acc, hi, done) {
+			return acc, i, sz, true
+		}
+		if now > goParallelAfter {
+			break
+		}
+	}
+	return acc, i, sz, i == hi
+}
+
 // restOfLoop is a loop's rest, [lo, hi), while the caller runs its first
 // block: published with runtime.Pool.Promote, so that a worker that is idle
 // once the block has run for a heartbeat tick runs it as a loop of its own

@@ -6,7 +6,6 @@ package iter
 import (
 	"sync"
 	"sync/atomic"
-	"time"
 
 	"github.com/gopar-dev/gopar/partition"
 	"github.com/gopar-dev/gopar/runtime"
@@ -48,69 +47,23 @@ func runPool[A any](cfg Config, lo, hi int, r Reducer[A]) A {
 	// block runs, the rest of the loop on the promotion board.
 	few := fewItems(pool, lo, hi)
 	var acc A // the inline phase's, made only if it runs (see Identity)
+	i, sz := lo, sizer{size: 1, growth: maxInlineGrowth}
 	if !few {
-		acc = r.identity()
-	}
-	start := sinceEpoch()
-	sz := sizer{size: 1, growth: maxInlineGrowth}
-	rec := cfg.rec
-	var recBase time.Duration // start, on the recording's clock
-	if rec != nil {
-		recBase = epoch.Add(start).Sub(rec.start)
-	}
-	i := lo
-	for last := time.Duration(0); i < hi && !few; {
-		n := min(cfg.clamp(sz.size), span(i, hi))
-		if i == lo && n < span(i, hi) && rec == nil && pool.Workers() > 1 {
-			var rest *restOfLoop[A]
-			if acc, rest = foldFirst(pool, cfg, lo, n, hi, r, acc); rest != nil {
-				return rest.join(acc)
-			}
-		} else {
-			acc = r.Fold(acc, i, i+n)
-		}
-		i += n
-		if i == hi && rec == nil {
-			// The last block: nothing is left to size or to decide (a
-			// Stop, Cut or done context now changes nothing), so the
-			// clock is not read.
+		var over bool
+		if acc, i, sz, over = runInline(pool, cfg, lo, hi, r, done); over {
 			return acc
 		}
-		now := sinceEpoch() - start
-		if rec != nil {
-			rec.caller = append(rec.caller, Block{Lo: i - n, Hi: i, Start: recBase + last, End: recBase + now})
-		}
-		sz.observe(n, 1, now-last)
-		if r.Setup {
-			sz.size = max(sz.size, 2*n)
-		}
-		last = now
-		if r.decided(acc, hi, done) {
-			return acc
-		}
-		if now > goParallelAfter {
-			break
-		}
 	}
-	if i == hi {
-		return acc
-	}
+	return runParallel(pool, cfg, r, lo, i, hi, acc, sz, few, done)
+}
 
-	// Parallel phase over what is left.
-	var parts *partition.Loop
-	switch {
-	case few:
-		// One item per partition: participants claim the items in index
-		// order, one at a time, as goroutines started in a loop would
-		// run them; where the costly items come first (longest first),
-		// that keeps the costly ones apart.
-		parts = partition.NewLoop(i, hi, span(i, hi))
-	case r.Cut != nil:
-		parts = partition.NewGrowingLoop(i, hi, pool.Workers(), firstPartitionBlocks*cfg.clamp(sz.size))
-	default:
-		parts = partition.NewLoop(i, hi, pool.Workers())
-	}
+// runParallel is the pool driver's parallel phase over what is left of the
+// loop, [i, hi), where acc holds the inline phase's items, [lo, i), and sz
+// the sizer where that phase left off. It returns the loop's result.
+func runParallel[A any](pool *runtime.Pool, cfg Config, r Reducer[A], lo, i, hi int, acc A, sz sizer, few bool, done <-chan struct{}) A {
+	parts := parallelParts(pool, cfg, r, i, hi, sz, few)
 	sz.growth = 0 // the parallel phase's: maxGrowth
+	rec := cfg.rec
 	o := &loop[A]{r: r, cfg: cfg, stop: done, parts: parts, sizer: sz, rec: rec, workers: pool.Workers(), lo: lo, rest: i}
 	if r.Combine != nil && i > lo {
 		o.runs = append(o.runs, run[A]{lo: lo, hi: i, acc: acc})
@@ -118,6 +71,36 @@ func runPool[A any](cfg Config, lo, hi int, r Reducer[A]) A {
 	// No more participants than partitions: a loop of two items on 16
 	// workers wakes one helper, not fifteen.
 	helpers := int(min(uint64(pool.Workers()), parts.Partitions())) - 1
+	o.runOn(pool, helpers)
+	if rec != nil {
+		rec.merge(o.logs)
+	}
+	// A panic, or a Goexit on another participant, which ends the
+	// caller's goroutine too.
+	runtime.Raise(o.panicked.Load())
+	return o.combine()
+}
+
+// parallelParts returns the partitioner of the parallel phase over [i, hi).
+func parallelParts[A any](pool *runtime.Pool, cfg Config, r Reducer[A], i, hi int, sz sizer, few bool) *partition.Loop {
+	switch {
+	case few:
+		// One item per partition: participants claim the items in index
+		// order, one at a time, as goroutines started in a loop would
+		// run them; where the costly items come first (longest first),
+		// that keeps the costly ones apart.
+		return partition.NewLoop(i, hi, span(i, hi))
+	case r.Cut != nil:
+		return partition.NewGrowingLoop(i, hi, pool.Workers(), firstPartitionBlocks*cfg.clamp(sz.size))
+	default:
+		return partition.NewLoop(i, hi, pool.Workers())
+	}
+}
+
+// runOn runs the parallel phase on pool: the caller participates, with
+// helpers helper jobs offered to the pool, and returns once every
+// participant has left the loop.
+func (o *loop[A]) runOn(pool *runtime.Pool, helpers int) {
 	pool.Do(func(w *runtime.Worker) {
 		o.caller = w // before the helpers are offered, which read it
 		// Reached only if runtime.Goexit ends the caller's goroutine (its
@@ -145,13 +128,6 @@ func runPool[A any](cfg Config, lo, hi int, r Reducer[A]) A {
 		}
 		waited = true
 	})
-	if rec != nil {
-		rec.merge(o.logs)
-	}
-	// A panic, or a Goexit on another participant, which ends the
-	// caller's goroutine too.
-	runtime.Raise(o.panicked.Load())
-	return o.combine()
 }
 
 // fewItems reports whether the loop over [lo, hi) has so few items that it
