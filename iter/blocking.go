@@ -137,43 +137,62 @@ func (b *blockingLoop[A]) work(k int, w *runtime.Worker) {
 	} else {
 		defer b.wg.Done()
 	}
-	var mine []run[A]
-	var cur run[A]
-	var blocks []Block // a timeline's, if b.rec != nil
-	inRun := false
-	returned := false
-	defer func() {
-		if b.rec != nil {
-			b.mu.Lock()
-			if b.lanes == nil {
-				b.lanes = map[laneKey][]Block{}
-			}
-			key := laneKey{goroutineLane, k}
-			if p := b.onPool; p != nil {
-				key = p.lane(k, w)
-			}
-			b.lanes[key] = append(b.lanes[key], blocks...)
-			b.mu.Unlock()
+	st := blockingWorker[A]{k: k, w: w}
+	defer b.leave(&st)
+	b.foldBlocks(&st)
+	st.returned = true
+}
+
+// blockingWorker is the state of one participant of a blocking loop (work).
+type blockingWorker[A any] struct {
+	k        int
+	w        *runtime.Worker
+	mine     []run[A] // finished runs
+	cur      run[A]   // the run being folded
+	blocks   []Block  // a timeline's, if b.rec != nil
+	inRun    bool     // whether cur holds a run
+	returned bool     // foldBlocks returned: no panic or Goexit
+}
+
+// leave, deferred by work, records st's timeline lane, a panic or Goexit
+// that ends it, and its runs.
+func (b *blockingLoop[A]) leave(st *blockingWorker[A]) {
+	if b.rec != nil {
+		b.mu.Lock()
+		if b.lanes == nil {
+			b.lanes = map[laneKey][]Block{}
 		}
-		if v := recover(); v != nil || !returned {
-			// A panic, or runtime.Goexit ending this goroutine (v nil):
-			// the caller raises it once every participant has left.
-			runtime.Record(&b.panicked, runtime.Unwinding(v))
-			b.decided.Store(true)
-			inRun = false // the run's accumulator is lost with the panic
+		key := laneKey{goroutineLane, st.k}
+		if p := b.onPool; p != nil {
+			key = p.lane(st.k, st.w)
 		}
-		if inRun {
-			mine = b.keep(mine, cur)
-		}
-		if b.seq != nil {
-			b.seq.finished(k)
-		}
-		if len(mine) > 0 && b.r.Combine != nil {
-			b.mu.Lock()
-			b.runs = append(b.runs, mine...)
-			b.mu.Unlock()
-		}
-	}()
+		b.lanes[key] = append(b.lanes[key], st.blocks...)
+		b.mu.Unlock()
+	}
+	if v := recover(); v != nil || !st.returned {
+		// A panic, or runtime.Goexit ending this goroutine (v nil):
+		// the caller raises it once every participant has left.
+		runtime.Record(&b.panicked, runtime.Unwinding(v))
+		b.decided.Store(true)
+		st.inRun = false // the run's accumulator is lost with the panic
+	}
+	if st.inRun {
+		st.mine = b.keep(st.mine, st.cur)
+	}
+	if b.seq != nil {
+		b.seq.finished(st.k)
+	}
+	if len(st.mine) > 0 && b.r.Combine != nil {
+		b.mu.Lock()
+		b.runs = append(b.runs, st.mine...)
+		b.mu.Unlock()
+	}
+}
+
+// foldBlocks takes blocks of the loop, folds them into st's runs and
+// records them, until none is left for st.
+func (b *blockingLoop[A]) foldBlocks(st *blockingWorker[A]) {
+	k, w := st.k, st.w
 	var size chunkSize
 	take := int(b.take)
 	if b.onPool != nil {
@@ -183,19 +202,18 @@ func (b *blockingLoop[A]) work(k int, w *runtime.Worker) {
 	for {
 		i, e, ok := b.nextBlock(k, take)
 		if !ok {
-			returned = true
 			return
 		}
 		// Hand the next item to a new goroutine while this one runs.
 		if b.onPool == nil && b.started.Load() < int64(b.limit) && (b.seq != nil || b.next.Load() < b.n) {
 			b.start()
 		}
-		if !inRun || (cur.hi != i && !b.r.Unordered) {
-			if inRun {
-				mine = b.keep(mine, cur)
+		if !st.inRun || (st.cur.hi != i && !b.r.Unordered) {
+			if st.inRun {
+				st.mine = b.keep(st.mine, st.cur)
 			}
-			inRun = false // if Identity panics, there is no current run
-			cur = run[A]{lo: i, acc: b.r.identity()}
+			st.inRun = false // if Identity panics, there is no current run
+			st.cur = run[A]{lo: i, acc: b.r.identity()}
 		}
 		var t0, start time.Duration
 		if b.rec != nil {
@@ -204,15 +222,15 @@ func (b *blockingLoop[A]) work(k int, w *runtime.Worker) {
 		if b.onPool != nil {
 			start = sinceEpoch()
 		}
-		cur.acc = b.r.Fold(cur.acc, i, e)
+		st.cur.acc = b.r.Fold(st.cur.acc, i, e)
 		if b.rec != nil {
-			blocks = append(blocks, Block{Lo: i, Hi: e, Start: t0, End: b.rec.since()})
+			st.blocks = append(st.blocks, Block{Lo: i, Hi: e, Start: t0, End: b.rec.since()})
 		}
-		cur.hi, inRun = e, true
-		if b.r.Stop != nil && b.r.Stop(cur.acc) {
+		st.cur.hi, st.inRun = e, true
+		if b.r.Stop != nil && b.r.Stop(st.cur.acc) {
 			b.decided.Store(true)
 		} else if b.r.Cut != nil {
-			if c := b.r.Cut(cur.acc); c < math.MaxInt {
+			if c := b.r.Cut(st.cur.acc); c < math.MaxInt {
 				b.cutAt(c)
 			}
 		}

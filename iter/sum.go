@@ -149,18 +149,7 @@ func reproducibleSum[T Number](s Spec[T]) T {
 	cfg := s.Config
 	cfg.MinBlock, cfg.MaxBlock = 0, 0
 	if report := cfg.Progress; report != nil {
-		// Report items, not blocks.
-		total := int(min(n, math.MaxInt))
-		cfg.Progress = func(blocks, _ int) {
-			done := n // all blocks: blocks*size could wrap
-			switch {
-			case blocks <= 0:
-				done = 0
-			case blocks < len(sums):
-				done = uint64(blocks) * size
-			}
-			report(int(min(done, math.MaxInt)), total)
-		}
+		cfg.Progress = sumProgress(report, n, size, len(sums))
 	}
 	// item is where block k starts (k = len(sums): the end). k*size would
 	// wrap past the end of [math.MinInt, math.MaxInt): 2^20 blocks of 2^44
@@ -178,16 +167,7 @@ func reproducibleSum[T Number](s Spec[T]) T {
 	if t := cfg.Timeline; t != nil {
 		// The loop runs over block numbers; the timeline speaks of items
 		// (also when a panic leaves it partial).
-		defer func() {
-			for _, l := range t.Lanes {
-				for i := range l.Blocks {
-					l.Blocks[i].Lo, l.Blocks[i].Hi = item(l.Blocks[i].Lo), item(l.Blocks[i].Hi)
-				}
-			}
-			for i := range t.Steals {
-				t.Steals[i].Lo, t.Steals[i].Hi = item(t.Steals[i].Lo), item(t.Steals[i].Hi)
-			}
-		}()
+		defer itemTimeline(t, item)
 	}
 	if stop == nil {
 		RunBlocks(cfg, 0, len(sums), func(lo, hi int) {
@@ -197,6 +177,46 @@ func reproducibleSum[T Number](s Spec[T]) T {
 		})
 		return pairwise(sums)
 	}
+	k := sumWholeBlocks(cfg, &s, sums, item, stop)
+	if k == 0 {
+		return 0
+	}
+	return pairwise(sums[:k])
+}
+
+// sumProgress returns the Progress of reproducibleSum's loop over the blocks
+// of n items, size each, that reports items to report, not blocks.
+func sumProgress(report func(done, total int), n, size uint64, blocks int) func(int, int) {
+	total := int(min(n, math.MaxInt))
+	return func(ran, _ int) {
+		done := n // all blocks: ran*size could wrap
+		switch {
+		case ran <= 0:
+			done = 0
+		case ran < blocks:
+			done = uint64(ran) * size
+		}
+		report(int(min(done, math.MaxInt)), total)
+	}
+}
+
+// itemTimeline turns the block numbers of reproducibleSum's timeline t into
+// the items where the blocks start (item).
+func itemTimeline(t *Timeline, item func(k int) int) {
+	for _, l := range t.Lanes {
+		for i := range l.Blocks {
+			l.Blocks[i].Lo, l.Blocks[i].Hi = item(l.Blocks[i].Lo), item(l.Blocks[i].Hi)
+		}
+	}
+	for i := range t.Steals {
+		t.Steals[i].Lo, t.Steals[i].Hi = item(t.Steals[i].Lo), item(t.Steals[i].Hi)
+	}
+}
+
+// sumWholeBlocks adds up reproducibleSum's blocks into sums where a done
+// context, stop, may end the loop, and returns how many blocks from the
+// first ran whole.
+func sumWholeBlocks[T Number](cfg Config, s *Spec[T], sums []T, item func(k int) int, stop <-chan struct{}) int {
 	// A done context may stop the loop with blocks skipped or cut short:
 	// the sum is that of the blocks before the first one that did not run
 	// whole (see Reducer.AllRuns).
@@ -208,7 +228,7 @@ func reproducibleSum[T Number](s Spec[T]) T {
 		Fold: func(acc whole, lo, hi int) whole {
 			for k := lo; k < hi && !acc.broken; k++ {
 				var ok bool
-				sums[k], ok = sumPieces(&s, item(k), item(k+1), stop)
+				sums[k], ok = sumPieces(s, item(k), item(k+1), stop)
 				if ok {
 					acc.n++
 				} else {
@@ -224,10 +244,7 @@ func reproducibleSum[T Number](s Spec[T]) T {
 			return whole{a.n + b.n, b.broken}
 		},
 	})
-	if w.n == 0 {
-		return 0
-	}
-	return pairwise(sums[:w.n])
+	return w.n
 }
 
 // sumPieces adds up the items of [lo, hi) in order, sumBlock items at a
