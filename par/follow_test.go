@@ -113,3 +113,14 @@ func TestDefaultPoolFollowsUnderLoad(t *testing.T) {
 	close(stop)
 	wg.Wait()
 }
+
+// settleForAllocs prepares a test that counts allocations with
+// testing.AllocsPerRun, which runs at GOMAXPROCS 1: it sets GOMAXPROCS 1
+// and settles the default pool at that size, so that no replacement of the
+// pool falls inside the count. The returned func restores GOMAXPROCS.
+func settleForAllocs(t *testing.T) (restore func()) {
+	t.Helper()
+	procs := goruntime.GOMAXPROCS(1)
+	settleDefaultPool(t)
+	return func() { goruntime.GOMAXPROCS(procs) }
+}

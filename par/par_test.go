@@ -185,6 +185,7 @@ func TestAllocationsDoNotGrowWithN(t *testing.T) {
 	if race.Enabled {
 		t.Skip("the race detector changes allocation counts")
 	}
+	defer settleForAllocs(t)()
 	allocs := func(n int) float64 {
 		return testing.AllocsPerRun(5, func() {
 			sink = par.Range(0, n).Map(func(i int) int { return i ^ 0x55 }).Sum()

@@ -397,6 +397,7 @@ func TestSortAllocations(t *testing.T) {
 	if race.Enabled {
 		t.Skip("the race detector changes allocation counts")
 	}
+	defer settleForAllocs(t)()
 	input := sortInputs(1<<20, 10)["random"]
 	xs := make([]int, len(input))
 	allocs := func(n int, sort func([]int)) float64 {

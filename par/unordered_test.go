@@ -186,6 +186,7 @@ func TestSeqAllocationsPerChunk(t *testing.T) {
 	if race.Enabled {
 		t.Skip("the race detector changes allocation counts")
 	}
+	defer settleForAllocs(t)()
 	const n = 1_000_000
 	seq := func(yield func(int) bool) {
 		for i := range n {
