@@ -64,29 +64,19 @@ func (w *walker) walk(yield func(int) error) error {
 // seq2 is the walk as an iter.Seq2 for FromSeqErr: the failure is a pair
 // with an error.
 func (w *walker) seq2(yield func(int, error) bool) {
-	w.calls.Add(1)
-	if w.running.Add(1) != 1 {
-		panic("seq called concurrently")
-	}
-	defer w.running.Add(-1)
-	for i := range w.n {
-		if i == w.fail {
-			if w.reached != nil {
-				close(w.reached)
-			}
-			if w.wait != nil {
-				<-w.wait
-			}
-			yield(-1, fmt.Errorf("page %d: %w", i, w.err))
-			return
-		}
-		w.yielded.Add(1)
+	err := w.walk(func(i int) error {
 		if !yield(i, nil) {
-			w.stopped.Store(true)
-			return
+			return errSeqStopped
 		}
+		return nil
+	})
+	if err != nil && err != errSeqStopped {
+		yield(-1, err)
 	}
 }
+
+// errSeqStopped is how seq2 stops its walk when yield returns false.
+var errSeqStopped = errors.New("the seq's yield returned false")
 
 // walkSources are the two failing sources over a walker.
 var walkSources = []struct {
