@@ -109,6 +109,37 @@ var lockCases = []struct {
 			}
 		}), burnItem))
 	}},
+	// An ordered fold over a sequence under the mutex, with items that
+	// recurse: its participants wait for the feeder and for each other's
+	// runs to combine.
+	{"seq fold", func(mu *sync.Mutex) uint64 {
+		mu.Lock()
+		defer mu.Unlock()
+		return par.Fold(par.FromSeq(countTo(1<<10)), func() uint64 { return 0 },
+			func(a uint64, i int) uint64 { return a + burnItem(i) + tree(2, nil) },
+			func(a, b uint64) uint64 { return a + b })
+	}},
+	// A walk under the mutex, to a Try form.
+	{"walk", func(mu *sync.Mutex) uint64 {
+		var sum atomic.Uint64
+		mu.Lock()
+		defer mu.Unlock()
+		if err := par.FromWalk(walkTo(1 << 10)).TryForEach(func(i int) error { sum.Add(burnItem(i)); return nil }); err != nil {
+			panic(err)
+		}
+		return sum.Load()
+	}},
+	// Blocking over a sequence: items that lock the mutex and recurse
+	// under it, while the others wait for the feeder.
+	{"seq blocking", func(mu *sync.Mutex) uint64 {
+		var sum atomic.Uint64
+		par.FromSeq(countTo(16)).Blocking(4).ForEach(func(i int) {
+			mu.Lock()
+			defer mu.Unlock()
+			sum.Add(tree(4, nil) + uint64(i))
+		})
+		return sum.Load()
+	}},
 	// TryScope under the mutex: tasks that recurse with par.Join.
 	{"try scope", func(mu *sync.Mutex) uint64 {
 		var sum atomic.Uint64
