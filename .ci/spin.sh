@@ -36,11 +36,15 @@ models=(
   "runtime/leapfrog.pml|-DSAFETY|-m100000|-DBUG_NO_MARK|fail"
 )
 
-status=0
-for entry in "${models[@]}"; do
+# check ENTRY OUT: model-checks one entry in a folder of its own and writes
+# its one-line verdict (and, on a failure, spin's and pan's output) to OUT;
+# it exits 1 when the verdict is not the one expected.
+check() {
+  local entry=$1 out=$2 model cflags runflags spinflags expect work start errors states name
   IFS='|' read -r model cflags runflags spinflags expect <<< "$entry"
+  name="$model${spinflags:+ $spinflags}"
   if [ ! -f "$model" ]; then
-    echo "spin: $model is missing"; status=1; continue
+    echo "spin: $model is missing" > "$out"; return 1
   fi
   work=$(mktemp -d)
   cp "$model" "$work/"
@@ -50,19 +54,38 @@ for entry in "${models[@]}"; do
       && ./pan $runflags > pan.out 2>&1 ) || true
   errors=$(sed -n 's/.*errors: \([0-9][0-9]*\).*/\1/p' "$work/pan.out" 2>/dev/null | head -1)
   states=$(sed -n 's/^ *\([0-9.e+]*\) states, stored.*/\1/p' "$work/pan.out" 2>/dev/null | head -1)
-  name="$model${spinflags:+ $spinflags}"
+  local ok=0
   if [ "$expect" = fail ]; then
     # The seeded bug must be found: errors reported, and pan ran to a count.
     if [ -n "${errors:-}" ] && [ "$errors" != 0 ]; then
-      echo "spin: $name: the seeded bug is caught ($errors error), $states states stored, $(( $(date +%s) - start )) s"
+      echo "spin: $name: the seeded bug is caught ($errors error), $states states stored, $(( $(date +%s) - start )) s" > "$out"
     else
-      echo "spin: $name: the seeded bug was NOT caught"; cat "$work/spin.out" "$work/pan.out" 2>/dev/null; status=1
+      { echo "spin: $name: the seeded bug was NOT caught"; cat "$work/spin.out" "$work/pan.out" 2>/dev/null; } > "$out"; ok=1
     fi
   elif [ "${errors:-x}" = 0 ]; then
-    echo "spin: $name: 0 errors, $states states stored, $(( $(date +%s) - start )) s"
+    echo "spin: $name: 0 errors, $states states stored, $(( $(date +%s) - start )) s" > "$out"
   else
-    echo "spin: $name FAILED"; cat "$work/spin.out" "$work/pan.out" 2>/dev/null; status=1
+    { echo "spin: $name FAILED"; cat "$work/spin.out" "$work/pan.out" 2>/dev/null; } > "$out"; ok=1
   fi
   rm -rf "$work"
+  return $ok
+}
+
+# The entries are independent: they run as many at a time as there are
+# cores, each verdict printed in the table's order once all have ended.
+jobs=$(nproc 2>/dev/null || echo 2)
+results=$(mktemp -d)
+status=0
+for k in "${!models[@]}"; do
+  while [ "$(jobs -rp | wc -l)" -ge "$jobs" ]; do
+    wait -n || true
+  done
+  { check "${models[$k]}" "$results/$k"; echo $? > "$results/$k.rc"; } &
 done
+wait
+for k in "${!models[@]}"; do
+  cat "$results/$k"
+  [ "$(cat "$results/$k.rc")" = 0 ] || status=1
+done
+rm -rf "$results"
 exit $status
