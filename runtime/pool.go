@@ -204,6 +204,13 @@ func (p *Pool) Close() error {
 // does not wait for may still be pending when Do returns; it stays in the
 // guest slot's deque, where the pool's workers find it.
 //
+// Called from a goroutine that already acts as a member of the pool (a task
+// of the pool, a func a worker took from the board, or f of an enclosing
+// Do), Do leases nothing: f receives that member, and runs in the frame the
+// goroutine runs in, as a fork there would (rayon's in_worker). Its forks
+// go on the member's deque, and its waits run what that frame's waits may
+// run, and lend a pool worker's slot to a spare (WAITING.md, "Spares").
+//
 // If every guest slot is taken (many goroutines inside Do at once), or the
 // calling goroutine belongs to a testing/synctest bubble (bubble.go), f runs
 // with a nil *Worker, on which Join runs its two functions one after the
