@@ -28,6 +28,9 @@ func goroutineID() string {
 // lends its slot to can run X. A loop that entered the pool as a guest
 // would hold no slot, and X would never run (the 10 s timeout).
 func TestNestedRangeRunsOnItsWorker(t *testing.T) {
+	if !identityKnown {
+		t.Skip("the pool cannot tell which member runs a goroutine here (runtime's curg.go)")
+	}
 	p, err := par.NewPool(2)
 	if err != nil {
 		t.Fatal(err)
