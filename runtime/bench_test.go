@@ -259,3 +259,23 @@ func BenchmarkSpawn(b *testing.B) {
 	}
 	b.ReportMetric(float64(b.Elapsed().Nanoseconds())/float64(b.N)/spawns, "ns/spawn")
 }
+
+// BenchmarkDo measures entering the pool: from a goroutine that is no
+// member (Pool.self finds none, and Do leases a guest slot), and from inside
+// Do (self finds the slot the caller runs as, and Do leases nothing).
+func BenchmarkDo(b *testing.B) {
+	p := newPool(b, 2)
+	nop := func(*Worker) {}
+	b.Run("outside", func(b *testing.B) {
+		for range b.N {
+			p.Do(nop)
+		}
+	})
+	b.Run("nested", func(b *testing.B) {
+		p.Do(func(*Worker) {
+			for range b.N {
+				p.Do(nop)
+			}
+		})
+	})
+}

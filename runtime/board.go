@@ -98,17 +98,19 @@ type boardSlot struct {
 	entry    atomic.Pointer[byte]
 	panicked *Panic
 	done     chan struct{} // capacity 1: the taker's one token per take
-	// pub is the goroutine that published the entry (its curG), written
-	// by the owner after its CAS and cleared before it gives the entry
-	// up, so that it is 0 or the current entry's publisher. It stays 0
-	// where no taken func ran at the publication (board.running): no
-	// waiter may run such an entry. The owner sets
-	// its low bit (below) once it starts running a taken func: the entry
+	// pub is the member of the pool that published the entry (Pool.self),
+	// as one of its two board identities (boardID): written by the owner
+	// after its CAS and cleared before it gives the entry up, so that it
+	// is nil or the current entry's publisher. It stays nil where no taken
+	// func ran at the publication (board.running), or the publisher is no
+	// member: no waiter may run such an entry. The member switches it to
+	// its below identity once it starts running a taken func: the entry
 	// is then not under that func (PROMOTION.md, "Waiting").
-	pub atomic.Uintptr
-	// runner is the goroutine running the taken func, from its take until
-	// it has run (0 otherwise, and where curG is not implemented).
-	runner atomic.Uintptr
+	pub atomic.Pointer[boardID]
+	// runner is the member running the taken func, from its take until
+	// it has run (nil otherwise, and where the goroutine running it is no
+	// member of the pool, or curG is not implemented).
+	runner atomic.Pointer[Worker]
 	// handback: a waiter took the entry and found, after its CAS, that it
 	// may not run it; the owner runs it (written before the token on done).
 	handback bool
@@ -119,9 +121,13 @@ type boardSlot struct {
 	_       cpu.CacheLinePad
 }
 
-// below marks a publication of a goroutine that has since started running
-// a taken func (boardSlot.pub): g records are aligned, so bit 0 is free.
-const below = 1
+// boardID is a member's identity as a publisher on the board
+// (boardSlot.pub): each Worker has two, at (its entries) and below (its
+// entries published before it started running a taken func, which are not
+// under it). A typed pointer, so that the word is one the garbage
+// collector sees, and one word, so that a publication's publisher and
+// whether it is below change together.
+type boardID struct{ w *Worker }
 
 // The heartbeat's states.
 const (
@@ -250,8 +256,10 @@ func (p *Pool) publish(s *boardSlot, fv *funcval) Promotion {
 	// entry published while no taken func runs is under none (a taken func
 	// that this goroutine starts later marks its older entries anyway), and
 	// leaving pub 0 saves two locked stores, here and in Reclaim.
-	if useCurG.Load() && p.board.running.Load() != 0 {
-		s.pub.Store(curG())
+	if p.board.running.Load() != 0 {
+		if me := p.self(); me != nil {
+			s.pub.Store(&me.boardAt)
+		}
 	}
 	// Parked workers, and waiters that help, cannot watch the board: make
 	// sure the heartbeat does (see PROMOTION.md, "No lost promotion").
@@ -272,11 +280,11 @@ func (pr Promotion) Reclaim() bool {
 	if pr.s == nil {
 		return true
 	}
-	if useCurG.Load() && pr.s.pub.Load() != 0 {
+	if pr.s.pub.Load() != nil {
 		// Before the entry is given up: pub is the current entry's
 		// publisher, or 0. Only the owner writes pub while it holds the
 		// entry, so the load is exact.
-		pr.s.pub.Store(0)
+		pr.s.pub.Store(nil)
 	}
 	if w := wordOf(pr.f); !pr.s.entry.CompareAndSwap(w, nil) {
 		return pr.reclaimMarked(w)
@@ -416,19 +424,20 @@ func (pr Promotion) help() {
 func (pr Promotion) helpOnce() bool {
 	r := pr.s.runner.Load()
 	b := &pr.p.board
-	if r == 0 || b.ripeN.Load() == 0 {
+	if r == nil || b.ripeN.Load() == 0 {
 		return false
 	}
+	id := &r.boardAt
 	for i := range b.slots {
 		s := &b.slots[i]
 		e := s.entry.Load()
-		if marksOf(e)&ripeMark == 0 || s.pub.Load() != r {
+		if marksOf(e)&ripeMark == 0 || s.pub.Load() != id {
 			continue
 		}
 		if !s.entry.CompareAndSwap(e, takenWord) {
 			continue
 		}
-		if s.pub.Load() != r || pr.s.runner.Load() != r {
+		if s.pub.Load() != id || pr.s.runner.Load() != r {
 			s.handback = true
 			s.done <- struct{}{}
 			return true
@@ -488,40 +497,43 @@ func (b *board) takeRipe() (*boardSlot, word) {
 // ending the calling goroutine: a worker's, which run replaces (see
 // goexit.go), or a waiter's (Promotion.help).
 //
-// While it runs, the owner may run the entries that this goroutine
-// publishes: its entries published before are marked first (markBelow),
-// then runner is stored.
+// While it runs, the owner may run the entries that the member this
+// goroutine acts as (Pool.self) publishes: its entries published before are
+// marked first (markBelow), then runner is stored. A goroutine that is no
+// member of the pool records nothing: the owner waits without help.
 func (p *Pool) runTaken(s *boardSlot, f func()) {
-	if useCurG.Load() {
+	me := p.self()
+	if me != nil {
 		// Counted before anything runs: what this goroutine publishes from
 		// now on records its publisher (Promote).
 		p.board.running.Add(1)
-		g := curG()
-		p.board.markBelow(g)
-		s.runner.Store(g)
+		p.board.markBelow(me)
+		s.runner.Store(me)
 	}
 	returned := false
 	defer func() {
 		if !returned {
 			s.panicked = Unwinding(recover())
 		}
-		if useCurG.Load() {
+		if me != nil {
 			p.board.running.Add(-1)
+			s.runner.Store(nil)
 		}
-		s.runner.Store(0)
 		s.done <- struct{}{}
 	}()
 	f()
 	returned = true
 }
 
-// markBelow marks g's published entries: g starts running a taken func,
-// which they are not under.
-func (b *board) markBelow(g uintptr) {
+// markBelow marks w's published entries: the goroutine acting as w starts
+// running a taken func, which they are not under.
+func (b *board) markBelow(w *Worker) {
 	for i := range b.slots {
-		// Only g writes pub while it holds g: the entry is still g's.
-		if s := &b.slots[i]; s.pub.Load() == g {
-			s.pub.Store(g | below)
+		// Only the goroutine acting as w writes w's identity: the entry is
+		// still its (or, published by an earlier goroutine that acted as
+		// w, a stale one that this goroutine no waiter may take either).
+		if s := &b.slots[i]; s.pub.Load() == &w.boardAt {
+			s.pub.Store(&w.boardBelow)
 		}
 	}
 }

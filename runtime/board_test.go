@@ -606,12 +606,17 @@ func TestWaiterRunsOnlyDescendants(t *testing.T) {
 // waits for c, and may take what X publishes while it runs c, but not X's
 // entry e, published before X started c: sequentially e runs after the
 // code that holds W's locks. X marks e when it starts c (markBelow); with
-// the mark left out, W took e.
+// the mark left out, W took e. X is a guest of the pool (inside Do), so
+// that a waiter for what it runs may help at all.
 func TestWaiterSkipsEntriesBelowItsFunc(t *testing.T) {
 	if !curGWorks() {
 		t.Skip("waiters help only where curG is implemented")
 	}
 	p := newPool(t, 2)
+	p.Do(func(*Worker) { testWaiterSkipsEntriesBelowItsFunc(t, p) })
+}
+
+func testWaiterSkipsEntriesBelowItsFunc(t *testing.T, p *Pool) {
 	release := busyWorkers(t, p)
 	var bG, eG atomic.Uintptr
 	var eSlot atomic.Pointer[boardSlot]
@@ -697,7 +702,7 @@ func TestPublisherRecordedOnlyUnderATakenFunc(t *testing.T) {
 		t.Skip("pub is recorded only where curG is implemented")
 	}
 	p := newPool(t, 2)
-	publish := func() (pub uintptr) {
+	publish := func() (pub *boardID) {
 		pr := p.Promote(freshFunc(t, p, func() {}))
 		if !pr.Published() {
 			t.Fatal("a func whose slot is free was not published")
@@ -706,22 +711,23 @@ func TestPublisherRecordedOnlyUnderATakenFunc(t *testing.T) {
 		if !pr.Reclaim() {
 			t.Fatal("an entry not yet ripe was taken")
 		}
-		if pr.s.pub.Load() != 0 {
+		if pr.s.pub.Load() != nil {
 			t.Fatal("Reclaim left pub set")
 		}
 		return pub
 	}
-	if pub := publish(); pub != 0 {
-		t.Fatalf("published while no taken func ran: pub = %#x, want 0", pub)
+	if pub := publish(); pub != nil {
+		t.Fatalf("published while no taken func ran: pub = %p, want nil", pub)
 	}
 	// A func run as a taken one (runTaken, as a worker or a waiter runs
-	// it) in a slot of its own.
+	// it) in a slot of its own, by a member of the pool (a guest of Do).
 	s := &p.board.slots[len(p.board.slots)-1]
-	var pub, me uintptr
-	p.runTaken(s, func() { me, pub = curG(), publish() })
+	var pub *boardID
+	var me *Worker
+	p.Do(func(w *Worker) { p.runTaken(s, func() { me, pub = w, publish() }) })
 	<-s.done
-	if pub != me {
-		t.Fatalf("published inside a taken func: pub = %#x, want the publisher %#x", pub, me)
+	if me == nil || pub != &me.boardAt {
+		t.Fatalf("published inside a taken func: pub = %p, want the publisher's identity", pub)
 	}
 	if n := p.board.running.Load(); n != 0 {
 		t.Fatalf("running = %d after the taken func returned", n)

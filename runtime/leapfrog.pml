@@ -29,6 +29,11 @@
  * takes G from slot B at any moment, as a main loop does. Every statement
  * is one atomic operation of the Go code.
  *
+ * A "goroutine" here is a member of the pool as Pool.self answers it (a
+ * pool worker, a guest slot or a spare's slot): pub and runner hold
+ * members, and a goroutine acts as one member at a time. pub's BELOW is
+ * the member's boardBelow identity, boardAt being the plain number.
+ *
  * Checked: F, H and each publication of G run exactly once; O runs G only
  * while F runs on W1 and G was published inside F, and W1 never runs H,
  * published before G started (the waiting rule); a taker hands over only
@@ -64,7 +69,7 @@ byte pubC = 0;
 chan doneC = [1] of { bit };
 bool handbackC = false;
 
-/* pub's low bit (below): here, BELOW added to the goroutine */
+/* a member's boardBelow identity (board.go): BELOW added to its number */
 #define BELOW 4
 
 /* ghosts */

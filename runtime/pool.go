@@ -174,7 +174,7 @@ func (p *Pool) Close() error {
 	if p.isDflt {
 		return errors.New("gopar: the default pool is shared and cannot be closed")
 	}
-	if p.inside() {
+	if p.self() != nil {
 		refuse("Pool.Close", "was called from inside a task of the same pool, which it would wait for; close the pool once its operations have returned")
 	}
 	p.closeMu.Lock()
@@ -204,6 +204,13 @@ func (p *Pool) Close() error {
 // does not wait for may still be pending when Do returns; it stays in the
 // guest slot's deque, where the pool's workers find it.
 //
+// Called from a goroutine that already acts as a member of the pool (a task
+// of the pool, a func a worker took from the board, or f of an enclosing
+// Do), Do leases nothing: f receives that member, and runs in the frame the
+// goroutine runs in, as a fork there would (rayon's in_worker). Its forks
+// go on the member's deque, and its waits run what that frame's waits may
+// run, and lend a pool worker's slot to a spare (WAITING.md, "Spares").
+//
 // If every guest slot is taken (many goroutines inside Do at once), or the
 // calling goroutine belongs to a testing/synctest bubble (bubble.go), f runs
 // with a nil *Worker, on which Join runs its two functions one after the
@@ -225,7 +232,14 @@ func (p *Pool) Do(f func(w *Worker)) {
 		// (par's run inline), has nobody else to look (noticeProcs).
 		p.noticeProcs()
 	}
-	w := p.lease()
+	if w := p.self(); w != nil {
+		// A task of p (or f of an enclosing Do) calls Do: it forks on
+		// the member it already runs as, in the frame it runs in, as
+		// rayon's in_worker does.
+		f(w)
+		return
+	}
+	w := p.lease(curG())
 	if w == nil {
 		f(nil)
 		return
@@ -255,20 +269,33 @@ func (p *Pool) refuseDo(name string, nilF bool) {
 	}
 }
 
-// inside reports whether the calling goroutine acts as a member of p: a
-// pool worker, a spare, or a guest inside Do (false where curG is not
-// implemented).
-func (p *Pool) inside() bool {
-	if !useCurG.Load() {
-		return false
+// self returns the member of p that the calling goroutine acts as: the pool
+// worker whose goroutine it is (running a task, or a func taken from the
+// board), the guest slot it leased with Do, or the slot a spare runs as;
+// nil if it is none of them, or where curG does not tell goroutines apart
+// (curgcheck.go). It is the one answer to "who is running": Do and
+// JoinLazy fork on the member it returns, Scope.Spawn pushes onto a
+// worker's deque only if it is that worker, Close refuses to run inside
+// the pool, a waiter with no *Worker at hand lends its slot (slotHolder),
+// and the board tells which entries a waiter may run (board.go).
+//
+// A goroutine acts as at most one member of p: Do and JoinLazy lease a
+// guest slot only for a goroutine that is none. The scan reads the owner
+// words of the members thieves look at; each member's owner is written by
+// the goroutine it names, or cleared (by it, or by release) once it is no
+// longer that goroutine's, so the one entry equal to the caller's g was
+// written by the caller itself.
+func (p *Pool) self() *Worker {
+	if !useCurG.Load() || p.inline { // an inline pool has no member (bubble.go)
+		return nil
 	}
 	g := curG()
-	for _, w := range p.members {
+	for _, w := range p.victims() {
 		if w.owner.Load() == g {
-			return true
+			return w
 		}
 	}
-	return false
+	return nil
 }
 
 // Hungry reports whether some participant of the pool is looking for work
@@ -377,10 +404,15 @@ func (p *Pool) joinShared(a, b func()) {
 	if p.closed.Load() {
 		panic(ErrClosed)
 	}
-	var w *Worker
-	if !p.inline && !inBubble() { // the pool's workers are outside the bubble (bubble.go)
-		w = p.lease()
+	if p.inline || inBubble() { // the pool's workers are outside the bubble (bubble.go)
+		joinCalls(a, b)
+		return
 	}
+	if w := p.self(); w != nil {
+		w.join(func(*Worker) { a() }, func(*Worker) { b() }, true)
+		return
+	}
+	w := p.lease(curG())
 	if w == nil {
 		joinCalls(a, b)
 		return
@@ -438,15 +470,19 @@ func (p *Pool) Go(fn func(w *Worker)) {
 	p.notify()
 }
 
-// lease claims a free guest slot for the calling goroutine.
-func (p *Pool) lease() *Worker {
+// lease claims a free guest slot for the goroutine owner (a curG): the
+// calling goroutine for Do, or 0 for a spare, whose own goroutine makes
+// itself the owner as it starts (runSpare).
+func (p *Pool) lease(owner uintptr) *Worker {
 	guests := p.members[p.nWorkers:]
 	for i, g := range guests {
 		// Is the slot free? Then try to claim it.
 		if !g.leased.Load() && g.leased.CompareAndSwap(false, true) {
 			// The lease is the root of what the guest forks.
 			g.at = g.lease
-			g.owner.Store(curG())
+			if owner != 0 {
+				g.owner.Store(owner)
+			}
 			// Raise the high-water mark so that thieves look at this slot.
 			for {
 				n := p.guestsInUse.Load()

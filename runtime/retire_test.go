@@ -190,7 +190,7 @@ func TestRetiredGoroutineLeavesNewOwner(t *testing.T) {
 			p.Go(func(*Worker) {
 				close(started)
 				<-proceed
-				inside <- w.owner.Load() == curG() && p.inside()
+				inside <- p.self() == w
 			})
 			<-started
 		})

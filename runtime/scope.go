@@ -180,7 +180,7 @@ func (s Scope) Spawn(fn func(s Scope)) {
 		returned = true
 	}
 	w := s.w
-	if w == nil || useCurG.Load() && w.owner.Load() == curG() {
+	if w == nil || w.pool.self() == w {
 		w.Offer(run)
 		return
 	}

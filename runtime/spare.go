@@ -35,7 +35,7 @@ func (w *Worker) lend() *spare {
 			break
 		}
 	}
-	g := p.lease()
+	g := p.lease(0)
 	if g == nil {
 		p.spares.Add(-1)
 		return nil
@@ -96,24 +96,19 @@ func (w *Worker) retiring() bool {
 }
 
 // slotHolder returns the member of p that the calling goroutine acts as
-// and that holds a slot of the pool's parallelism (holdsSlot), or nil: for
-// a wait that has no *Worker at hand (Promotion.Wait). It needs curG.
+// (self) if it holds a slot of the pool's parallelism (holdsSlot), or nil:
+// for a wait that has no *Worker at hand (Promotion.Wait).
 func (p *Pool) slotHolder() *Worker {
-	if !useCurG.Load() {
-		return nil
-	}
-	g := curG()
-	for _, w := range p.victims() {
-		// Only the goroutine acting as w reads w.spare: owner first.
-		if w.owner.Load() == g && w.holdsSlot() {
-			return w
-		}
+	// Only the goroutine acting as w reads w.spare: self first.
+	if w := p.self(); w != nil && w.holdsSlot() {
+		return w
 	}
 	return nil
 }
 
 // holdsSlot reports whether a wait on w parks a slot of the pool's
 // parallelism, which a spare may take: w is a pool worker, or a spare. A
-// guest (a caller of Do, or a pool worker's goroutine that entered again as
-// a guest, which nothing can tell apart) parks without a spare.
+// guest (a goroutine from outside the pool that entered it with Do) parks
+// without a spare. A task of the pool that calls Do runs as its own
+// member (self), so its waits lend as the member's do.
 func (w *Worker) holdsSlot() bool { return w.isPool || w.spare != nil }

@@ -73,6 +73,9 @@ type Worker struct {
 	// frame (release), so that its waits do not run that work.
 	lease       *frame
 	leaseShared bool
+	// boardAt and boardBelow are w's identities as a publisher on the
+	// promotion board (boardID, boardSlot.pub).
+	boardAt, boardBelow boardID
 	// spare is set while a spare goroutine runs as this guest slot (see
 	// spare.go).
 	spare *spare
@@ -105,6 +108,7 @@ func newWorker(p *Pool, i int, isPool bool) *Worker {
 		rng:    uint64(i)*0x9E3779B97F4A7C15 + 1,
 	}
 	w.lease = &frame{region: true}
+	w.boardAt.w, w.boardBelow.w = w, w
 	return w
 }
 
