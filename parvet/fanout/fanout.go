@@ -25,10 +25,13 @@
 // It follows what real code does around these: the function the goroutine
 // runs may be a literal, a local variable holding one (go worker(),
 // wg.Go(worker)) or a function of the package (go drain(ch, &wg)); the loop
-// may be labelled and the spawn may sit under an if of its body; the Wait
+// may be labelled and the spawn may sit under an if of its body; workers
+// may drain their channel in a select that also watches a context; the Wait
 // may be in a goroutine of its own (go func() { wg.Wait(); close(results)
-// }()); and the caller may do work between the loop and the Wait (a
-// producer, a consumer).
+// }()), in a closure the caller calls (wait := func() { wg.Wait() }), a
+// task of another group (wg.Go(savers.Wait)) or deferred (defer wg.Wait());
+// and the caller may do work between the loop and the Wait (a producer, a
+// consumer).
 //
 // Each report names the gopar form that replaces the loop: par.Slice(xs),
 // par.Range(0, n) or par.FromChan(ch), ForEach or TryForEach (first error;
@@ -135,27 +138,30 @@ func run(p *analysis.Pass) (any, error) {
 
 // fan is one fan-out found.
 type fan struct {
-	list    []ast.Stmt
-	at      int                           // the index in list of the loop that spawns (or of its label)
-	loop    ast.Stmt                      // that loop
-	label   *ast.LabeledStmt              // the loop's label, if any
-	lit     *ast.FuncLit                  // the function literal that runs per item (or per worker), where the go statement has one
-	body    *ast.BlockStmt                // the body of the function that runs per item: lit's, or a named function's
-	named   string                        // the name of that function where it is not a literal in place (go worker(), wg.Go(drain))
-	param   map[types.Object]types.Object // a named function's parameters: the caller's variables passed to them
-	args    []ast.Expr                    // the go statement's arguments
-	shape   string                        // "waitgroup", "wg.Go", "errgroup", "semaphore", "weighted", "workers", "counted", "refill"
-	group   types.Object                  // the WaitGroup or errgroup.Group
-	sem     types.Object                  // the semaphore channel, or the channel of the counted receives
-	limit   ast.Expr                      // SetLimit's, the semaphore's capacity, the worker count
-	gctx    types.Object                  // the context of errgroup.WithContext
-	pctx    ast.Expr                      // its parent
-	wait    int                           // the index in list of the statement that waits
-	call    *ast.CallExpr                 // the Wait call
-	ch      types.Object                  // the channel the workers drain
-	under   ast.Stmt                      // the if in the loop body that the spawn sits under
-	waitGo  bool                          // the Wait runs in a goroutine started after the loop
-	between ast.Stmt                      // a statement between the loop and the wait that shares variables with the goroutines
+	list     []ast.Stmt
+	at       int                           // the index in list of the loop that spawns (or of its label)
+	loop     ast.Stmt                      // that loop
+	label    *ast.LabeledStmt              // the loop's label, if any
+	lit      *ast.FuncLit                  // the function literal that runs per item (or per worker), where the go statement has one
+	body     *ast.BlockStmt                // the body of the function that runs per item: lit's, or a named function's
+	named    string                        // the name of that function where it is not a literal in place (go worker(), wg.Go(drain))
+	param    map[types.Object]types.Object // a named function's parameters: the caller's variables passed to them
+	args     []ast.Expr                    // the go statement's arguments
+	shape    string                        // "waitgroup", "wg.Go", "errgroup", "semaphore", "weighted", "workers", "counted", "refill"
+	group    types.Object                  // the WaitGroup or errgroup.Group
+	sem      types.Object                  // the semaphore channel, or the channel of the counted receives
+	limit    ast.Expr                      // SetLimit's, the semaphore's capacity, the worker count
+	gctx     types.Object                  // the context of errgroup.WithContext
+	pctx     ast.Expr                      // its parent
+	wait     int                           // the index in list of the statement that waits
+	call     *ast.CallExpr                 // the Wait call
+	ch       types.Object                  // the channel the workers drain
+	under    ast.Stmt                      // the if in the loop body that the spawn sits under
+	waitGo   bool                          // the Wait runs in a goroutine started after the loop, or as another group's task
+	waitIn   string                        // the closure the Wait runs in, where the caller calls one (wait := func() { wg.Wait() })
+	deferred bool                          // the Wait is deferred
+	sel      bool                          // the workers drain ch in a select that watches other channels too
+	between  ast.Stmt                      // a statement between the loop and the wait that shares variables with the goroutines
 }
 
 // loop looks at the loop list[i].
@@ -254,6 +260,9 @@ func (p *pass) loop(list []ast.Stmt, i int) {
 					f.shape, f.ch = "workers", ch
 				}
 			}
+			if ch := p.selectDrains(f, st); ch != nil {
+				f.shape, f.ch, f.sel = "workers", ch, true
+			}
 		}
 	}
 	if f.group == nil && f.shape != "counted" {
@@ -302,6 +311,32 @@ func (p *pass) loop(list []ast.Stmt, i int) {
 		p.errgroupSetup(f)
 	}
 	p.report(f)
+}
+
+// selectDrains returns the channel, declared before f's loop, that st
+// drains in an endless loop around a select (for { select { case j, ok :=
+// <-jobs: ...; case <-ctx.Done(): return } }), or nil.
+func (p *pass) selectDrains(f *fan, st ast.Stmt) types.Object {
+	fs, ok := st.(*ast.ForStmt)
+	if !ok || fs.Cond != nil || len(fs.Body.List) != 1 {
+		return nil
+	}
+	ss, ok := fs.Body.List[0].(*ast.SelectStmt)
+	if !ok {
+		return nil
+	}
+	for _, c := range ss.Body.List {
+		as, ok := c.(*ast.CommClause).Comm.(*ast.AssignStmt)
+		if !ok || len(as.Rhs) != 1 {
+			continue
+		}
+		if u, ok := ast.Unparen(as.Rhs[0]).(*ast.UnaryExpr); ok && u.Op == token.ARROW {
+			if ch := p.outer(f, p.objOf(u.X)); ch != nil && ch.Pos() < f.loop.Pos() {
+				return ch
+			}
+		}
+	}
+	return nil
 }
 
 // asNodes returns stmts as nodes.
@@ -437,17 +472,48 @@ func (p *pass) isGroup(o types.Object) bool {
 	return ok && n.Obj().Pkg() != nil && n.Obj().Pkg().Path() == "golang.org/x/sync/errgroup" && n.Obj().Name() == "Group"
 }
 
-// findWait finds f's Wait after the loop: in a statement of its own, or in
-// a goroutine started to wait (go func() { wg.Wait(); close(results) }()).
+// findWait finds f's Wait: after the loop in a statement of its own, in a
+// goroutine started to wait (go func() { wg.Wait(); close(results) }()), in
+// a closure the caller calls (wait := func() { wg.Wait() }; ...; wait()),
+// as a method value another group runs (wg.Go(savers.Wait)), or deferred,
+// before the loop or after it (defer wg.Wait(), defer func() { wg.Wait();
+// close(results) }()).
 func (p *pass) findWait(f *fan) {
 	list := f.list
+	for j := 0; j < f.at; j++ {
+		if d, ok := list[j].(*ast.DeferStmt); ok && p.defersWait(f, d) {
+			// It runs when the function returns, after everything that
+			// follows the loop.
+			f.wait, f.call, f.deferred = len(list), d.Call, true
+			return
+		}
+	}
 	for j := f.at + 1; j < len(list) && f.wait < 0; j++ {
+		if d, ok := list[j].(*ast.DeferStmt); ok && p.defersWait(f, d) {
+			f.wait, f.call, f.deferred = j, d.Call, true
+			return
+		}
 		ast.Inspect(list[j], func(n ast.Node) bool {
 			if _, ok := n.(*ast.FuncLit); ok {
 				return false
 			}
-			if call, ok := n.(*ast.CallExpr); ok && f.wait < 0 && p.isCall(call, f.group, "Wait") {
+			call, ok := n.(*ast.CallExpr)
+			if !ok || f.wait >= 0 {
+				return f.wait < 0
+			}
+			switch {
+			case p.isCall(call, f.group, "Wait"):
 				f.wait, f.call = j, call
+			case p.closureWaits(f, call.Fun):
+				f.wait, f.call, f.waitIn = j, call, types.ExprString(call.Fun)
+			default:
+				for _, a := range call.Args {
+					if sel, ok := ast.Unparen(a).(*ast.SelectorExpr); ok && sel.Sel.Name == "Wait" && f.group != nil && p.objOf(sel.X) == f.group {
+						// The Wait as a method value that another
+						// goroutine runs: wg.Go(savers.Wait).
+						f.wait, f.call, f.waitGo = j, call, true
+					}
+				}
 			}
 			return f.wait < 0
 		})
@@ -455,18 +521,65 @@ func (p *pass) findWait(f *fan) {
 			return
 		}
 		if gs, ok := list[j].(*ast.GoStmt); ok {
-			if lit, ok := ast.Unparen(gs.Call.Fun).(*ast.FuncLit); ok {
-				for _, st := range lit.Body.List {
-					if es, ok := st.(*ast.ExprStmt); ok {
-						if call, ok := ast.Unparen(es.X).(*ast.CallExpr); ok && p.isCall(call, f.group, "Wait") {
-							f.wait, f.call, f.waitGo = j, call, true
-							return
-						}
-					}
-				}
+			if lit, ok := ast.Unparen(gs.Call.Fun).(*ast.FuncLit); ok && p.topWait(f, lit.Body) != nil {
+				f.wait, f.call, f.waitGo = j, p.topWait(f, lit.Body), true
+				return
 			}
 		}
 	}
+}
+
+// topWait returns the call of f's Wait among the statements of body (an
+// expression statement, or an assignment of its result), or nil.
+func (p *pass) topWait(f *fan, body *ast.BlockStmt) *ast.CallExpr {
+	for _, st := range body.List {
+		var e ast.Expr
+		switch st := st.(type) {
+		case *ast.ExprStmt:
+			e = st.X
+		case *ast.AssignStmt:
+			if len(st.Rhs) == 1 {
+				e = st.Rhs[0]
+			}
+		case *ast.ReturnStmt:
+			if len(st.Results) == 1 {
+				e = st.Results[0]
+			}
+		case *ast.IfStmt:
+			if as, ok := st.Init.(*ast.AssignStmt); ok && len(as.Rhs) == 1 {
+				e = as.Rhs[0]
+			}
+		}
+		if call, ok := ast.Unparen(e).(*ast.CallExpr); ok && p.isCall(call, f.group, "Wait") {
+			return call
+		}
+	}
+	return nil
+}
+
+// defersWait reports whether d defers f's Wait: defer wg.Wait(), or a
+// deferred function literal that calls it.
+func (p *pass) defersWait(f *fan, d *ast.DeferStmt) bool {
+	if p.isCall(d.Call, f.group, "Wait") {
+		return true
+	}
+	lit, ok := ast.Unparen(d.Call.Fun).(*ast.FuncLit)
+	return ok && p.topWait(f, lit.Body) != nil
+}
+
+// closureWaits reports whether fun names a local closure, assigned once,
+// that calls f's Wait (wait := func() { wg.Wait() }).
+func (p *pass) closureWaits(f *fan, fun ast.Expr) bool {
+	id, ok := ast.Unparen(fun).(*ast.Ident)
+	if !ok || f.group == nil {
+		return false
+	}
+	v, ok := p.TypesInfo.Uses[id].(*types.Var)
+	if !ok {
+		return false
+	}
+	lit := p.assignedLit(v)
+	return lit != nil && p.topWait(f, lit.Body) != nil
 }
 
 // countedJoin reports whether f's goroutines, which no group joins, send

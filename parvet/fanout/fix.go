@@ -40,6 +40,12 @@ type rewrite struct {
 // program's meaning.
 func (p *pass) fixes(f *fan) ([]analysis.SuggestedFix, string) {
 	switch {
+	case f.deferred:
+		return nil, "the Wait is deferred: it runs when the function returns, after the statements that follow the loop"
+	case f.waitIn != "":
+		return nil, "the Wait runs inside " + f.waitIn + ", a closure, which the rewrite would have to change"
+	case f.sel:
+		return nil, "the workers select on other channels besides " + f.ch.Name() + " (a context's Done, a stop), which a par callback does not watch"
 	case f.between != nil:
 		return nil, p.line(f.between, "the caller works between the loop and the Wait with variables the goroutines use")
 	case f.waitGo:
