@@ -17,6 +17,11 @@
 //     before the go statement, <-sem in the goroutine), joined by a group or
 //     by refilling the semaphore, or bounded by a semaphore.Weighted,
 //     acquired before the go statement or in the goroutine;
+//   - a goroutine per item on a group of the program's own or of another
+//     package: a Go method given a function, on a value with a Wait method
+//     (minio's g.Go(f, index)), or a limiter whose method the goroutine
+//     defers and whose Wait follows the loop (wk.Take(); go func() { defer
+//     wk.Give() }(); wk.Wait()), reported without a fix;
 //   - a goroutine per item joined by counting receives from a channel the
 //     goroutines send on (for range xs { <-errc });
 //   - a fixed pool of worker goroutines (or errgroup workers) that drain a
@@ -195,7 +200,20 @@ func (p *pass) loop(list []ast.Stmt, i int) {
 				continue
 			}
 			fn := goparapi.Callee(p.TypesInfo, call)
-			if fn == nil || len(call.Args) != 1 || f.body != nil {
+			if fn == nil || f.body != nil {
+				continue
+			}
+			if len(call.Args) != 1 || !isMethod(fn, "sync", "WaitGroup", "Go") && !isMethod(fn, "golang.org/x/sync/errgroup", "Group", "Go") {
+				// A group of the program's own or of another package:
+				// a Go method given a function, on a value with a Wait.
+				if g := p.recvObj(call); fn.Name() == "Go" && g != nil && hasWait(g.Type()) {
+					for _, a := range call.Args {
+						if _, isLit := ast.Unparen(a).(*ast.FuncLit); isLit && p.worker(f, a, nil) {
+							f.shape, f.group = "group", g
+							break
+						}
+					}
+				}
 				continue
 			}
 			switch {
@@ -217,7 +235,14 @@ func (p *pass) loop(list []ast.Stmt, i int) {
 	}
 	if f.shape == "waitgroup" {
 		f.group = p.doneGroup(f)
-		if f.group != nil && !p.doneAtEnd(f.body, p.inner(f, f.group)) {
+		if f.group == nil {
+			// A limiter of the program's own (wk.Take() before the go
+			// statement, defer wk.Give() in it, wk.Wait() after).
+			if g := p.deferredOn(f); g != nil {
+				f.shape, f.group = "group", g
+			}
+		}
+		if f.group != nil && f.shape == "waitgroup" && !p.doneAtEnd(f.body, p.inner(f, f.group)) {
 			return // a Done mid-way: the wait is for a first step, not the work
 		}
 		// Bounded by a semaphore?
@@ -335,6 +360,35 @@ func (p *pass) selectDrains(f *fan, st ast.Stmt) types.Object {
 				return ch
 			}
 		}
+	}
+	return nil
+}
+
+// hasWait reports whether t, or what it points to, has a Wait method
+// without parameters.
+func hasWait(t types.Type) bool {
+	obj, _, _ := types.LookupFieldOrMethod(t, true, nil, "Wait")
+	fn, ok := obj.(*types.Func)
+	return ok && fn.Signature().Params().Len() == 0
+}
+
+// deferredOn returns the caller's variable, declared before f's loop and
+// not a sync.WaitGroup, whose method f's function defers first (defer
+// wk.Give()) where that variable has a Wait method, or nil.
+func (p *pass) deferredOn(f *fan) types.Object {
+	for _, st := range f.body.List {
+		d, ok := st.(*ast.DeferStmt)
+		if !ok {
+			continue
+		}
+		o := p.outer(f, p.recvObj(d.Call))
+		if o == nil || o.Pos() > f.loop.Pos() || !hasWait(o.Type()) {
+			return nil
+		}
+		if fn := goparapi.Callee(p.TypesInfo, d.Call); fn == nil || isMethod(fn, "sync", "WaitGroup", "Done") {
+			return nil
+		}
+		return o
 	}
 	return nil
 }
@@ -848,6 +902,9 @@ func (p *pass) report(f *fan) {
 		} else {
 			form = fmt.Sprintf("%s.%s (%s) on the pool for CPU-bound work, or %s.Blocking(n).%s for work that blocks on I/O", src, try, errs, src, try)
 		}
+	case "group":
+		what = fmt.Sprintf("a goroutine per item on a group with Go and Wait methods (%s)", typeName(f.group.Type()))
+		form = fmt.Sprintf("%s.TryForEach, or ForEachErr for every error, on the pool for CPU-bound work, or with Blocking(n) for work that blocks on I/O", src)
 	case "counted":
 		what = fmt.Sprintf("a goroutine per item joined by counting receives from %s", f.sem.Name())
 		form = fmt.Sprintf("%s.Map(...).Collect, or TryForEach for errors, on the pool for CPU-bound work, or with Blocking(%s) for work that blocks on I/O", src, limit)
@@ -877,6 +934,17 @@ func (p *pass) report(f *fan) {
 		msg += "; no fix: " + why
 	}
 	p.Report(analysis.Diagnostic{Pos: f.loop.Pos(), End: f.loop.End(), Message: msg, SuggestedFixes: fixes})
+}
+
+// typeName returns the name of t's named type, through a pointer.
+func typeName(t types.Type) string {
+	if ptr, ok := t.Underlying().(*types.Pointer); ok {
+		t = ptr.Elem()
+	}
+	if n, ok := types.Unalias(t).(*types.Named); ok {
+		return n.Obj().Name()
+	}
+	return t.String()
 }
 
 // loopCount returns the number of iterations of the counted loop of f, as
@@ -1003,6 +1071,8 @@ func (p *pass) waits(body *ast.BlockStmt, f *fan, seen map[*types.Func]bool) str
 				found = quote(n)
 			case strings.HasPrefix(fn.Name(), "Serve") || strings.HasPrefix(fn.Name(), "Listen") || recv != "" && fn.Name() == "Accept":
 				found = quote(n) // a server: it runs until stopped
+			case f.shape == "group" && f.group != nil && p.outer(f, p.recvObj(n)) == f.group:
+				// The group's own methods (a limiter's Give) are its join.
 			default:
 				if fd := p.funcs[fn]; fd != nil && !seen[fn] {
 					seen[fn] = true
