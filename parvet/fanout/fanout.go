@@ -434,11 +434,13 @@ func (p *pass) worker(f *fan, fun ast.Expr, args []ast.Expr) bool {
 	switch o := p.TypesInfo.Uses[id].(type) {
 	case *types.Var:
 		// worker := func() { ... }, assigned once, before the loop.
+		// Or with parameters: go stop(server).
 		lit := p.assignedLit(o)
-		if lit == nil || len(lit.Type.Params.List) != 0 || len(args) != 0 {
+		if lit == nil {
 			return false
 		}
 		f.body, f.named, f.args = lit.Body, id.Name, args
+		p.params(f, lit.Type, args)
 		return true
 	case *types.Func:
 		fd := p.funcs[o]
@@ -446,22 +448,27 @@ func (p *pass) worker(f *fan, fun ast.Expr, args []ast.Expr) bool {
 			return false
 		}
 		f.body, f.named, f.args = fd.Body, id.Name, args
-		// Its parameters stand for the caller's variables passed to them.
-		f.param = map[types.Object]types.Object{}
-		k := 0
-		for _, fld := range fd.Type.Params.List {
-			for _, name := range fld.Names {
-				if k < len(args) {
-					if o := p.objOf(args[k]); o != nil {
-						f.param[p.TypesInfo.Defs[name]] = o
-					}
-				}
-				k++
-			}
-		}
+		p.params(f, fd.Type, args)
 		return true
 	}
 	return false
+}
+
+// params sets f's parameters of the named function of type ft: they stand
+// for the caller's variables passed to them.
+func (p *pass) params(f *fan, ft *ast.FuncType, args []ast.Expr) {
+	f.param = map[types.Object]types.Object{}
+	k := 0
+	for _, fld := range ft.Params.List {
+		for _, name := range fld.Names {
+			if k < len(args) {
+				if o := p.objOf(args[k]); o != nil {
+					f.param[p.TypesInfo.Defs[name]] = o
+				}
+			}
+			k++
+		}
+	}
 }
 
 // assignedLit returns the function literal that v is declared with, where v

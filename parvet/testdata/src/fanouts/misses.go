@@ -143,3 +143,17 @@ func egWaitAsTask(ctx context.Context, items []string) error {
 	wg.Go(savers.Wait)
 	return wg.Wait()
 }
+
+// 76: the worker is a closure with a parameter, started per item.
+func wgNamedParam(words []string, out *sync.Map) {
+	var wg sync.WaitGroup
+	store := func(w string) {
+		defer wg.Done()
+		out.Store(w, work(w))
+	}
+	for _, w := range words { // want `fan-out: a goroutine per item with a sync.WaitGroup; .*; no fix: the goroutine runs store, a named function`
+		wg.Add(1)
+		go store(w)
+	}
+	wg.Wait()
+}
