@@ -343,23 +343,26 @@ func (p *pass) loop(list []ast.Stmt, i int) {
 // <-jobs: ...; case <-ctx.Done(): return } }), or nil.
 func (p *pass) selectDrains(f *fan, st ast.Stmt) types.Object {
 	fs, ok := st.(*ast.ForStmt)
-	if !ok || fs.Cond != nil || len(fs.Body.List) != 1 {
+	if !ok || fs.Cond != nil {
 		return nil
 	}
-	ss, ok := fs.Body.List[0].(*ast.SelectStmt)
-	if !ok {
-		return nil
-	}
-	for _, c := range ss.Body.List {
-		as, ok := c.(*ast.CommClause).Comm.(*ast.AssignStmt)
-		if !ok || len(as.Rhs) != 1 {
+	for _, st := range fs.Body.List {
+		ss, ok := st.(*ast.SelectStmt)
+		if !ok {
 			continue
 		}
-		if u, ok := ast.Unparen(as.Rhs[0]).(*ast.UnaryExpr); ok && u.Op == token.ARROW {
-			if ch := p.outer(f, p.objOf(u.X)); ch != nil && ch.Pos() < f.loop.Pos() {
-				return ch
+		for _, c := range ss.Body.List {
+			as, ok := c.(*ast.CommClause).Comm.(*ast.AssignStmt)
+			if !ok || len(as.Rhs) != 1 {
+				continue
+			}
+			if u, ok := ast.Unparen(as.Rhs[0]).(*ast.UnaryExpr); ok && u.Op == token.ARROW {
+				if ch := p.outer(f, p.objOf(u.X)); ch != nil && ch.Pos() < f.loop.Pos() {
+					return ch
+				}
 			}
 		}
+		return nil // the first select is the one that takes the work
 	}
 	return nil
 }
@@ -581,8 +584,22 @@ func (p *pass) findWait(f *fan) {
 		if f.wait >= 0 {
 			return
 		}
-		if gs, ok := list[j].(*ast.GoStmt); ok {
-			if lit, ok := ast.Unparen(gs.Call.Fun).(*ast.FuncLit); ok && p.topWait(f, lit.Body) != nil {
+		// A goroutine, or another group's task, that waits:
+		// go func() { wg.Wait(); close(results) }(), or
+		// g.Go(func() error { wg.Wait(); close(results); return nil }).
+		var lits []ast.Expr
+		switch st := list[j].(type) {
+		case *ast.GoStmt:
+			lits = []ast.Expr{st.Call.Fun}
+		case *ast.ExprStmt:
+			if call, ok := ast.Unparen(st.X).(*ast.CallExpr); ok {
+				if sel, ok := ast.Unparen(call.Fun).(*ast.SelectorExpr); ok && sel.Sel.Name == "Go" {
+					lits = call.Args
+				}
+			}
+		}
+		for _, e := range lits {
+			if lit, ok := ast.Unparen(e).(*ast.FuncLit); ok && p.topWait(f, lit.Body) != nil {
 				f.wait, f.call, f.waitGo = j, p.topWait(f, lit.Body), true
 				return
 			}

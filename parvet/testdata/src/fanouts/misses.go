@@ -157,3 +157,64 @@ func wgNamedParam(words []string, out *sync.Map) {
 	}
 	wg.Wait()
 }
+
+// 77: errgroup workers whose endless loop takes work in a select among
+// other statements, and a WaitGroup of the workers waited in a group task.
+func workersSelectLater(ctx context.Context, items []string) error {
+	g, gctx := errgroup.WithContext(ctx)
+	ch := make(chan string)
+	var loaders sync.WaitGroup
+	for range 4 { // want `fan-out: a pool of 4 errgroup workers draining a channel; .*; no fix: the workers select on other channels besides ch`
+		loaders.Add(1)
+		g.Go(func() error {
+			defer loaders.Done()
+			for {
+				var s string
+				var ok bool
+				select {
+				case <-gctx.Done():
+					return nil
+				case s, ok = <-ch:
+					if !ok {
+						return nil
+					}
+				}
+				if err := check(gctx, s); err != nil {
+					return err
+				}
+			}
+		})
+	}
+	for _, it := range items {
+		ch <- it
+	}
+	close(ch)
+	return g.Wait()
+}
+
+// 78: errgroup workers that a WaitGroup also counts, waited in a task of
+// the group: the task is the caller working beside the workers.
+func wgWaitInTask(items []string, out *sync.Map) error {
+	var g errgroup.Group
+	ch := make(chan string)
+	var wg sync.WaitGroup
+	for range 4 { // want `fan-out: a pool of 4 errgroup workers draining a channel; .*; no fix: the caller works between the loop and the Wait`
+		wg.Add(1)
+		g.Go(func() error {
+			defer wg.Done()
+			for s := range ch {
+				out.Store(s, work(s))
+			}
+			return nil
+		})
+	}
+	g.Go(func() error {
+		wg.Wait()
+		return nil
+	})
+	for _, it := range items {
+		ch <- it
+	}
+	close(ch)
+	return g.Wait()
+}
