@@ -165,6 +165,7 @@ type fan struct {
 	waitGo   bool                          // the Wait runs in a goroutine started after the loop, or as another group's task
 	waitIn   string                        // the closure the Wait runs in, where the caller calls one (wait := func() { wg.Wait() })
 	deferred bool                          // the Wait is deferred
+	semGo    bool                          // a semaphore channel bounds a wg.Go or errgroup loop
 	sel      bool                          // the workers drain ch in a select that watches other channels too
 	between  ast.Stmt                      // a statement between the loop and the wait that shares variables with the goroutines
 }
@@ -268,6 +269,16 @@ func (p *pass) loop(list []ast.Stmt, i int) {
 			})
 		}
 	}
+	if f.shape == "wg.Go" || f.shape == "errgroup" {
+		// Bounded by a semaphore channel: sem <- struct{}{} before g.Go.
+		for _, st := range stmts {
+			if send, ok := st.(*ast.SendStmt); ok {
+				if obj := p.objOf(send.Chan); obj != nil && p.receives(f, obj) {
+					f.sem, f.semGo = obj, true
+				}
+			}
+		}
+	}
 	if f.group == nil && f.shape != "weighted" && f.shape != "semaphore" {
 		// No group: joined by counted receives from a channel the
 		// goroutines send on (for range xs { <-errc }).
@@ -329,13 +340,41 @@ func (p *pass) loop(list []ast.Stmt, i int) {
 			break
 		}
 	}
-	if f.between != nil && p.waitsOnOthers(f) != "" {
-		return // the goroutines wait for what the caller does: not a fork-join
+	if f.between != nil && p.waitsOnOthers(f) != "" && p.releases(f) {
+		return // the goroutines wait until the caller lets them go (close(stop)): not a fork-join
 	}
 	if f.shape == "errgroup" || f.shape == "workers" && f.group != nil && p.isGroup(f.group) {
 		p.errgroupSetup(f)
 	}
 	p.report(f)
+}
+
+// releases reports whether the caller, between f's loop and its wait,
+// closes or sends on a channel other than f's work channel that f's
+// goroutines receive from: a stop signal they wait for.
+func (p *pass) releases(f *fan) bool {
+	found := false
+	for _, st := range f.list[f.at+1 : min(f.wait, len(f.list))] {
+		ast.Inspect(st, func(n ast.Node) bool {
+			if _, ok := n.(*ast.FuncLit); ok {
+				return false
+			}
+			var ch types.Object
+			switch n := n.(type) {
+			case *ast.SendStmt:
+				ch = p.objOf(n.Chan)
+			case *ast.CallExpr:
+				if id, ok := ast.Unparen(n.Fun).(*ast.Ident); ok && id.Name == "close" && len(n.Args) == 1 {
+					ch = p.objOf(n.Args[0])
+				}
+			}
+			if ch != nil && ch != f.ch && p.receives(f, ch) {
+				found = true
+			}
+			return !found
+		})
+	}
+	return found
 }
 
 // selectDrains returns the channel, declared before f's loop, that st

@@ -42,6 +42,8 @@ func (p *pass) fixes(f *fan) ([]analysis.SuggestedFix, string) {
 	switch {
 	case f.shape == "group":
 		return nil, "the group is " + typeName(f.group.Type()) + ", whose Go and Wait the rewrite cannot carry over"
+	case f.semGo:
+		return nil, "a semaphore channel bounds the group's goroutines, which the rewrite carries over for a go statement only"
 	case f.deferred:
 		return nil, "the Wait is deferred: it runs when the function returns, after the statements that follow the loop"
 	case f.waitIn != "":

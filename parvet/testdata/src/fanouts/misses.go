@@ -218,3 +218,46 @@ func wgWaitInTask(items []string, out *sync.Map) error {
 	close(ch)
 	return g.Wait()
 }
+
+// 79: a goroutine per item that sends to a consumer the caller starts
+// between the loop and the Wait (syncthing's NAT discovery).
+func natConsumer(ctx context.Context, names []string) map[string]int {
+	var wg sync.WaitGroup
+	wg.Add(len(names))
+	c := make(chan string)
+	done := make(chan struct{})
+	for _, n := range names { // want `fan-out: a goroutine per item with a sync.WaitGroup whose goroutines wait \(a select\)`
+		go func(n string) {
+			defer wg.Done()
+			select {
+			case c <- n:
+			case <-ctx.Done():
+			}
+		}(n)
+	}
+	seen := map[string]int{}
+	go func() {
+		defer close(done)
+		for n := range c {
+			seen[n] = work(n)
+		}
+	}()
+	wg.Wait()
+	close(c)
+	<-done
+	return seen
+}
+
+// 79b: wg.Go bounded by a semaphore channel (syncthing's fsyncDirs).
+func wgGoSem(dirs []string, out *sync.Map) {
+	sem := make(chan struct{}, 4)
+	var wg sync.WaitGroup
+	for _, d := range dirs { // want `fan-out: a goroutine per item with a sync.WaitGroup; .*; no fix: a semaphore channel bounds the group's goroutines`
+		sem <- struct{}{}
+		wg.Go(func() {
+			defer func() { <-sem }()
+			out.Store(d, work(d))
+		})
+	}
+	wg.Wait()
+}
