@@ -480,6 +480,12 @@ func (p *pass) loopRewrite(f *fan) (*rewrite, string) {
 			return nil, "SetLimit sets no limit that Blocking takes" // SetLimit(-1), or 0
 		}
 		r.limit, r.hasLimit = p.src(f.limit), true
+		if tv := info.Types[f.limit]; tv.Value == nil && f.shape != "semaphore" {
+			// SetLimit(n) with n < 0 sets no limit, where Blocking(n)
+			// panics: the rewrite runs such a group one item at a time,
+			// the same calls with the same results.
+			r.limit = "max(" + r.limit + ", 1)"
+		}
 	} else if f.shape == "semaphore" {
 		return nil, "the semaphore channel's capacity is not in sight"
 	}
