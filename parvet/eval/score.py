@@ -44,7 +44,7 @@ for tsv in sorted(glob.glob(os.path.join(here, 'corpus', '*.tsv'))):
                 tot[shape][1] += 1
             else:
                 misses.append(f'{name} {loc} {shape}: {note}')
-        elif loc in reports:
+        elif label == 'neg' and loc in reports:
             tot[shape][2] += 1
             falses.append(f'{name} {loc} {shape}: {note} -- {reports[loc][:120]}')
     for loc, msg in reports.items():
