@@ -721,6 +721,9 @@ func (p *pass) countedJoin(f *fan) bool {
 		if lb == nil {
 			continue
 		}
+		if fs, ok := unlabel(f.list[j]).(*ast.ForStmt); ok && fs.Cond == nil {
+			return false // an endless loop that serves what they send, not a count
+		}
 		for _, st := range lb.List {
 			var got types.Object
 			ast.Inspect(st, func(n ast.Node) bool {
@@ -763,6 +766,14 @@ func (p *pass) refillJoin(f *fan) bool {
 		return false
 	}
 	return false
+}
+
+// unlabel returns the statement that st labels, or st.
+func unlabel(st ast.Stmt) ast.Stmt {
+	if l, ok := st.(*ast.LabeledStmt); ok {
+		return l.Stmt
+	}
+	return st
 }
 
 func loopBody(st ast.Stmt) *ast.BlockStmt {
