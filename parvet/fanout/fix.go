@@ -1028,7 +1028,7 @@ func (p *pass) typeString(t types.Type) (string, bool) {
 		if pkg == p.Pkg {
 			return ""
 		}
-		name := goparapi.ImportName(p.file, pkg.Path())
+		name := goparapi.PackageName(p.file, pkg)
 		if name == "" {
 			ok = false
 		}
