@@ -197,7 +197,7 @@ func (c *checker) typeString(file *ast.File, t types.Type) (string, bool) {
 		if p == c.pass.Pkg {
 			return ""
 		}
-		name := goparapi.ImportName(file, p.Path())
+		name := goparapi.PackageName(file, p)
 		if name == "" {
 			ok = false
 		}

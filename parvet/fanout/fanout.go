@@ -17,6 +17,11 @@
 //     before the go statement, <-sem in the goroutine), joined by a group or
 //     by refilling the semaphore, or bounded by a semaphore.Weighted,
 //     acquired before the go statement or in the goroutine;
+//   - a goroutine per item on a group of the program's own or of another
+//     package: a Go method given a function, on a value with a Wait method
+//     (minio's g.Go(f, index)), or a limiter whose method the goroutine
+//     defers and whose Wait follows the loop (wk.Take(); go func() { defer
+//     wk.Give() }(); wk.Wait()), reported without a fix;
 //   - a goroutine per item joined by counting receives from a channel the
 //     goroutines send on (for range xs { <-errc });
 //   - a fixed pool of worker goroutines (or errgroup workers) that drain a
@@ -25,10 +30,13 @@
 // It follows what real code does around these: the function the goroutine
 // runs may be a literal, a local variable holding one (go worker(),
 // wg.Go(worker)) or a function of the package (go drain(ch, &wg)); the loop
-// may be labelled and the spawn may sit under an if of its body; the Wait
+// may be labelled and the spawn may sit under an if of its body; workers
+// may drain their channel in a select that also watches a context; the Wait
 // may be in a goroutine of its own (go func() { wg.Wait(); close(results)
-// }()); and the caller may do work between the loop and the Wait (a
-// producer, a consumer).
+// }()), in a closure the caller calls (wait := func() { wg.Wait() }), a
+// task of another group (wg.Go(savers.Wait)) or deferred (defer wg.Wait());
+// and the caller may do work between the loop and the Wait (a producer, a
+// consumer).
 //
 // Each report names the gopar form that replaces the loop: par.Slice(xs),
 // par.Range(0, n) or par.FromChan(ch), ForEach or TryForEach (first error;
@@ -135,27 +143,31 @@ func run(p *analysis.Pass) (any, error) {
 
 // fan is one fan-out found.
 type fan struct {
-	list    []ast.Stmt
-	at      int                           // the index in list of the loop that spawns (or of its label)
-	loop    ast.Stmt                      // that loop
-	label   *ast.LabeledStmt              // the loop's label, if any
-	lit     *ast.FuncLit                  // the function literal that runs per item (or per worker), where the go statement has one
-	body    *ast.BlockStmt                // the body of the function that runs per item: lit's, or a named function's
-	named   string                        // the name of that function where it is not a literal in place (go worker(), wg.Go(drain))
-	param   map[types.Object]types.Object // a named function's parameters: the caller's variables passed to them
-	args    []ast.Expr                    // the go statement's arguments
-	shape   string                        // "waitgroup", "wg.Go", "errgroup", "semaphore", "weighted", "workers", "counted", "refill"
-	group   types.Object                  // the WaitGroup or errgroup.Group
-	sem     types.Object                  // the semaphore channel, or the channel of the counted receives
-	limit   ast.Expr                      // SetLimit's, the semaphore's capacity, the worker count
-	gctx    types.Object                  // the context of errgroup.WithContext
-	pctx    ast.Expr                      // its parent
-	wait    int                           // the index in list of the statement that waits
-	call    *ast.CallExpr                 // the Wait call
-	ch      types.Object                  // the channel the workers drain
-	under   ast.Stmt                      // the if in the loop body that the spawn sits under
-	waitGo  bool                          // the Wait runs in a goroutine started after the loop
-	between ast.Stmt                      // a statement between the loop and the wait that shares variables with the goroutines
+	list     []ast.Stmt
+	at       int                           // the index in list of the loop that spawns (or of its label)
+	loop     ast.Stmt                      // that loop
+	label    *ast.LabeledStmt              // the loop's label, if any
+	lit      *ast.FuncLit                  // the function literal that runs per item (or per worker), where the go statement has one
+	body     *ast.BlockStmt                // the body of the function that runs per item: lit's, or a named function's
+	named    string                        // the name of that function where it is not a literal in place (go worker(), wg.Go(drain))
+	param    map[types.Object]types.Object // a named function's parameters: the caller's variables passed to them
+	args     []ast.Expr                    // the go statement's arguments
+	shape    string                        // "waitgroup", "wg.Go", "errgroup", "semaphore", "weighted", "workers", "counted", "refill"
+	group    types.Object                  // the WaitGroup or errgroup.Group
+	sem      types.Object                  // the semaphore channel, or the channel of the counted receives
+	limit    ast.Expr                      // SetLimit's, the semaphore's capacity, the worker count
+	gctx     types.Object                  // the context of errgroup.WithContext
+	pctx     ast.Expr                      // its parent
+	wait     int                           // the index in list of the statement that waits
+	call     *ast.CallExpr                 // the Wait call
+	ch       types.Object                  // the channel the workers drain
+	under    ast.Stmt                      // the if in the loop body that the spawn sits under
+	waitGo   bool                          // the Wait runs in a goroutine started after the loop, or as another group's task
+	waitIn   string                        // the closure the Wait runs in, where the caller calls one (wait := func() { wg.Wait() })
+	deferred bool                          // the Wait is deferred
+	semGo    bool                          // a semaphore channel bounds a wg.Go or errgroup loop
+	sel      bool                          // the workers drain ch in a select that watches other channels too
+	between  ast.Stmt                      // a statement between the loop and the wait that shares variables with the goroutines
 }
 
 // loop looks at the loop list[i].
@@ -189,7 +201,20 @@ func (p *pass) loop(list []ast.Stmt, i int) {
 				continue
 			}
 			fn := goparapi.Callee(p.TypesInfo, call)
-			if fn == nil || len(call.Args) != 1 || f.body != nil {
+			if fn == nil || f.body != nil {
+				continue
+			}
+			if len(call.Args) != 1 || !isMethod(fn, "sync", "WaitGroup", "Go") && !isMethod(fn, "golang.org/x/sync/errgroup", "Group", "Go") {
+				// A group of the program's own or of another package:
+				// a Go method given a function, on a value with a Wait.
+				if g := p.recvObj(call); fn.Name() == "Go" && g != nil && hasWait(g.Type()) {
+					for _, a := range call.Args {
+						if _, isLit := ast.Unparen(a).(*ast.FuncLit); isLit && p.worker(f, a, nil) {
+							f.shape, f.group = "group", g
+							break
+						}
+					}
+				}
 				continue
 			}
 			switch {
@@ -211,7 +236,14 @@ func (p *pass) loop(list []ast.Stmt, i int) {
 	}
 	if f.shape == "waitgroup" {
 		f.group = p.doneGroup(f)
-		if f.group != nil && !p.doneAtEnd(f.body, p.inner(f, f.group)) {
+		if f.group == nil {
+			// A limiter of the program's own (wk.Take() before the go
+			// statement, defer wk.Give() in it, wk.Wait() after).
+			if g := p.deferredOn(f); g != nil {
+				f.shape, f.group = "group", g
+			}
+		}
+		if f.group != nil && f.shape == "waitgroup" && !p.doneAtEnd(f.body, p.inner(f, f.group)) {
 			return // a Done mid-way: the wait is for a first step, not the work
 		}
 		// Bounded by a semaphore?
@@ -237,6 +269,16 @@ func (p *pass) loop(list []ast.Stmt, i int) {
 			})
 		}
 	}
+	if f.shape == "wg.Go" || f.shape == "errgroup" {
+		// Bounded by a semaphore channel: sem <- struct{}{} before g.Go.
+		for _, st := range stmts {
+			if send, ok := st.(*ast.SendStmt); ok {
+				if obj := p.objOf(send.Chan); obj != nil && p.receives(f, obj) {
+					f.sem, f.semGo = obj, true
+				}
+			}
+		}
+	}
 	if f.group == nil && f.shape != "weighted" && f.shape != "semaphore" {
 		// No group: joined by counted receives from a channel the
 		// goroutines send on (for range xs { <-errc }).
@@ -253,6 +295,9 @@ func (p *pass) loop(list []ast.Stmt, i int) {
 					// worker drains (not a channel per item, as in a fan-in).
 					f.shape, f.ch = "workers", ch
 				}
+			}
+			if ch := p.selectDrains(f, st); ch != nil {
+				f.shape, f.ch, f.sel = "workers", ch, true
 			}
 		}
 	}
@@ -295,13 +340,99 @@ func (p *pass) loop(list []ast.Stmt, i int) {
 			break
 		}
 	}
-	if f.between != nil && p.waitsOnOthers(f) != "" {
-		return // the goroutines wait for what the caller does: not a fork-join
+	if f.between != nil && p.waitsOnOthers(f) != "" && p.releases(f) {
+		return // the goroutines wait until the caller lets them go (close(stop)): not a fork-join
 	}
 	if f.shape == "errgroup" || f.shape == "workers" && f.group != nil && p.isGroup(f.group) {
 		p.errgroupSetup(f)
 	}
 	p.report(f)
+}
+
+// releases reports whether the caller, between f's loop and its wait,
+// closes or sends on a channel other than f's work channel that f's
+// goroutines receive from: a stop signal they wait for.
+func (p *pass) releases(f *fan) bool {
+	found := false
+	for _, st := range f.list[f.at+1 : min(f.wait, len(f.list))] {
+		ast.Inspect(st, func(n ast.Node) bool {
+			if _, ok := n.(*ast.FuncLit); ok {
+				return false
+			}
+			var ch types.Object
+			switch n := n.(type) {
+			case *ast.SendStmt:
+				ch = p.objOf(n.Chan)
+			case *ast.CallExpr:
+				if id, ok := ast.Unparen(n.Fun).(*ast.Ident); ok && id.Name == "close" && len(n.Args) == 1 {
+					ch = p.objOf(n.Args[0])
+				}
+			}
+			if ch != nil && ch != f.ch && p.receives(f, ch) {
+				found = true
+			}
+			return !found
+		})
+	}
+	return found
+}
+
+// selectDrains returns the channel, declared before f's loop, that st
+// drains in an endless loop around a select (for { select { case j, ok :=
+// <-jobs: ...; case <-ctx.Done(): return } }), or nil.
+func (p *pass) selectDrains(f *fan, st ast.Stmt) types.Object {
+	fs, ok := st.(*ast.ForStmt)
+	if !ok || fs.Cond != nil {
+		return nil
+	}
+	for _, st := range fs.Body.List {
+		ss, ok := st.(*ast.SelectStmt)
+		if !ok {
+			continue
+		}
+		for _, c := range ss.Body.List {
+			as, ok := c.(*ast.CommClause).Comm.(*ast.AssignStmt)
+			if !ok || len(as.Rhs) != 1 {
+				continue
+			}
+			if u, ok := ast.Unparen(as.Rhs[0]).(*ast.UnaryExpr); ok && u.Op == token.ARROW {
+				if ch := p.outer(f, p.objOf(u.X)); ch != nil && ch.Pos() < f.loop.Pos() {
+					return ch
+				}
+			}
+		}
+		return nil // the first select is the one that takes the work
+	}
+	return nil
+}
+
+// hasWait reports whether t, or what it points to, has a Wait method
+// without parameters.
+func hasWait(t types.Type) bool {
+	obj, _, _ := types.LookupFieldOrMethod(t, true, nil, "Wait")
+	fn, ok := obj.(*types.Func)
+	return ok && fn.Signature().Params().Len() == 0
+}
+
+// deferredOn returns the caller's variable, declared before f's loop and
+// not a sync.WaitGroup, whose method f's function defers first (defer
+// wk.Give()) where that variable has a Wait method, or nil.
+func (p *pass) deferredOn(f *fan) types.Object {
+	for _, st := range f.body.List {
+		d, ok := st.(*ast.DeferStmt)
+		if !ok {
+			continue
+		}
+		o := p.outer(f, p.recvObj(d.Call))
+		if o == nil || o.Pos() > f.loop.Pos() || !hasWait(o.Type()) {
+			return nil
+		}
+		if fn := goparapi.Callee(p.TypesInfo, d.Call); fn == nil || isMethod(fn, "sync", "WaitGroup", "Done") {
+			return nil
+		}
+		return o
+	}
+	return nil
 }
 
 // asNodes returns stmts as nodes.
@@ -345,11 +476,13 @@ func (p *pass) worker(f *fan, fun ast.Expr, args []ast.Expr) bool {
 	switch o := p.TypesInfo.Uses[id].(type) {
 	case *types.Var:
 		// worker := func() { ... }, assigned once, before the loop.
+		// Or with parameters: go stop(server).
 		lit := p.assignedLit(o)
-		if lit == nil || len(lit.Type.Params.List) != 0 || len(args) != 0 {
+		if lit == nil {
 			return false
 		}
 		f.body, f.named, f.args = lit.Body, id.Name, args
+		p.params(f, lit.Type, args)
 		return true
 	case *types.Func:
 		fd := p.funcs[o]
@@ -357,22 +490,27 @@ func (p *pass) worker(f *fan, fun ast.Expr, args []ast.Expr) bool {
 			return false
 		}
 		f.body, f.named, f.args = fd.Body, id.Name, args
-		// Its parameters stand for the caller's variables passed to them.
-		f.param = map[types.Object]types.Object{}
-		k := 0
-		for _, fld := range fd.Type.Params.List {
-			for _, name := range fld.Names {
-				if k < len(args) {
-					if o := p.objOf(args[k]); o != nil {
-						f.param[p.TypesInfo.Defs[name]] = o
-					}
-				}
-				k++
-			}
-		}
+		p.params(f, fd.Type, args)
 		return true
 	}
 	return false
+}
+
+// params sets f's parameters of the named function of type ft: they stand
+// for the caller's variables passed to them.
+func (p *pass) params(f *fan, ft *ast.FuncType, args []ast.Expr) {
+	f.param = map[types.Object]types.Object{}
+	k := 0
+	for _, fld := range ft.Params.List {
+		for _, name := range fld.Names {
+			if k < len(args) {
+				if o := p.objOf(args[k]); o != nil {
+					f.param[p.TypesInfo.Defs[name]] = o
+				}
+			}
+			k++
+		}
+	}
 }
 
 // assignedLit returns the function literal that v is declared with, where v
@@ -437,36 +575,128 @@ func (p *pass) isGroup(o types.Object) bool {
 	return ok && n.Obj().Pkg() != nil && n.Obj().Pkg().Path() == "golang.org/x/sync/errgroup" && n.Obj().Name() == "Group"
 }
 
-// findWait finds f's Wait after the loop: in a statement of its own, or in
-// a goroutine started to wait (go func() { wg.Wait(); close(results) }()).
+// findWait finds f's Wait: after the loop in a statement of its own, in a
+// goroutine started to wait (go func() { wg.Wait(); close(results) }()), in
+// a closure the caller calls (wait := func() { wg.Wait() }; ...; wait()),
+// as a method value another group runs (wg.Go(savers.Wait)), or deferred,
+// before the loop or after it (defer wg.Wait(), defer func() { wg.Wait();
+// close(results) }()).
 func (p *pass) findWait(f *fan) {
 	list := f.list
+	for j := 0; j < f.at; j++ {
+		if d, ok := list[j].(*ast.DeferStmt); ok && p.defersWait(f, d) {
+			// It runs when the function returns, after everything that
+			// follows the loop.
+			f.wait, f.call, f.deferred = len(list), d.Call, true
+			return
+		}
+	}
 	for j := f.at + 1; j < len(list) && f.wait < 0; j++ {
+		if d, ok := list[j].(*ast.DeferStmt); ok && p.defersWait(f, d) {
+			f.wait, f.call, f.deferred = j, d.Call, true
+			return
+		}
 		ast.Inspect(list[j], func(n ast.Node) bool {
 			if _, ok := n.(*ast.FuncLit); ok {
 				return false
 			}
-			if call, ok := n.(*ast.CallExpr); ok && f.wait < 0 && p.isCall(call, f.group, "Wait") {
+			call, ok := n.(*ast.CallExpr)
+			if !ok || f.wait >= 0 {
+				return f.wait < 0
+			}
+			switch {
+			case p.isCall(call, f.group, "Wait"):
 				f.wait, f.call = j, call
+			case p.closureWaits(f, call.Fun):
+				f.wait, f.call, f.waitIn = j, call, types.ExprString(call.Fun)
+			default:
+				for _, a := range call.Args {
+					if sel, ok := ast.Unparen(a).(*ast.SelectorExpr); ok && sel.Sel.Name == "Wait" && f.group != nil && p.objOf(sel.X) == f.group {
+						// The Wait as a method value that another
+						// goroutine runs: wg.Go(savers.Wait).
+						f.wait, f.call, f.waitGo = j, call, true
+					}
+				}
 			}
 			return f.wait < 0
 		})
 		if f.wait >= 0 {
 			return
 		}
-		if gs, ok := list[j].(*ast.GoStmt); ok {
-			if lit, ok := ast.Unparen(gs.Call.Fun).(*ast.FuncLit); ok {
-				for _, st := range lit.Body.List {
-					if es, ok := st.(*ast.ExprStmt); ok {
-						if call, ok := ast.Unparen(es.X).(*ast.CallExpr); ok && p.isCall(call, f.group, "Wait") {
-							f.wait, f.call, f.waitGo = j, call, true
-							return
-						}
-					}
+		// A goroutine, or another group's task, that waits:
+		// go func() { wg.Wait(); close(results) }(), or
+		// g.Go(func() error { wg.Wait(); close(results); return nil }).
+		var lits []ast.Expr
+		switch st := list[j].(type) {
+		case *ast.GoStmt:
+			lits = []ast.Expr{st.Call.Fun}
+		case *ast.ExprStmt:
+			if call, ok := ast.Unparen(st.X).(*ast.CallExpr); ok {
+				if sel, ok := ast.Unparen(call.Fun).(*ast.SelectorExpr); ok && sel.Sel.Name == "Go" {
+					lits = call.Args
 				}
 			}
 		}
+		for _, e := range lits {
+			if lit, ok := ast.Unparen(e).(*ast.FuncLit); ok && p.topWait(f, lit.Body) != nil {
+				f.wait, f.call, f.waitGo = j, p.topWait(f, lit.Body), true
+				return
+			}
+		}
 	}
+}
+
+// topWait returns the call of f's Wait among the statements of body (an
+// expression statement, or an assignment of its result), or nil.
+func (p *pass) topWait(f *fan, body *ast.BlockStmt) *ast.CallExpr {
+	for _, st := range body.List {
+		var e ast.Expr
+		switch st := st.(type) {
+		case *ast.ExprStmt:
+			e = st.X
+		case *ast.AssignStmt:
+			if len(st.Rhs) == 1 {
+				e = st.Rhs[0]
+			}
+		case *ast.ReturnStmt:
+			if len(st.Results) == 1 {
+				e = st.Results[0]
+			}
+		case *ast.IfStmt:
+			if as, ok := st.Init.(*ast.AssignStmt); ok && len(as.Rhs) == 1 {
+				e = as.Rhs[0]
+			}
+		}
+		if call, ok := ast.Unparen(e).(*ast.CallExpr); ok && p.isCall(call, f.group, "Wait") {
+			return call
+		}
+	}
+	return nil
+}
+
+// defersWait reports whether d defers f's Wait: defer wg.Wait(), or a
+// deferred function literal that calls it.
+func (p *pass) defersWait(f *fan, d *ast.DeferStmt) bool {
+	if p.isCall(d.Call, f.group, "Wait") {
+		return true
+	}
+	lit, ok := ast.Unparen(d.Call.Fun).(*ast.FuncLit)
+	return ok && p.topWait(f, lit.Body) != nil
+}
+
+// closureWaits reports whether fun names a local closure, assigned once,
+// that calls f's Wait (wait := func() { wg.Wait() }).
+func (p *pass) closureWaits(f *fan, fun ast.Expr) bool {
+	id, ok := ast.Unparen(fun).(*ast.Ident)
+	if !ok || f.group == nil {
+		return false
+	}
+	v, ok := p.TypesInfo.Uses[id].(*types.Var)
+	if !ok {
+		return false
+	}
+	lit := p.assignedLit(v)
+	return lit != nil && p.topWait(f, lit.Body) != nil
 }
 
 // countedJoin reports whether f's goroutines, which no group joins, send
@@ -490,6 +720,9 @@ func (p *pass) countedJoin(f *fan) bool {
 		lb := loopBody(f.list[j])
 		if lb == nil {
 			continue
+		}
+		if fs, ok := unlabel(f.list[j]).(*ast.ForStmt); ok && fs.Cond == nil {
+			return false // an endless loop that serves what they send, not a count
 		}
 		for _, st := range lb.List {
 			var got types.Object
@@ -533,6 +766,14 @@ func (p *pass) refillJoin(f *fan) bool {
 		return false
 	}
 	return false
+}
+
+// unlabel returns the statement that st labels, or st.
+func unlabel(st ast.Stmt) ast.Stmt {
+	if l, ok := st.(*ast.LabeledStmt); ok {
+		return l.Stmt
+	}
+	return st
 }
 
 func loopBody(st ast.Stmt) *ast.BlockStmt {
@@ -735,6 +976,9 @@ func (p *pass) report(f *fan) {
 		} else {
 			form = fmt.Sprintf("%s.%s (%s) on the pool for CPU-bound work, or %s.Blocking(n).%s for work that blocks on I/O", src, try, errs, src, try)
 		}
+	case "group":
+		what = fmt.Sprintf("a goroutine per item on a group with Go and Wait methods (%s)", typeName(f.group.Type()))
+		form = fmt.Sprintf("%s.TryForEach, or ForEachErr for every error, on the pool for CPU-bound work, or with Blocking(n) for work that blocks on I/O", src)
 	case "counted":
 		what = fmt.Sprintf("a goroutine per item joined by counting receives from %s", f.sem.Name())
 		form = fmt.Sprintf("%s.Map(...).Collect, or TryForEach for errors, on the pool for CPU-bound work, or with Blocking(%s) for work that blocks on I/O", src, limit)
@@ -764,6 +1008,17 @@ func (p *pass) report(f *fan) {
 		msg += "; no fix: " + why
 	}
 	p.Report(analysis.Diagnostic{Pos: f.loop.Pos(), End: f.loop.End(), Message: msg, SuggestedFixes: fixes})
+}
+
+// typeName returns the name of t's named type, through a pointer.
+func typeName(t types.Type) string {
+	if ptr, ok := t.Underlying().(*types.Pointer); ok {
+		t = ptr.Elem()
+	}
+	if n, ok := types.Unalias(t).(*types.Named); ok {
+		return n.Obj().Name()
+	}
+	return t.String()
 }
 
 // loopCount returns the number of iterations of the counted loop of f, as
@@ -890,6 +1145,8 @@ func (p *pass) waits(body *ast.BlockStmt, f *fan, seen map[*types.Func]bool) str
 				found = quote(n)
 			case strings.HasPrefix(fn.Name(), "Serve") || strings.HasPrefix(fn.Name(), "Listen") || recv != "" && fn.Name() == "Accept":
 				found = quote(n) // a server: it runs until stopped
+			case f.shape == "group" && f.group != nil && p.outer(f, p.recvObj(n)) == f.group:
+				// The group's own methods (a limiter's Give) are its join.
 			default:
 				if fd := p.funcs[fn]; fd != nil && !seen[fn] {
 					seen[fn] = true

@@ -40,6 +40,16 @@ type rewrite struct {
 // program's meaning.
 func (p *pass) fixes(f *fan) ([]analysis.SuggestedFix, string) {
 	switch {
+	case f.shape == "group":
+		return nil, "the group is " + typeName(f.group.Type()) + ", whose Go and Wait the rewrite cannot carry over"
+	case f.semGo:
+		return nil, "a semaphore channel bounds the group's goroutines, which the rewrite carries over for a go statement only"
+	case f.deferred:
+		return nil, "the Wait is deferred: it runs when the function returns, after the statements that follow the loop"
+	case f.waitIn != "":
+		return nil, "the Wait runs inside " + f.waitIn + ", a closure, which the rewrite would have to change"
+	case f.sel:
+		return nil, "the workers select on other channels besides " + f.ch.Name() + " (a context's Done, a stop), which a par callback does not watch"
 	case f.between != nil:
 		return nil, p.line(f.between, "the caller works between the loop and the Wait with variables the goroutines use")
 	case f.waitGo:
@@ -470,6 +480,12 @@ func (p *pass) loopRewrite(f *fan) (*rewrite, string) {
 			return nil, "SetLimit sets no limit that Blocking takes" // SetLimit(-1), or 0
 		}
 		r.limit, r.hasLimit = p.src(f.limit), true
+		if tv := info.Types[f.limit]; tv.Value == nil && f.shape != "semaphore" {
+			// SetLimit(n) with n < 0 sets no limit, where Blocking(n)
+			// panics: the rewrite runs such a group one item at a time,
+			// the same calls with the same results.
+			r.limit = "max(" + r.limit + ", 1)"
+		}
 	} else if f.shape == "semaphore" {
 		return nil, "the semaphore channel's capacity is not in sight"
 	}
@@ -1012,7 +1028,7 @@ func (p *pass) typeString(t types.Type) (string, bool) {
 		if pkg == p.Pkg {
 			return ""
 		}
-		name := goparapi.ImportName(p.file, pkg.Path())
+		name := goparapi.PackageName(p.file, pkg)
 		if name == "" {
 			ok = false
 		}

@@ -229,6 +229,26 @@ func ImportName(file *ast.File, path string) string {
 	return ""
 }
 
+// PackageName returns the name by which file refers to pkg: the import's
+// name, or for an import without one, the package's own name (lib for
+// example.com/lib/v2), or "" where file does not import it by a name.
+func PackageName(file *ast.File, pkg *types.Package) string {
+	for _, imp := range file.Imports {
+		p, _ := strconv.Unquote(imp.Path.Value)
+		if p != pkg.Path() {
+			continue
+		}
+		if imp.Name != nil {
+			if imp.Name.Name == "_" || imp.Name.Name == "." {
+				return ""
+			}
+			return imp.Name.Name
+		}
+		return pkg.Name()
+	}
+	return ""
+}
+
 // AddImport returns the edit that adds an import of path to file, and the
 // name by which code at pos refers to the package, or ok false if that name
 // means something else at pos. It returns no edit if the file imports path

@@ -1,6 +1,7 @@
 package fanouts
 
 import (
+	"context"
 	"net"
 	"sync"
 )
@@ -75,4 +76,24 @@ func hammer(n int, stop chan struct{}) {
 	}
 	close(stop)
 	wg.Wait()
+}
+
+// Forwarders per channel whose sends an endless loop serves: no count joins
+// them (prometheus's zookeeper discovery).
+func forwarders(ctx context.Context, ins []chan string, out chan string) {
+	for _, in := range ins {
+		go func(in chan string) {
+			for s := range in {
+				out <- s
+			}
+		}(in)
+	}
+	for {
+		select {
+		case <-ctx.Done():
+			return
+		case s := <-out:
+			_ = work(s)
+		}
+	}
 }

@@ -1,0 +1,67 @@
+#!/usr/bin/env python3
+"""score.py scores parvet's fanout reports against the hand labels.
+
+Usage: score.py CORPUSDIR   (CORPUSDIR holds <owner>+<name>/.parvet-reports.txt,
+the output of `parvet -fanout -test=false ./...` run in each checkout)
+
+It reads corpus/<owner>+<name>.tsv beside it, matches each report to a label
+by file and loop line, and prints recall (fan-outs reported / fan-outs
+labelled) and precision (reports on fan-outs / reports on labelled loops) per
+shape, with the misses, the reports on negatives and the reports on loops
+that no label names.
+"""
+import collections, glob, os, re, sys
+
+here = os.path.dirname(os.path.abspath(__file__))
+corpus = sys.argv[1]
+rep = re.compile(r'^(.*?\.go):(\d+):\d+: (fan-out: .*)$')
+tot = collections.defaultdict(lambda: [0, 0, 0])  # shape: labelled fan-outs, found, reports on negatives
+misses, falses, unlabelled, found_msgs = [], [], [], []
+for tsv in sorted(glob.glob(os.path.join(here, 'corpus', '*.tsv'))):
+    name = os.path.basename(tsv)[:-4]
+    root = os.path.join(corpus, name)
+    labels = {}
+    for line in open(tsv):
+        if line.startswith('#') or not line.strip():
+            continue
+        loc, shape, label, note = line.rstrip('\n').split('\t')
+        labels[loc] = (shape, label, note)
+    reports = {}
+    path = os.path.join(root, '.parvet-reports.txt')
+    if not os.path.exists(path):
+        print(f'{name}: no reports file, skipped', file=sys.stderr)
+        continue
+    for line in open(path):
+        m = rep.match(line.strip())
+        if not m:
+            continue
+        f = os.path.relpath(m.group(1), root) if os.path.isabs(m.group(1)) else m.group(1)
+        reports[f'{f}:{m.group(2)}'] = m.group(3)
+    for loc, (shape, label, note) in labels.items():
+        if label == 'fanout':
+            tot[shape][0] += 1
+            if loc in reports:
+                tot[shape][1] += 1
+            else:
+                misses.append(f'{name} {loc} {shape}: {note}')
+        elif label == 'neg' and loc in reports:
+            tot[shape][2] += 1
+            falses.append(f'{name} {loc} {shape}: {note} -- {reports[loc][:120]}')
+    for loc, msg in reports.items():
+        if loc not in labels and not loc.split(':')[0].endswith('_test.go'):
+            unlabelled.append(f'{name} {loc}: {msg[:140]}')
+print('| shape | fan-outs | found | recall | reports on negatives | precision |')
+print('| --- | --- | --- | --- | --- | --- |')
+T = [0, 0, 0]
+for shape in sorted(tot, key=lambda s: -tot[s][0]):
+    n, f, fp = tot[shape]
+    T = [T[0] + n, T[1] + f, T[2] + fp]
+    rec = f'{100*f/n:.0f}%' if n else '-'
+    prec = f'{100*f/(f+fp):.0f}%' if f + fp else '-'
+    print(f'| {shape} | {n} | {f} | {rec} | {fp} | {prec} |')
+n, f, fp = T
+print(f'| **all** | **{n}** | **{f}** | **{100*f/n:.0f}%** | **{fp}** | **{100*f/max(1,f+fp):.0f}%** |')
+for title, xs in (('misses', misses), ('reports on negatives', falses), ('reports on unlabelled loops', unlabelled)):
+    print(f'\n{title} ({len(xs)}):')
+    for x in xs:
+        print('  ' + x)
