@@ -191,7 +191,13 @@ func TestAllocationsDoNotGrowWithN(t *testing.T) {
 			sink = par.Range(0, n).Map(func(i int) int { return i ^ 0x55 }).Sum()
 		})
 	}
-	small, large, huge := allocs(1e3), allocs(1e6), allocs(1e7)
+	// The inline path's count is the least of three: on a loaded machine
+	// the caller may be descheduled mid-loop, and a worker then takes the
+	// rest of it (a parallel run, with its allocations), which says nothing
+	// of the inline path; an allocation of the inline path's own shows in
+	// every run.
+	small := min(allocs(1e3), allocs(1e3), allocs(1e3))
+	large, huge := allocs(1e6), allocs(1e7)
 	t.Logf("allocations per Range(0, n).Map(f).Sum(): n=1e3: %.1f, n=1e6: %.1f, n=1e7: %.1f", small, large, huge)
 	// Inline, the call allocates nothing; the test allocates once: the int
 	// stored in sink, an any. The Reducer's closures escape into the
