@@ -702,6 +702,9 @@ func TestPublisherRecordedOnlyUnderATakenFunc(t *testing.T) {
 		t.Skip("pub is recorded only where curG is implemented")
 	}
 	p := newPool(t, 2)
+	// No worker idle, so that none takes an entry that ripens between its
+	// publication and its Reclaim (a slow machine, qemu, ticks in between).
+	defer busyWorkers(t, p)(-1)
 	publish := func() (pub *boardID) {
 		pr := p.Promote(freshFunc(t, p, func() {}))
 		if !pr.Published() {
