@@ -298,6 +298,14 @@ func (p *Pool) self() *Worker {
 	return nil
 }
 
+// isSelf reports whether w is the member of its pool that the calling
+// goroutine runs as: p.self() == w, answered for a member already in hand
+// with one load instead of self's scan of every member (Scope.Spawn asks it
+// at every spawn).
+func (w *Worker) isSelf() bool {
+	return useCurG.Load() && !w.pool.inline && w.owner.Load() == curG()
+}
+
 // Hungry reports whether some participant of the pool is looking for work
 // right now (a worker or guest spinning or parked for want of it) that work
 // already shared by JoinLazy will not feed. Forking pays only then; while it

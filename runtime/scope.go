@@ -180,7 +180,7 @@ func (s Scope) Spawn(fn func(s Scope)) {
 		returned = true
 	}
 	w := s.w
-	if w == nil || w.pool.self() == w {
+	if w == nil || w.isSelf() {
 		w.Offer(run)
 		return
 	}
