@@ -186,3 +186,27 @@ func TestRangeBodyOverWalk(t *testing.T) {
 		checkWhole(t, p)
 	}
 }
+
+// TestGoexitInNestedLoops: a Goexit in the inner loop of a nested
+// operation, which runs on the worker its outer callback runs on, ends the
+// outer operation's caller with Goexit once every callback has returned,
+// and leaves the pool whole; so does one in a par.Join inside a callback.
+func TestGoexitInNestedLoops(t *testing.T) {
+	const outer = 64
+	inner := streamN / outer
+	n := outer * inner
+	nested := func(f func(int)) {
+		par.Range(0, outer).ForEach(func(o int) { par.Range(o*inner, (o+1)*inner).ForEach(f) })
+	}
+	joined := func(f func(int)) {
+		par.Range(0, outer).ForEach(func(o int) {
+			mid := o*inner + inner/2
+			par.Join(func() { par.Range(o*inner, mid).ForEach(f) }, func() { par.Range(mid, (o+1)*inner).ForEach(f) })
+		})
+	}
+	for _, at := range []int{0, n / 2, n - 1} {
+		checkGoexitAt(t, "nested Range, Goexit at item "+strconv.Itoa(at), at, nested)
+		checkGoexitAt(t, "Join inside Range, Goexit at item "+strconv.Itoa(at), at, joined)
+	}
+	checkWhole(t, par.DefaultPool())
+}
