@@ -26,10 +26,16 @@ type SumForm struct {
 // and conc given the same P chunks. Every form calls the item through a
 // func value, as gopar's per-item form does.
 var SumForms = []SumForm{
-	{"gopar", func(n int) uint64 { return par.Sum(par.Map(par.Range(0, n), mixInt)) }},
+	{"gopar", func(n int) uint64 { return GoparSum(n, nil) }},
 	{"static", func(n int) uint64 { return staticFn(n, mixInt) }},
 	{"errgroup", func(n int) uint64 { return withErrgroup(n, perCore(n), mixItemBlock) }},
 	{"conc", func(n int) uint64 { return withConc(n, perCore(n), mixItemBlock) }},
+}
+
+// GoparSum is SumForms' gopar form, recording its schedule into t where t
+// is not nil (cmd/requests -timeline).
+func GoparSum(n int, t *par.Timeline) uint64 {
+	return par.Sum(par.Map(par.Range(0, n).WithTimeline(t), mixInt))
 }
 
 // SeqSum is the plain loop over the same items, the trust check's floor.

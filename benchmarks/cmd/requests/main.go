@@ -13,6 +13,11 @@
 //
 //	go run ./cmd/requests                     # 2 rounds of 3 s, GOMAXPROCS=2
 //	go run ./cmd/requests -d 1s -rounds 3
+//	go run ./cmd/requests -timeline ../docs/requests-timeline.svg
+//
+// With -timeline, it runs gopar's form alone for 200 ms and draws the
+// schedule of the last 20 ms of it (every operation's blocks, on the lanes
+// of the goroutines that ran them) as an SVG picture, instead of measuring.
 //
 // The bars (issue 48): gopar's p99 within 1.5x static's, and gopar's
 // small and large operations completed at least 0.9x static's, in the
@@ -39,11 +44,20 @@ func main() {
 		procs   = flag.Int("procs", 2, "GOMAXPROCS of the runs")
 		callers = flag.Int("callers", benchmarks.DefaultRequests.Callers, "request goroutines")
 		forms   = flag.String("forms", "gopar,static,errgroup,conc", "forms to run, in order")
+		svg     = flag.String("timeline", "", "draw gopar's schedule of the scenario into this SVG file, and measure nothing")
 	)
 	flag.Parse()
 	runtime.GOMAXPROCS(*procs)
 	sizes := benchmarks.DefaultRequests
 	sizes.Callers = *callers
+	if *svg != "" {
+		const warm, window = 180 * time.Millisecond, 20 * time.Millisecond
+		if err := drawTimeline(*svg, sizes, warm, window); err != nil {
+			fmt.Fprintln(os.Stderr, "requests:", err)
+			os.Exit(1)
+		}
+		return
+	}
 	var run []benchmarks.SumForm
 	for _, name := range strings.Split(*forms, ",") {
 		i := slices.IndexFunc(benchmarks.SumForms, func(f benchmarks.SumForm) bool { return f.Name == name })
