@@ -897,11 +897,13 @@ func (c *diffCase) modelOp(recs []diffRec, op *diffOp, applied []int) []diffRec 
 		}
 	}
 	// Over a stream, Take stops once it has its n items, and a Zip once
-	// either side ends (the other side of n positions is pulled first):
-	// the steps before them may or may not have run on the items after
-	// the last one kept.
+	// either side ends: the steps before them may or may not have run on
+	// the items after the last one kept. A Zip pulls its second side
+	// first, so where both sides have n items it stops at the end of the
+	// second: the n positions, unless the pipeline is that side
+	// (Zip(Range(0, n), .), variant 1), which then runs to its end.
 	stops := op.kind == opTake && op.n <= len(recs) ||
-		op.kind == opZip && (op.n < len(recs) || op.n == 0 || op.n == len(recs) && op.variant == 1)
+		op.kind == opZip && (op.n < len(recs) || op.n == 0 || op.n == len(recs) && op.variant != 1)
 	switch {
 	case op.restream && stops:
 		last := -1
@@ -2123,7 +2125,7 @@ func (c *diffCase) checkAtMost() {
 	for s := range c.stages {
 		for i := range c.n {
 			if got := c.calls[s][i].Load(); got > c.exp[s][i] {
-				c.failf("count: stage %d ran %d times for source item %d, the model %d", s, got, c.exp[s][i], i)
+				c.failf("count: stage %d ran %d times for source item %d, the model %d", s, got, i, c.exp[s][i])
 				return
 			}
 		}
