@@ -140,10 +140,10 @@ func (o *loop[A]) runOn(pool *runtime.Pool, helpers int) {
 // two such items runs one after the other. With at most fewPerWorker items
 // per worker, item 0 is a large share of a participant's work (a quarter or
 // more), so the loop offers its items to the pool at once, at the cost of a
-// wake-up (a few microseconds, internal/sched/SLEEP.md) where the items turn out to
-// be cheap. A loop with more items per worker loses at most a small share to
-// its first item, and keeps the inline phase, which costs nothing when the
-// loop is short. One worker, or one item, has nothing to share.
+// wake-up (a few microseconds, internal/sched/SLEEP.md) where the items turn
+// out to be cheap. A loop with more items per worker loses at most a small
+// share to its first item, and keeps the inline phase, which costs nothing
+// when the loop is short. One worker, or one item, has nothing to share.
 func fewItems(pool *runtime.Pool, lo, hi int) bool {
 	n := span(lo, hi)
 	if n < 2 || n > fewPerWorker*runtime.MaxWorkers {

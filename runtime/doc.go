@@ -1,6 +1,6 @@
 // Package runtime is gopar's worker pool: a fixed set of worker goroutines
-// that run tasks, with fork-join ([Worker.Join], [JoinFunc]) and scopes
-// ([Worker.Scope]) on top. Package par runs its loops and joins on it; use
+// that run tasks, with fork-join (Worker.Join, [JoinFunc]) and scopes
+// (Worker.Scope) on top. Package par runs its loops and joins on it; use
 // runtime directly to write a recursive parallel algorithm that forks
 // through the worker it runs on.
 //
@@ -14,20 +14,20 @@
 // Go has no goroutine-local storage, so code cannot ask "which worker am
 // I?". gopar hands the answer around instead: every task receives the
 // *[Worker] that runs it, and a task that forks more work calls
-// [Worker.Join] on it, with no lock. [JoinFunc] is the cheaper form for
+// Worker.Join on it, with no lock. [JoinFunc] is the cheaper form for
 // recursion that forks down to small leaves: it keeps the second call
 // private to the worker and shares it only while another participant is
-// idle. [Worker.Scope] runs any number of spawned tasks and waits for all
+// idle. Worker.Scope runs any number of spawned tasks and waits for all
 // of them.
 //
 // A goroutine that is not a worker (main, an HTTP handler, or code that a
 // task called without passing the worker on) enters the pool with
-// [Pool.Do], [Pool.Join] or [Pool.Scope]: it runs as a participant until its
+// Pool.Do, Pool.Join or Pool.Scope: it runs as a participant until its
 // function returns, and while it waits for work it forked, it runs that
 // work and what it forks, and nothing else. Nested parallelism never
 // deadlocks, even with a one-worker pool, and a lock held across a wait is
 // never taken by work the wait runs unless the sequential program would
-// take it there too (WAITING.md).
+// take it there too (internal/sched/WAITING.md).
 //
 // # The default pool
 //
@@ -39,7 +39,7 @@
 //
 // # Closing
 //
-// A pool made by [New] is closed with [Pool.Close], which waits for its
+// A pool made by [New] is closed with Pool.Close, which waits for its
 // workers to exit. A call on a closed pool panics with [ErrClosed].
 //
 // # Panics and Goexit
