@@ -7,6 +7,7 @@ import (
 	"sync/atomic"
 	"time"
 
+	"github.com/gopar-dev/gopar/internal/sched"
 	"github.com/gopar-dev/gopar/runtime"
 )
 
@@ -43,7 +44,7 @@ func runBlocking[A any](cfg Config, lo, hi int, r Reducer[A]) A {
 			b.rec.add(k, blocks)
 		}
 	}
-	runtime.Raise(b.panicked.Load())
+	sched.Raise(b.panicked.Load())
 	if r.Combine == nil {
 		return r.identity()
 	}
@@ -172,7 +173,7 @@ func (b *blockingLoop[A]) leave(st *blockingWorker[A]) {
 	if v := recover(); v != nil || !st.returned {
 		// A panic, or runtime.Goexit ending this goroutine (v nil):
 		// the caller raises it once every participant has left.
-		runtime.Record(&b.panicked, runtime.Unwinding(v))
+		sched.Record(&b.panicked, sched.Unwinding(v))
 		b.decided.Store(true)
 		st.inRun = false // the run's accumulator is lost with the panic
 	}

@@ -5,7 +5,7 @@ import (
 	"fmt"
 	"math/bits"
 
-	"github.com/gopar-dev/gopar/runtime"
+	"github.com/gopar-dev/gopar/internal/sched"
 )
 
 // The blocking sequence driver: a pipeline over a seq in blocking mode
@@ -108,7 +108,7 @@ func (b *blockingLoop[A]) overSeq(cfg Config, src batchSource, ring, reach, leas
 			b.rec.add(k, blocks)
 		}
 	}
-	runtime.Raise(b.panicked.Load()) // a callback's panic before the seq's
+	sched.Raise(b.panicked.Load()) // a callback's panic before the seq's
 	t.raise()
 	if ended && exact {
 		r.SeqLen(n)

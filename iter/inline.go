@@ -8,6 +8,7 @@ import (
 	"sync/atomic"
 	"time"
 
+	"github.com/gopar-dev/gopar/internal/sched"
 	"github.com/gopar-dev/gopar/runtime"
 )
 
@@ -73,7 +74,7 @@ func runInline[A any](pool *runtime.Pool, cfg Config, lo, hi int, r Reducer[A], 
 }
 
 // restOfLoop is a loop's rest, [lo, hi), while the caller runs its first
-// block: published with runtime.Pool.Promote, so that a worker that is idle
+// block: published with sched.Promote, so that a worker that is idle
 // once the block has run for a heartbeat tick runs it as a loop of its own
 // (inline, then parallel) and hands back its result. The first block is
 // the one whose time nothing predicts: it is item 0 (see sizer), and a
@@ -100,7 +101,7 @@ type restOfLoop[A any] struct {
 // to its publication, not to the func: published again, the func's word
 // starts unmarked, so a worker's take, which needs the ripe mark, cannot
 // take the new publication with a CAS from the old one's word
-// (runtime/PROMOTION.md, "Ripe").
+// (internal/sched/PROMOTION.md, "Ripe").
 var restOfLoops sync.Pool
 
 // release keeps h for the next loop, which overwrites cfg and r. Only a
@@ -128,7 +129,7 @@ func foldFirst[A any](pool *runtime.Pool, cfg Config, lo, n, hi int, r Reducer[A
 		h.fn = h.run
 	}
 	h.cfg, h.r, h.lo, h.hi = cfg, r, lo+n, hi
-	pr := pool.Promote(h.fn)
+	pr := sched.Promote(pool, h.fn)
 	if !pr.Published() {
 		h.release()
 		return r.Fold(acc, lo, lo+n), nil
@@ -140,10 +141,10 @@ func foldFirst[A any](pool *runtime.Pool, cfg Config, lo, n, hi int, r Reducer[A
 		}
 		// The block did not return: the loop is over, and no item of it
 		// may still run once it has unwound.
-		p := runtime.Unwinding(recover())
+		p := sched.Unwinding(recover())
 		h.cancel.Store(true)
 		if !pr.Reclaim() {
-			p = runtime.Stronger(p, pr.Wait())
+			p = sched.Stronger(p, pr.Wait())
 		}
 		if !p.IsGoexit() {
 			panic(p)
@@ -173,7 +174,7 @@ func foldFirst[A any](pool *runtime.Pool, cfg Config, lo, n, hi int, r Reducer[A
 // join returns the loop's result from the first block's, acc, and the
 // rest's, or passes on the rest's panic or Goexit.
 func (h *restOfLoop[A]) join(acc A) A {
-	runtime.Raise(h.panicked)
+	sched.Raise(h.panicked)
 	if h.decided || h.r.Combine == nil {
 		return acc
 	}

@@ -8,6 +8,7 @@ import (
 	goruntime "runtime"
 	"time"
 
+	"github.com/gopar-dev/gopar/internal/sched"
 	"github.com/gopar-dev/gopar/partition"
 	"github.com/gopar-dev/gopar/runtime"
 )
@@ -31,7 +32,7 @@ func (o *loop[A]) participate(w *runtime.Worker) {
 	left := false
 	defer func() {
 		if !left {
-			runtime.Record(&o.panicked, runtime.Unwinding(nil))
+			sched.Record(&o.panicked, sched.Unwinding(nil))
 			o.parts.Cancel()
 			for {
 				if _, _, ok := p.Next(1); !ok {
@@ -115,7 +116,7 @@ func (o *loop[A]) publishLog(st *participant[A]) {
 func (o *loop[A]) runBlocks(p *partition.Participant, st *participant[A]) (finished bool) {
 	defer func() {
 		if v := recover(); v != nil {
-			runtime.Record(&o.panicked, runtime.NewPanic(v))
+			sched.Record(&o.panicked, sched.NewPanic(v))
 			finished = false
 		}
 	}()

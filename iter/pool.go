@@ -7,6 +7,7 @@ import (
 	"sync"
 	"sync/atomic"
 
+	"github.com/gopar-dev/gopar/internal/sched"
 	"github.com/gopar-dev/gopar/partition"
 	"github.com/gopar-dev/gopar/runtime"
 )
@@ -34,7 +35,7 @@ func runPool[A any](cfg Config, lo, hi int, r Reducer[A]) A {
 	done := cfg.done()
 	defer func() {
 		if v := recover(); v != nil {
-			panic(runtime.NewPanic(v))
+			panic(sched.NewPanic(v))
 		}
 	}()
 
@@ -77,7 +78,7 @@ func runParallel[A any](pool *runtime.Pool, cfg Config, r Reducer[A], lo, i, hi 
 	}
 	// A panic, or a Goexit on another participant, which ends the
 	// caller's goroutine too.
-	runtime.Raise(o.panicked.Load())
+	sched.Raise(o.panicked.Load())
 	return o.combine()
 }
 
@@ -111,7 +112,7 @@ func (o *loop[A]) runOn(pool *runtime.Pool, helpers int) {
 		defer func() {
 			if !waited {
 				if w != nil {
-					w.Wait(&o.done)
+					sched.Wait(w, &o.done)
 				}
 				if p := o.panicked.Load(); p != nil && !p.IsGoexit() {
 					panic(p)
@@ -123,8 +124,8 @@ func (o *loop[A]) runOn(pool *runtime.Pool, helpers int) {
 		} else {
 			// The helpers and the caller's wait live in the loop's frame:
 			// the wait runs only this loop's work, never a task that might
-			// block on a lock the caller holds (runtime/WAITING.md).
-			w.Spread(&o.frame, helpers, o.participate, o.participate, &o.done)
+			// block on a lock the caller holds (internal/sched/WAITING.md).
+			sched.Spread(w, &o.frame, helpers, o.participate, o.participate, &o.done)
 		}
 		waited = true
 	})
@@ -139,10 +140,10 @@ func (o *loop[A]) runOn(pool *runtime.Pool, helpers int) {
 // two such items runs one after the other. With at most fewPerWorker items
 // per worker, item 0 is a large share of a participant's work (a quarter or
 // more), so the loop offers its items to the pool at once, at the cost of a
-// wake-up (a few microseconds, runtime/SLEEP.md) where the items turn out to
-// be cheap. A loop with more items per worker loses at most a small share to
-// its first item, and keeps the inline phase, which costs nothing when the
-// loop is short. One worker, or one item, has nothing to share.
+// wake-up (a few microseconds, internal/sched/SLEEP.md) where the items turn
+// out to be cheap. A loop with more items per worker loses at most a small
+// share to its first item, and keeps the inline phase, which costs nothing
+// when the loop is short. One worker, or one item, has nothing to share.
 func fewItems(pool *runtime.Pool, lo, hi int) bool {
 	n := span(lo, hi)
 	if n < 2 || n > fewPerWorker*runtime.MaxWorkers {
@@ -159,8 +160,8 @@ type loop[A any] struct {
 	parts *partition.Loop
 	stop  <-chan struct{} // cfg.done(): cancels the loop
 	sizer sizer           // where the caller's inline phase left off: helpers start there
-	done  runtime.Latch
-	frame runtime.Frame // the loop's region of the fork tree
+	done  sched.Latch
+	frame sched.Frame // the loop's region of the fork tree
 
 	panicked atomic.Pointer[runtime.Panic]
 

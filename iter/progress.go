@@ -5,6 +5,7 @@ import (
 	"sync/atomic"
 	"time"
 
+	"github.com/gopar-dev/gopar/internal/sched"
 	"github.com/gopar-dev/gopar/runtime"
 )
 
@@ -41,7 +42,7 @@ func startProgress(report func(done, total int), total int) *progress {
 		returned := false
 		defer func() {
 			if v := recover(); v != nil || !returned {
-				p.panicked = runtime.Unwinding(v) // a panic, or runtime.Goexit
+				p.panicked = sched.Unwinding(v) // a panic, or runtime.Goexit
 			}
 		}()
 		t := time.NewTicker(progressEvery)
@@ -92,7 +93,7 @@ func (p *progress) stop() {
 // call.
 func (p *progress) finish() {
 	p.stop()
-	runtime.Raise(p.panicked)
+	sched.Raise(p.panicked)
 	end := p.total
 	if p.total < 0 {
 		end = p.count()
@@ -107,7 +108,7 @@ func (p *progress) finish() {
 func lastReport(report func(done, total int), done, total int) {
 	defer func() {
 		if v := recover(); v != nil {
-			panic(runtime.NewPanic(v))
+			panic(sched.NewPanic(v))
 		}
 	}()
 	report(done, total)

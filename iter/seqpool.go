@@ -5,6 +5,7 @@ import (
 	"sync/atomic"
 	"time"
 
+	"github.com/gopar-dev/gopar/internal/sched"
 	"github.com/gopar-dev/gopar/runtime"
 )
 
@@ -81,8 +82,8 @@ type poolSeq struct {
 	start   time.Duration         // when the loop started, on sinceEpoch's clock
 	offered bool                  // the caller has offered the helpers (the caller's)
 	live    atomic.Int32          // participants that have not left, the caller included
-	left    runtime.Latch         // set by the last participant to leave
-	frame   runtime.Frame         // the loop's region of the fork tree
+	left    sched.Latch           // set by the last participant to leave
+	frame   sched.Frame           // the loop's region of the fork tree
 
 	least, most int           // bounds of a chunk (Config's MinBlock and MaxBlock)
 	target      time.Duration // the time a chunk should take
@@ -99,13 +100,13 @@ func (p *poolSeq) run(work func(k int, w *runtime.Worker)) {
 		waited := false
 		defer func() {
 			if !waited && w != nil {
-				w.Wait(&p.left)
+				sched.Wait(w, &p.left)
 			}
 		}()
 		if w == nil {
 			work(0, nil) // no worker to offer helpers from: the caller runs every chunk
 		} else {
-			w.Spread(&p.frame, 0, p.help, func(w *runtime.Worker) { work(0, w) }, &p.left)
+			sched.Spread(w, &p.frame, 0, p.help, func(w *runtime.Worker) { work(0, w) }, &p.left)
 		}
 		waited = true
 	})
@@ -120,10 +121,10 @@ func (p *poolSeq) spread(w *runtime.Worker) {
 	p.offered = true
 	p.live.Add(int32(p.helpers)) // before the offers: a helper may leave at once
 	for range p.helpers {
-		w.Offer(p.help)
+		sched.Offer(w, p.help)
 	}
 	// Let a woken worker start its helper at once rather than after the
-	// Go scheduler's back-off (runtime/SLEEP.md).
+	// Go scheduler's back-off (internal/sched/SLEEP.md).
 	goruntime.Gosched()
 }
 

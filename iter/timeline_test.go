@@ -11,6 +11,7 @@ import (
 	"time"
 
 	"github.com/gopar-dev/gopar/internal/race"
+	"github.com/gopar-dev/gopar/internal/sched"
 	"github.com/gopar-dev/gopar/runtime"
 )
 
@@ -215,7 +216,7 @@ func TestTimelinePanic(t *testing.T) {
 		}
 		return fold(acc, lo, hi)
 	}
-	if p := runtime.Catch(func() { Run(Config{Timeline: &tl}, 0, 3000, r) }); p == nil {
+	if p := sched.Catch(func() { Run(Config{Timeline: &tl}, 0, 3000, r) }); p == nil {
 		t.Fatal("no panic")
 	}
 	for _, l := range tl.Lanes {

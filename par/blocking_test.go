@@ -13,8 +13,8 @@ import (
 	"testing"
 	"time"
 
+	"github.com/gopar-dev/gopar/internal/sched"
 	"github.com/gopar-dev/gopar/par"
-	"github.com/gopar-dev/gopar/runtime"
 )
 
 // TestBlockingEveryTerminal runs every terminal operation in blocking mode
@@ -249,7 +249,7 @@ func TestBlockingStops(t *testing.T) {
 		})
 	}, func(err error) bool { return err == stop }, "a cancel")
 
-	p := runtime.Catch(func() {
+	p := sched.Catch(func() {
 		par.Range(0, n).Blocking(limit).ForEach(func(i int) {
 			if i == at {
 				panic("boom")

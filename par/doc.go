@@ -192,7 +192,7 @@
 // sequentially on its caller (Join running a then b, a loop running its
 // items in order, Scope calling each task at once) does not deadlock with
 // gopar, since a waiting goroutine runs only work that descends from what it
-// waits for (runtime/WAITING.md). Code that deadlocks sequentially still
+// waits for (internal/sched/WAITING.md). Code that deadlocks sequentially still
 // does: a Join whose a waits for something b does, a task that takes a lock
 // its own caller holds.
 //

@@ -1,6 +1,9 @@
 package par
 
-import "github.com/gopar-dev/gopar/runtime"
+import (
+	"github.com/gopar-dev/gopar/internal/sched"
+	"github.com/gopar-dev/gopar/runtime"
+)
 
 // JoinAll runs every function of fns, possibly in parallel, on the default
 // pool, and returns when all of them have returned: Join for any number of
@@ -39,14 +42,14 @@ func joinAll(p *runtime.Pool, fns []func()) {
 	case 0:
 	case 1:
 		// A *Panic as from any other count of functions.
-		if pv := runtime.Catch(fns[0]); pv != nil {
+		if pv := sched.Catch(fns[0]); pv != nil {
 			panic(pv)
 		}
 	case 2:
-		p.JoinLazy(fns[0], fns[1])
+		sched.JoinLazy(p, fns[0], fns[1])
 	default:
 		mid := len(fns) / 2
-		p.JoinLazy(func() { joinAll(p, fns[:mid]) }, func() { joinAll(p, fns[mid:]) })
+		sched.JoinLazy(p, func() { joinAll(p, fns[:mid]) }, func() { joinAll(p, fns[mid:]) })
 	}
 }
 

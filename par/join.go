@@ -1,6 +1,9 @@
 package par
 
-import "github.com/gopar-dev/gopar/runtime"
+import (
+	"github.com/gopar-dev/gopar/internal/sched"
+	"github.com/gopar-dev/gopar/runtime"
+)
 
 // Join runs a and b, possibly in parallel, on the default pool, and returns
 // when both have returned.
@@ -44,7 +47,7 @@ func Join(a, b func()) {
 	if a == nil || b == nil {
 		panic("gopar: par.Join was given a nil function")
 	}
-	runtime.Default().JoinLazy(a, b)
+	sched.JoinLazy(runtime.Default(), a, b)
 }
 
 // JoinFunc returns f(a) and f(b), computed possibly in parallel on the default
@@ -71,7 +74,7 @@ func JoinFunc[A, R any](f func(A) R, a, b A) (ra, rb R) {
 	if f == nil {
 		panic("gopar: par.JoinFunc was given a nil function")
 	}
-	if p := runtime.Default(); p.Hungry() {
+	if p := runtime.Default(); sched.Hungry(p) {
 		return joinFuncShared(p, f, a, b)
 	}
 	// Inline: one deferred function covers both calls, and does nothing
@@ -84,9 +87,9 @@ func JoinFunc[A, R any](f func(A) R, a, b A) (ra, rb R) {
 		// A panic, or runtime.Goexit (recover gives nil): b still runs,
 		// then a panic goes on, a's if both panicked, and a Goexit goes on
 		// unless b panicked.
-		p := runtime.Unwinding(recover())
+		p := sched.Unwinding(recover())
 		if phase == inA {
-			p = runtime.CallAfter(p, func() { f(b) })
+			p = sched.CallAfter(p, func() { f(b) })
 		}
 		if !p.IsGoexit() {
 			panic(p)
@@ -103,7 +106,7 @@ func JoinFunc[A, R any](f func(A) R, a, b A) (ra, rb R) {
 // function of its own so that the results, which its closures capture, move
 // to the heap only on this path.
 func joinFuncShared[A, R any](p *runtime.Pool, f func(A) R, a, b A) (ra, rb R) {
-	p.JoinLazy(func() { ra = f(a) }, func() { rb = f(b) })
+	sched.JoinLazy(p, func() { ra = f(a) }, func() { rb = f(b) })
 	return ra, rb
 }
 

@@ -6,6 +6,7 @@ import (
 	"sync/atomic"
 	"unsafe"
 
+	"github.com/gopar-dev/gopar/internal/sched"
 	"github.com/gopar-dev/gopar/runtime"
 )
 
@@ -318,7 +319,7 @@ func scanWith[T any](pool *runtime.Pool, dst, src []T, identity T, op func(T, T)
 	// (Join wraps those of other goroutines, this those of the caller's).
 	defer func() {
 		if v := recover(); v != nil {
-			panic(runtime.NewPanic(v))
+			panic(sched.NewPanic(v))
 		}
 	}()
 	if n <= scanBlock {

@@ -4,8 +4,8 @@ import (
 	"context"
 	"errors"
 
+	"github.com/gopar-dev/gopar/internal/sched"
 	"github.com/gopar-dev/gopar/iter"
-	"github.com/gopar-dev/gopar/runtime"
 )
 
 // ErrGoexit is the cause with which TryForEachContext and TryMapContext
@@ -85,7 +85,7 @@ func tryMapContext[T, U any](s iter.Spec[T], f func(context.Context, T) (U, erro
 			if !returned {
 				// A panic or a Goexit: the calls still running learn it
 				// at once, not when the loop has ended.
-				p := runtime.Unwinding(recover())
+				p := sched.Unwinding(recover())
 				if p.IsGoexit() {
 					cancel(ErrGoexit)
 					return // the Goexit goes on

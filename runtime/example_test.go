@@ -76,17 +76,6 @@ func ExamplePool_Go() {
 	// Output: ran on a worker
 }
 
-func ExampleLatch() {
-	var ready runtime.Latch
-	var got string
-	runtime.Default().Do(func(w *runtime.Worker) {
-		w.Offer(func(*runtime.Worker) { got = "set"; ready.Set() })
-		w.Wait(&ready) // runs the offered job itself if no worker took it
-	})
-	fmt.Println(got, ready.IsSet())
-	// Output: set true
-}
-
 // node is a binary tree; size forks at every node, JoinFunc's case.
 type node struct {
 	left, right *node
@@ -113,42 +102,4 @@ func ExampleJoinFunc() {
 	runtime.Default().Do(func(w *runtime.Worker) { n = size(w, root) })
 	fmt.Println(n)
 	// Output: 65535
-}
-
-// sumTree adds up xs, forking with JoinLazy: code that holds no *Worker.
-func sumTree(p *runtime.Pool, xs []int) int {
-	if len(xs) <= 1024 {
-		s := 0
-		for _, x := range xs {
-			s += x
-		}
-		return s
-	}
-	var l, r int
-	m := len(xs) / 2
-	p.JoinLazy(func() { l = sumTree(p, xs[:m]) }, func() { r = sumTree(p, xs[m:]) })
-	return l + r
-}
-
-func ExamplePool_JoinLazy() {
-	xs := make([]int, 1<<20)
-	for i := range xs {
-		xs[i] = i
-	}
-	fmt.Println(sumTree(runtime.Default(), xs))
-	// Output: 549755289600
-}
-
-func ExamplePool_Hungry() {
-	pool, err := runtime.New(1)
-	if err != nil {
-		panic(err)
-	}
-	defer pool.Close()
-	// Inside a task on the pool's only worker, nobody is idle: work offered
-	// for stealing would only be taken back.
-	done := make(chan bool)
-	pool.Go(func(*runtime.Worker) { done <- pool.Hungry() })
-	fmt.Println(<-done)
-	// Output: false
 }

@@ -7,8 +7,8 @@
 //
 // The functions handed to gopar's operations (every par terminal operation
 // and adapter, Join, JoinAll, JoinFunc, the tasks of Scope and TryScope, and
-// the runtime package's Join, Go, Offer and Spawn) run on several goroutines
-// at once. A write in such a function to a variable it shares with its other
+// the runtime package's Join, Go and Spawn) run on several goroutines at
+// once. A write in such a function to a variable it shares with its other
 // calls is a data race: the sum comes out short, appended items are lost, a
 // map is corrupted. The analyzer reports, in a function literal passed to
 // such an operation:
@@ -30,7 +30,7 @@
 // not listed above, or to a variable declared inside the callback. For Join,
 // JoinAll and the runtime's Join, whose functions run once each, a write is
 // reported only when another function of the same call uses the variable;
-// for a task started with Group.Go, Pool.Go, Offer or Spawn, only when the
+// for a task started with Group.Go, Pool.Go or Spawn, only when the
 // task is started in a loop.
 //
 // The message says what races and what to use instead. Where the rewrite is
@@ -273,7 +273,7 @@ func (c *checker) shared(stack []ast.Node, v *types.Var) (*goparapi.Callback, *a
 // time: over Blocking(1), or the runtime's JoinFunc on a nil Worker.
 func (c *checker) oneAtATime(cb *goparapi.Callback) bool {
 	info := c.pass.TypesInfo
-	if cb.Fn.Name() == "JoinFunc" && cb.Fn.Pkg().Path() == goparapi.RuntimePath && len(cb.Call.Args) > 0 {
+	if cb.Fn.Name() == "JoinFunc" && goparapi.IsRuntime(cb.Fn.Pkg()) && len(cb.Call.Args) > 0 {
 		if tv, ok := info.Types[cb.Call.Args[0]]; ok && tv.IsNil() {
 			return true
 		}

@@ -14,10 +14,13 @@ import (
 	"golang.org/x/tools/go/types/typeutil"
 )
 
-// The import paths of gopar's packages that run callbacks.
+// The import paths of gopar's packages that run callbacks. Package runtime's
+// types are aliases of internal/sched's, so a call of their methods (Pool.Do,
+// Worker.Join, Scope.Spawn) resolves to a method of package sched.
 const (
 	ParPath     = "github.com/gopar-dev/gopar/par"
 	RuntimePath = "github.com/gopar-dev/gopar/runtime"
+	SchedPath   = "github.com/gopar-dev/gopar/internal/sched"
 )
 
 // Kind says how the calls of one callback parameter overlap.
@@ -52,7 +55,13 @@ type Callback struct {
 
 // IsGopar reports whether pkg is one of gopar's callback-running packages.
 func IsGopar(pkg *types.Package) bool {
-	return pkg != nil && (pkg.Path() == ParPath || pkg.Path() == RuntimePath)
+	return pkg != nil && (pkg.Path() == ParPath || IsRuntime(pkg))
+}
+
+// IsRuntime reports whether pkg is gopar's worker pool: package runtime, or
+// internal/sched, which declares the methods of runtime's types.
+func IsRuntime(pkg *types.Package) bool {
+	return pkg != nil && (pkg.Path() == RuntimePath || pkg.Path() == SchedPath)
 }
 
 // Callee returns the function or method that call calls, if it is a static
@@ -101,16 +110,20 @@ func KindOf(fn *types.Func, param int) Kind {
 			return Spawned
 		}
 		return Many
-	case RuntimePath:
+	case RuntimePath, SchedPath:
+		// JoinLazy, Promote, Offer and Spread are functions of sched; a
+		// gopar whose runtime declares them as methods is recognised too.
 		switch {
 		case name == "JoinFunc":
 			return Many
 		case name == "Spread" && pname == "help":
 			return Many
-		case (recv == "Pool" || recv == "Worker") && (name == "Join" || name == "JoinLazy"):
+		case (recv == "Pool" || recv == "Worker") && (name == "Join" || name == "JoinLazy"),
+			recv == "" && name == "JoinLazy":
 			return Sibling
 		case recv == "Pool" && (name == "Go" || name == "Promote"),
 			recv == "Worker" && name == "Offer",
+			recv == "" && (name == "Promote" || name == "Offer"),
 			recv == "Scope" && name == "Spawn":
 			return Spawned
 		}

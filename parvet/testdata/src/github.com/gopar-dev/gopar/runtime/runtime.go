@@ -1,42 +1,24 @@
 // Package runtime is a sequential stub of gopar's runtime package: the
-// worker pool's fork-join API.
+// worker pool's fork-join API, whose types are aliases of internal/sched's,
+// as gopar's are.
 package runtime
 
+import "github.com/gopar-dev/gopar/internal/sched"
+
 // Pool stands for gopar's worker pool.
-type Pool struct{}
+type Pool = sched.Pool
 
 // Worker stands for a participant of a pool.
-type Worker struct{}
+type Worker = sched.Worker
 
 // Scope stands for a scope of spawned tasks.
-type Scope struct{}
-
-// Latch is set once.
-type Latch struct{}
-
-// Frame stands for a parallel region.
-type Frame struct{}
+type Scope = sched.Scope
 
 // Panic is a recovered panic.
-type Panic struct{ Value any }
+type Panic = sched.Panic
 
-func Default() *Pool                       { return &Pool{} }
-func New(workers int) (*Pool, error)       { return &Pool{}, nil }
-func (p *Pool) Do(f func(w *Worker))       { f(&Worker{}) }
-func (p *Pool) Go(fn func(w *Worker))      { fn(&Worker{}) }
-func (p *Pool) Join(a, b func(*Worker))    { a(&Worker{}); b(&Worker{}) }
-func (p *Pool) JoinLazy(a, b func())       { a(); b() }
-func (p *Pool) Scope(body func(s Scope))   { body(Scope{}) }
-func (p *Pool) Close() error               { return nil }
-func (w *Worker) Join(a, b func(*Worker))  { a(w); b(w) }
-func (w *Worker) Offer(fn func(*Worker))   { fn(w) }
-func (w *Worker) Scope(body func(s Scope)) { body(Scope{}) }
-func (w *Worker) Wait(l *Latch)            {}
-func (s Scope) Spawn(fn func(s Scope))     { fn(s) }
-func (w *Worker) Spread(fr *Frame, n int, help, self func(*Worker), done *Latch) {
-	self(w)
-}
-func Catch(f func()) (p *Panic) { f(); return nil }
+func Default() *Pool                 { return sched.Default() }
+func New(workers int) (*Pool, error) { return sched.New(workers) }
 func JoinFunc[A, R any](w *Worker, f func(*Worker, A) R, a, b A) (ra, rb R) {
-	return f(w, a), f(w, b)
+	return sched.JoinFunc(w, f, a, b)
 }

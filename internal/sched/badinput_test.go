@@ -1,0 +1,261 @@
+package sched
+
+import (
+	"fmt"
+	"go/ast"
+	"go/parser"
+	"go/token"
+	"path/filepath"
+	"sort"
+	"strings"
+	"sync/atomic"
+	"testing"
+	"time"
+)
+
+// mustRefuse runs f on a goroutine of its own and fails unless f panics,
+// within 10 s, with a message that contains want: bad input at an entry
+// point is refused at the call, never by a hang.
+func mustRefuse(t *testing.T, want string, f func()) {
+	t.Helper()
+	got := make(chan string, 1)
+	go func() {
+		returned := false
+		defer func() {
+			if !returned {
+				got <- fmt.Sprint(recover())
+			}
+		}()
+		f()
+		returned = true
+		got <- "(returned without a panic)"
+	}()
+	select {
+	case msg := <-got:
+		if !strings.Contains(msg, want) {
+			t.Errorf("got %q, want a panic that says %q", msg, want)
+		}
+	case <-time.After(10 * time.Second):
+		t.Errorf("%s: no panic after 10 s (it hangs)", want)
+	}
+}
+
+// TestPromoteNilPanics: a nil func's word is 0, a free slot's. Promote(nil)
+// must refuse it at the call. Published, the nil func left its slot free for
+// a second owner; the nil owner's Reclaim then found the slot taken (the
+// second owner's func) and its Wait consumed the wake-up meant for the
+// second owner, which waited for ever.
+func TestPromoteNilPanics(t *testing.T) {
+	p := newPool(t, 2)
+	busyWorkers(t, p) // nobody takes anything but the test
+	first := p.board.slotFor(funcPtr(nil))
+	var pr1 Promotion
+	mustRefuse(t, "Promote was given a nil function", func() { pr1 = Promote(p, nil) })
+	if !pr1.Published() {
+		return
+	}
+	// The bug's sequence: a second owner's func in the same slot is taken
+	// by a worker and runs.
+	var keep []func()
+	var f2 func()
+	ran := make(chan struct{})
+	for f2 == nil {
+		g := func() { close(ran) }
+		if p.board.slotFor(funcPtr(g)) == first {
+			f2 = g
+		}
+		keep = append(keep, g)
+	}
+	pr2 := Promote(p, f2)
+	if !pr2.Published() {
+		t.Fatal("the second owner's func was not published in the slot the nil func left free")
+	}
+	tickNow(p)
+	tickNow(p)
+	s, e := p.board.takeRipe()
+	if s == nil {
+		t.Fatal("the second owner's func did not ripen")
+	}
+	go p.runTaken(s, funcAt(e))
+	<-ran
+	if pr1.Reclaim() {
+		t.Fatal("the nil owner took back an entry it never had")
+	}
+	pr1.Wait() // consumes the second owner's token
+	done := make(chan struct{})
+	go func() { pr2.Wait(); close(done) }()
+	select {
+	case <-done:
+	case <-time.After(10 * time.Second):
+		t.Fatal("the second owner waits for ever: the nil owner's Wait took its wake-up")
+	}
+}
+
+// TestJoinLazyNilPanics: JoinLazy(a, nil) published the nil b as
+// Promote(nil) did, with the same hang; JoinLazy(nil, b) ran b and then
+// re-raised the nil call's panic as a *Panic. Both are refused at the call.
+func TestJoinLazyNilPanics(t *testing.T) {
+	p := newPool(t, 2)
+	busyWorkers(t, p)
+	var ran atomic.Int32
+	mustRefuse(t, "JoinLazy was given a nil function", func() { JoinLazy(p, func() { ran.Add(1) }, nil) })
+	mustRefuse(t, "JoinLazy was given a nil function", func() { JoinLazy(p, nil, func() { ran.Add(1) }) })
+	if n := ran.Load(); n != 0 {
+		t.Errorf("%d calls ran before the nil function was refused", n)
+	}
+}
+
+// badInput lists, for every exported function and method of the package,
+// how bad input is refused: each case must panic, at the call, with a
+// message that names the entry point. TestBadInputCoversEveryEntryPoint
+// checks that the list is complete.
+func badInput(t *testing.T) map[string][]func() {
+	p := newPool(t, 2)
+	closed := newPool(t, 2)
+	closed.Close()
+	busy := newPool(t, 2)
+	busyWorkers(t, busy) // nobody takes what is promoted there
+	var nilPool *Pool
+	var nilLatch *Latch
+	inDo := func(f func(w *Worker)) { p.Do(f) }
+	closeCases := []func(){func() { nilPool.Close() }}
+	if curGWorks() { // Close tells that it is called from inside the pool
+		closeCases = append(closeCases, func() { p.Do(func(*Worker) { p.Close() }) })
+	}
+	nop := func(*Worker) {}
+	return map[string][]func(){
+		"New":                 nil, // returns an error for a bad count (TestNewRejectsBadWorkerCounts)
+		"Default":             nil, // no input
+		"Pool.Workers":        {func() { nilPool.Workers() }},
+		"Pool.Closed":         {func() { nilPool.Closed() }},
+		"Pool.Close":          closeCases,
+		"Pool.Do":             {func() { nilPool.Do(nop) }, func() { p.Do(nil) }, func() { closed.Do(nop) }},
+		"Pool.Join":           {func() { nilPool.Join(nop, nop) }, func() { p.Join(nil, nop) }, func() { p.Join(nop, nil) }, func() { closed.Join(nop, nop) }},
+		"Hungry":              {func() { Hungry(nilPool) }},
+		"JoinLazy":            {func() { JoinLazy(nilPool, func() {}, func() {}) }, func() { JoinLazy(p, nil, func() {}) }, func() { JoinLazy(p, func() {}, nil) }},
+		"Pool.Go":             {func() { nilPool.Go(nop) }, func() { p.Go(nil) }, func() { closed.Go(nop) }},
+		"Pool.Scope":          {func() { nilPool.Scope(func(Scope) {}) }, func() { p.Scope(nil) }, func() { closed.Scope(func(Scope) {}) }},
+		"Pool.Stats":          {func() { nilPool.Stats() }},
+		"Promote":             {func() { Promote(nilPool, func() {}) }, func() { Promote(p, nil) }},
+		"Promotion.Published": nil, // the zero Promotion is valid: not published
+		"Promotion.Reclaim":   nil, // the zero Promotion is valid: true
+		"Promotion.Wait": {
+			func() { Promotion{}.Wait() },
+			func() {
+				pr := Promote(busy, func() {})
+				pr.Wait() // without a Reclaim that returned false
+			},
+		},
+		"Worker.Pool":  nil, // a nil Worker is valid
+		"Worker.Index": nil, // a nil Worker is valid
+		"Worker.Join":  {func() { inDo(func(w *Worker) { w.Join(nil, nop) }) }, func() { inDo(func(w *Worker) { w.Join(nop, nil) }) }, func() { (*Worker)(nil).Join(nil, nop) }},
+		"Offer":        {func() { inDo(func(w *Worker) { Offer(w, nil) }) }, func() { Offer((*Worker)(nil), nil) }},
+		"Worker.Scope": {func() { inDo(func(w *Worker) { w.Scope(nil) }) }, func() { (*Worker)(nil).Scope(nil) }},
+		"Spread": {
+			func() { inDo(func(w *Worker) { Spread(w, nil, 1, nop, nop, new(Latch)) }) },
+			func() { inDo(func(w *Worker) { Spread(w, new(Frame), 1, nil, nop, new(Latch)) }) },
+			func() { inDo(func(w *Worker) { Spread(w, new(Frame), 1, nop, nil, new(Latch)) }) },
+			func() { inDo(func(w *Worker) { Spread(w, new(Frame), 1, nop, nop, nil) }) },
+			func() { Spread((*Worker)(nil), new(Frame), 1, nop, nil, new(Latch)) },
+		},
+		"Wait": {func() { inDo(func(w *Worker) { Wait(w, nil) }) }, func() { Wait((*Worker)(nil), new(Latch)) }},
+		"JoinFunc": {
+			func() { inDo(func(w *Worker) { JoinFunc[int, int](w, nil, 1, 2) }) },
+			func() { JoinFunc[int, int](nil, nil, 1, 2) },
+		},
+		"Scope.Spawn":    {func() { Scope{}.Spawn(func(Scope) {}) }, func() { p.Scope(func(s Scope) { s.Spawn(nil) }) }},
+		"Scope.Worker":   nil, // the zero Scope's is nil
+		"Latch.Set":      {func() { nilLatch.Set() }},
+		"Latch.IsSet":    {func() { nilLatch.IsSet() }},
+		"NewPanic":       nil, // any value
+		"Panic.Error":    {func() { _ = (*Panic)(nil).Error() }},
+		"Panic.Unwrap":   {func() { _ = (*Panic)(nil).Unwrap() }},
+		"Panic.IsGoexit": nil, // nil is no Goexit
+		"Catch":          {func() { Catch(nil) }},
+		"Unwinding":      nil, // any value
+		"Raise":          nil, // nil does nothing
+		"Stronger":       nil, // nil is no failure
+		"CallAfter":      {func() { CallAfter(nil, nil) }},
+		"Record":         {func() { Record(nil, goexitRecord) }},
+	}
+}
+
+// closedCase is the index of each entry point's case on a closed pool,
+// which panics with ErrClosed.
+var closedCase = map[string]int{"Pool.Do": 2, "Pool.Join": 3, "Pool.Go": 2, "Pool.Scope": 2}
+
+// TestBadInputRefused: every case of badInput panics at the call with a
+// message that names its entry point, none hangs, and the pools stay usable.
+func TestBadInputRefused(t *testing.T) {
+	for name, cases := range badInput(t) {
+		for i, f := range cases {
+			t.Run(fmt.Sprintf("%s/%d", name, i), func(t *testing.T) {
+				want := "gopar: " + name + " "
+				if j, ok := closedCase[name]; ok && j == i {
+					// The value par and iter compare with.
+					want = ErrClosed.Error()
+				}
+				mustRefuse(t, want, f)
+			})
+		}
+	}
+	p := newPool(t, 2)
+	if got := fib(nil, 10); got != 55 {
+		t.Fatalf("fib(10) = %d", got)
+	}
+	var got int
+	p.Do(func(w *Worker) { got = fib(w, 15) })
+	if got != 610 {
+		t.Fatalf("fib(15) after the bad calls = %d", got)
+	}
+}
+
+// TestBadInputCoversEveryEntryPoint: badInput names every exported function
+// and method of the package, and nothing else.
+func TestBadInputCoversEveryEntryPoint(t *testing.T) {
+	files, err := filepath.Glob("*.go")
+	if err != nil {
+		t.Fatal(err)
+	}
+	var exported []string
+	fset := token.NewFileSet()
+	for _, path := range files {
+		if strings.HasSuffix(path, "_test.go") {
+			continue
+		}
+		f, err := parser.ParseFile(fset, path, nil, 0)
+		if err != nil {
+			t.Fatal(err)
+		}
+		for _, d := range f.Decls {
+			fn, ok := d.(*ast.FuncDecl)
+			if !ok || !fn.Name.IsExported() {
+				continue
+			}
+			name := fn.Name.Name
+			if fn.Recv != nil {
+				typ := fn.Recv.List[0].Type
+				if s, ok := typ.(*ast.StarExpr); ok {
+					typ = s.X
+				}
+				id, ok := typ.(*ast.Ident)
+				if !ok || !id.IsExported() {
+					continue
+				}
+				name = id.Name + "." + name
+			}
+			exported = append(exported, name)
+		}
+	}
+	cases := badInput(t)
+	sort.Strings(exported)
+	for _, name := range exported {
+		if _, ok := cases[name]; !ok {
+			t.Errorf("%s is exported but badInput does not say how it refuses bad input", name)
+		}
+		delete(cases, name)
+	}
+	for name := range cases {
+		t.Errorf("badInput lists %s, which is not an exported function or method", name)
+	}
+}

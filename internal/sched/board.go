@@ -1,0 +1,712 @@
+package sched
+
+import (
+	"sync"
+	"sync/atomic"
+	"time"
+	"unsafe"
+
+	"golang.org/x/sys/cpu"
+)
+
+// Lazy promotion: work that a goroutine runs inline, offered to the pool's
+// idle workers while it runs, and taken only once it has waited longer than
+// a wake-up costs. PROMOTION.md beside this file is its one description
+// (what is published, who takes it, the heartbeat, why no wake-up is lost,
+// what it costs).
+
+// heartbeatTick is the heartbeat's period. An entry present at two
+// consecutive ticks has waited at least one tick, and is ripe: idle workers
+// may take it. A tick is of the order of a wake-up's slow end (SLEEP.md,
+// "What a wake-up costs"), so that promotion goes to work that has already
+// run longer than the wake-up it costs.
+const heartbeatTick = 50 * time.Microsecond
+
+// heartbeatLinger is how long the heartbeat keeps ticking after it last saw
+// an entry on the board: back-to-back short operations (each publishing an
+// entry for a few nanoseconds) keep it awake instead of waking it at every
+// call. Past it, the heartbeat blocks, and an idle pool uses no CPU.
+const heartbeatLinger = 2 * time.Millisecond
+
+// maxBoardSlots bounds the board: idle workers scan every slot.
+const maxBoardSlots = 64
+
+// funcval is the opaque target of a func value: a func() is one pointer to
+// it. The board stores that pointer, so that publishing a func costs one CAS
+// and no allocation.
+type funcval struct{ _ uintptr }
+
+func funcPtr(f func()) *funcval { return *(**funcval)(unsafe.Pointer(&f)) }
+
+func funcOf(p *funcval) (f func()) {
+	*(**funcval)(unsafe.Pointer(&f)) = p
+	return f
+}
+
+// A slot's entry is a word: nil (free), takenWord, or a published func's
+// funcval pointer with the heartbeat's marks added to it (a funcval is
+// pointer-aligned, and at least a word long, so the marked pointer still
+// points into it). A tick's marks make each publication's word its own: a
+// func published again starts unmarked (PROMOTION.md, "Ripe").
+//
+// The word is a pointer, which the garbage collector sees: the func stays
+// alive while it is on the board, whoever holds it, and escape analysis
+// sees it flow to the heap, so a func on its owner's stack, which would
+// move with the stack, is never published (TestPromotedFuncOnTheHeap). It
+// is a *byte, so that a marked word is never a misaligned *funcval.
+type word = *byte
+
+const (
+	seenMark = 1 // a tick saw the entry
+	ripeMark = 2 // the next tick saw it too: it is ripe
+	markBits = seenMark | ripeMark
+)
+
+// wordOf is fv's unmarked word.
+func wordOf(fv *funcval) word { return (*byte)(unsafe.Pointer(fv)) }
+
+// marksOf returns w's marks.
+func marksOf(w word) uintptr { return uintptr(unsafe.Pointer(w)) & markBits }
+
+// marked returns w with the marks m added: a pointer into the same funcval.
+func marked(w word, m uintptr) word { return (*byte)(unsafe.Add(unsafe.Pointer(w), m)) }
+
+// funcAt is the func of a taken entry's word (only after a successful CAS
+// from that word: the func is the taker's to run then).
+func funcAt(w word) func() {
+	return funcOf((*funcval)(unsafe.Add(unsafe.Pointer(w), -int(marksOf(w)))))
+}
+
+// taken marks a slot whose func a worker took: the owner waits for done.
+var taken funcval
+
+// takenWord is taken's word: pointer-aligned, so without marks.
+var takenWord = wordOf(&taken)
+
+// boardSlot holds one published func.
+//
+// Ownership: a goroutine owns the slot from its CAS of entry from nil to its
+// func's word (Promote) until it stores nil again (Promotion.Reclaim
+// succeeding, or Promotion.Wait). In between, the heartbeat's ticks mark the
+// word, and a worker, or a goroutine waiting for a func this one descends
+// from, may CAS it from the ripe word to takenWord, once; it then writes
+// runner, panicked (or handback) and sends on done, and touches the slot no
+// more.
+type boardSlot struct {
+	// entry is the slot's word (above): a worker takes an entry only
+	// while it has ripeMark.
+	entry    atomic.Pointer[byte]
+	panicked *Panic
+	done     chan struct{} // capacity 1: the taker's one token per take
+	// pub is the member of the pool that published the entry (Pool.self),
+	// as one of its two board identities (boardID): written by the owner
+	// after its CAS and cleared before it gives the entry up, so that it
+	// is nil or the current entry's publisher. It stays nil where no taken
+	// func ran at the publication (board.running), or the publisher is no
+	// member: no waiter may run such an entry. The member switches it to
+	// its below identity once it starts running a taken func: the entry
+	// is then not under that func (PROMOTION.md, "Waiting").
+	pub atomic.Pointer[boardID]
+	// runner is the member running the taken func, from its take until
+	// it has run (nil otherwise, and where the goroutine running it is no
+	// member of the pool, or curG is not implemented).
+	runner atomic.Pointer[Worker]
+	// handback: a waiter took the entry and found, after its CAS, that it
+	// may not run it; the owner runs it (written before the token on done).
+	handback bool
+	// waiting is set while the owner waits for the taken func; help
+	// carries the heartbeat's wake-up to it when an entry ripens.
+	waiting atomic.Bool
+	help    chan struct{}
+	_       cpu.CacheLinePad
+}
+
+// boardID is a member's identity as a publisher on the board
+// (boardSlot.pub): each Worker has two, at (its entries) and below (its
+// entries published before it started running a taken func, which are not
+// under it). A typed pointer, so that the word is one the garbage
+// collector sees, and one word, so that a publication's publisher and
+// whether it is below change together.
+type boardID struct{ w *Worker }
+
+// The heartbeat's states.
+const (
+	hbAsleep  = iota // no tick armed
+	hbRunning        // a tick is armed or running
+	hbClosed         // the pool is closed: never again
+)
+
+type board struct {
+	// off: nothing is published (a one-worker pool, an inline pool).
+	off   bool
+	slots []boardSlot
+	shift uint // 64 - log2(len(slots)), for the slot hash
+	// ripeN is the number of ripe entries at the last tick: workers scan the
+	// slots only while it is not zero.
+	ripeN atomic.Int32
+	state atomic.Int32
+	// timer times the heartbeat goroutine's ticks; armed only by
+	// whoever set hbRunning, and by that goroutine.
+	timer *time.Timer
+	// mu orders the ticks' (and a poker's) use of what the heartbeat
+	// remembers between ticks: a tick runs on the heartbeat's goroutine, or on
+	// a hunting worker's when it is overdue (watchBoard); ticks never
+	// overlap.
+	mu sync.Mutex
+	// The heartbeat's clock: nanoseconds since epoch (monotonic), read by
+	// now. lastSeen is when a tick last saw an entry (or the heartbeat
+	// was armed); lastTick when the last tick ran (or the heartbeat was
+	// armed), written under mu and loaded without it by hunting workers,
+	// which tick if it is overdue.
+	epoch    time.Time
+	lastSeen int64
+	lastTick atomic.Int64
+
+	// helpers counts the goroutines waiting for a promoted func that a
+	// worker took (Promotion.Wait), which run what it publishes as it
+	// ripens: the heartbeat ticks while it is not zero, as it does while a
+	// participant hunts (idleState.anyHunting).
+	helpers atomic.Int32
+	// helped counts the funcs they took (Stats.Helped).
+	helped atomic.Uint64
+	// running counts the taken funcs running (runTaken): while it is 0,
+	// Promote records no publisher (boardSlot.pub), which only a waiter
+	// for a running func reads.
+	running atomic.Int32
+}
+
+func (b *board) init(p *Pool, workers int) {
+	n := 8
+	for n < 2*workers && n < maxBoardSlots {
+		n *= 2
+	}
+	b.slots = make([]boardSlot, n)
+	for i := range b.slots {
+		b.slots[i].done = make(chan struct{}, 1)
+		b.slots[i].help = make(chan struct{}, 1)
+	}
+	b.shift = 64
+	for m := n; m > 1; m >>= 1 {
+		b.shift--
+	}
+	b.off = workers < 2
+	b.epoch = time.Now()
+	b.timer = time.NewTimer(time.Hour)
+	b.timer.Stop()
+}
+
+// slotFor hashes a func's address to a slot. The address is taken in 8 KiB
+// units, the size of an allocator span: closures allocated one after
+// another by one goroutine share a slot, so in a recursion the outermost
+// pending call holds it and the calls inside it find it taken and skip the
+// board with one load of a line their own core wrote.
+func (b *board) slotFor(f *funcval) *boardSlot {
+	h := (uint64(uintptr(unsafe.Pointer(f))) >> 13) * 0x9E3779B97F4A7C15
+	return &b.slots[h>>b.shift]
+}
+
+// Promotion is a func published with Promote. The zero Promotion was
+// not published.
+type Promotion struct {
+	p *Pool
+	s *boardSlot
+	f *funcval
+}
+
+// Promote publishes f for the pool's idle workers: one that is idle once f
+// has waited a heartbeat tick may take it and run it. The caller then either
+// takes f back with Reclaim (f has not started, and will not) or, if a
+// worker took it, waits for it with Wait. Promote returns the zero
+// Promotion, and publishes nothing, if f's slot of the board is in use or
+// the pool has a single worker.
+//
+// A worker runs a promoted f from its main loop, as a task of the pool (f
+// descends from no frame: it is a root, as the injector's tasks are). A nil
+// f panics.
+func Promote(p *Pool, f func()) Promotion {
+	if p == nil || f == nil {
+		p.refuseDo("Promote", f == nil)
+	}
+	fv := funcPtr(f)
+	if s := p.board.freeSlot(fv); s != nil {
+		return p.publish(s, fv)
+	}
+	return Promotion{}
+}
+
+// freeSlot returns fv's slot if it looks free, and nil if it is in use. It
+// is the first look of every publication, and inlines into its callers: a
+// slot in use is the common case in a recursion, where the calls inside a
+// pending call find its slot taken, so that answer costs one load, with no
+// call, and no failed CAS to take the line from the core that owns it.
+func (b *board) freeSlot(fv *funcval) *boardSlot {
+	if s := b.slotFor(fv); s.entry.Load() == nil {
+		return s
+	}
+	return nil
+}
+
+// publish is Promote once fv's slot looked free.
+func (p *Pool) publish(s *boardSlot, fv *funcval) Promotion {
+	w := wordOf(fv)
+	if p.board.off || marksOf(w) != 0 || !s.entry.CompareAndSwap(nil, w) {
+		return Promotion{}
+	}
+	// pub matters only to a waiter whose func this goroutine runs: an
+	// entry published while no taken func runs is under none (a taken func
+	// that this goroutine starts later marks its older entries anyway), and
+	// leaving pub 0 saves two locked stores, here and in Reclaim.
+	if p.board.running.Load() != 0 {
+		if me := p.self(); me != nil {
+			s.pub.Store(&me.boardAt)
+		}
+	}
+	// Parked workers, and waiters that help, cannot watch the board: make
+	// sure the heartbeat does (see PROMOTION.md, "No lost promotion").
+	// While workers are busy or spinning, this is two loads of one line.
+	if p.idle.anySleepy() || p.board.helpers.Load() != 0 {
+		p.pokeHeartbeat()
+	}
+	return Promotion{p, s, fv}
+}
+
+// Published reports whether Promote published the func.
+func (pr Promotion) Published() bool { return pr.s != nil }
+
+// Reclaim takes the func back: true if it was not published or nobody took
+// it (it has not run, and the caller may run it), false if a worker took
+// it (call Wait).
+func (pr Promotion) Reclaim() bool {
+	if pr.s == nil {
+		return true
+	}
+	if pr.s.pub.Load() != nil {
+		// Before the entry is given up: pub is the current entry's
+		// publisher, or 0. Only the owner writes pub while it holds the
+		// entry, so the load is exact.
+		pr.s.pub.Store(nil)
+	}
+	if w := wordOf(pr.f); !pr.s.entry.CompareAndSwap(w, nil) {
+		return pr.reclaimMarked(w)
+	}
+	return true
+}
+
+// reclaimMarked is Reclaim once its CAS of the unmarked word failed: a tick
+// marked the entry (it is still the owner's, and it takes it back with
+// the marks), or a worker took it. Marks only grow, so this loops at most
+// twice.
+func (pr Promotion) reclaimMarked(w word) bool {
+	for {
+		e := pr.s.entry.Load()
+		if e == takenWord {
+			return false
+		}
+		if pr.s.entry.CompareAndSwap(e, nil) {
+			return true
+		}
+	}
+}
+
+// Wait returns once the func a worker took has run, and frees its slot. It
+// returns how the func ended: nil if it returned, or its panic or Goexit
+// (see Raise). Call it once, after Reclaim returned false.
+//
+// Meanwhile the calling goroutine runs only funcs published under the one
+// it waits for: ripe entries that the goroutine running it published while
+// it ran it (PROMOTION.md, "Waiting"), so the waiting rule (WAITING.md)
+// holds. A panic in one of them goes to its owner; a Goexit ends this
+// goroutine too, once the func waited for has run. Rarely, Wait runs the
+// func itself, when a waiter took it that may not run it.
+//
+// Wait on a Promotion that no worker took (the zero Promotion, one not yet
+// taken back, or one that Reclaim took back) panics: there is nothing to
+// wait for.
+func (pr Promotion) Wait() *Panic {
+	s := pr.s
+	if s == nil || s.entry.Load() != takenWord {
+		refuse("Promotion.Wait", "was called on a func that no worker took; call it once, and only after Reclaim returned false")
+	}
+	if useCurG.Load() {
+		pr.help()
+	} else {
+		<-s.done
+	}
+	if s.handback {
+		s.handback = false
+		s.entry.Store(nil)
+		return callRecord(funcOf(pr.f))
+	}
+	p := s.panicked
+	s.panicked = nil
+	s.entry.Store(nil)
+	return p
+}
+
+// help is Wait's loop: it runs the funcs under the one waited for as they
+// ripen, and returns once the token on done has been received. A goroutine
+// that holds a slot of the pool's parallelism (a pool worker running a
+// task, or a spare) lends it to a spare before it first blocks, as a
+// waiter in a deque wait does (WAITING.md, "Spares"), and recalls it once
+// the wait is over.
+func (pr Promotion) help() {
+	p, s := pr.p, pr.s
+	var lent *spare
+	defer func() {
+		if lent != nil {
+			lent.recall()
+		}
+	}()
+	lendTried := false
+	received := false
+	defer func() {
+		s.waiting.Store(false)
+		p.board.helpers.Add(-1)
+		select {
+		case <-s.help: // a spare token, not for the slot's next owner
+		default:
+		}
+		if received {
+			return
+		}
+		// A func run here ended this goroutine with Goexit (panics go to
+		// the funcs' owners). The func waited for descends from no frame
+		// of this goroutine's below: wait for it before they unwind.
+		<-s.done
+		pn := s.panicked
+		s.panicked = nil
+		if s.handback {
+			s.handback = false
+			pn = nil // never ran: it is not this goroutine's to run any more
+		}
+		s.entry.Store(nil)
+		if isPanic(pn) {
+			panic(pn) // a panic beats the Goexit, as in Join
+		}
+	}()
+	p.board.helpers.Add(1)
+	s.waiting.Store(true)
+	p.pokeHeartbeat()
+	for {
+		select {
+		case <-s.done:
+			received = true
+			return
+		default:
+		}
+		if pr.helpOnce() {
+			continue
+		}
+		if !lendTried {
+			lendTried = true
+			if w := p.slotHolder(); w != nil {
+				lent = w.lend()
+			}
+		}
+		select {
+		case <-s.done:
+			received = true
+			return
+		case <-s.help:
+		}
+	}
+}
+
+// helpOnce takes and runs one ripe entry that the runner of the func waited
+// for published while running it, and reports whether it took one.
+//
+// Why such an entry is under that func: the runner r marks its entries
+// published before (markBelow) before it stores runner; an entry found
+// after the take with pub == r, unmarked, was published by r after that,
+// and r still runs the func when runner is read last, so r published it
+// inside it, where it is still pending. A take that fails this check hands
+// the entry back to its owner, which runs it itself.
+func (pr Promotion) helpOnce() bool {
+	r := pr.s.runner.Load()
+	b := &pr.p.board
+	if r == nil || b.ripeN.Load() == 0 {
+		return false
+	}
+	id := &r.boardAt
+	for i := range b.slots {
+		s := &b.slots[i]
+		e := s.entry.Load()
+		if marksOf(e)&ripeMark == 0 || s.pub.Load() != id {
+			continue
+		}
+		if !s.entry.CompareAndSwap(e, takenWord) {
+			continue
+		}
+		if s.pub.Load() != id || pr.s.runner.Load() != r {
+			s.handback = true
+			s.done <- struct{}{}
+			return true
+		}
+		pr.p.board.helped.Add(1)
+		pr.p.runTaken(s, funcAt(e))
+		return true
+	}
+	return false
+}
+
+// callRecord calls f and returns how it ended: nil if it returned, or its
+// panic; a Goexit goes on.
+func callRecord(f func()) (p *Panic) {
+	returned := false
+	defer func() {
+		if !returned {
+			p = Unwinding(recover())
+		}
+	}()
+	f()
+	returned = true
+	return nil
+}
+
+// takePromoted takes a ripe entry from the board, if there is one, as a job
+// that w runs from its main loop.
+func (w *Worker) takePromoted() *job {
+	s, e := w.pool.board.takeRipe()
+	if s == nil {
+		return nil
+	}
+	w.stats.promoted.Add(1)
+	f := funcAt(e)
+	j := w.newJob(func(*Worker) { w.pool.runTaken(s, f) })
+	j.fr.detached = true
+	return j
+}
+
+// takeRipe takes a ripe entry, if there is one: its slot, and the word it
+// took (the func's, with its marks).
+func (b *board) takeRipe() (*boardSlot, word) {
+	if b.ripeN.Load() == 0 {
+		return nil, nil
+	}
+	for i := range b.slots {
+		s := &b.slots[i]
+		if e := s.entry.Load(); marksOf(e)&ripeMark != 0 && s.entry.CompareAndSwap(e, takenWord) {
+			return s, e
+		}
+	}
+	return nil, nil
+}
+
+// runTaken runs the func taken from s and hands its owner how it ended. A
+// panic or Goexit is recorded for the owner, and then the Goexit goes on,
+// ending the calling goroutine: a worker's, which run replaces (see
+// goexit.go), or a waiter's (Promotion.help).
+//
+// While it runs, the owner may run the entries that the member this
+// goroutine acts as (Pool.self) publishes: its entries published before are
+// marked first (markBelow), then runner is stored. A goroutine that is no
+// member of the pool records nothing: the owner waits without help.
+func (p *Pool) runTaken(s *boardSlot, f func()) {
+	me := p.self()
+	if me != nil {
+		// Counted before anything runs: what this goroutine publishes from
+		// now on records its publisher (Promote).
+		p.board.running.Add(1)
+		p.board.markBelow(me)
+		s.runner.Store(me)
+	}
+	returned := false
+	defer func() {
+		if !returned {
+			s.panicked = Unwinding(recover())
+		}
+		if me != nil {
+			p.board.running.Add(-1)
+			s.runner.Store(nil)
+		}
+		s.done <- struct{}{}
+	}()
+	f()
+	returned = true
+}
+
+// markBelow marks w's published entries: the goroutine acting as w starts
+// running a taken func, which they are not under.
+func (b *board) markBelow(w *Worker) {
+	for i := range b.slots {
+		// Only the goroutine acting as w writes w's identity: the entry is
+		// still its (or, published by an earlier goroutine that acted as
+		// w, a stale one that this goroutine no waiter may take either).
+		if s := &b.slots[i]; s.pub.Load() == &w.boardAt {
+			s.pub.Store(&w.boardBelow)
+		}
+	}
+}
+
+// occupied reports whether any func is published and not taken.
+func (b *board) occupied() bool {
+	for i := range b.slots {
+		if e := b.slots[i].entry.Load(); e != nil && e != takenWord {
+			return true
+		}
+	}
+	return false
+}
+
+// now is the time on the heartbeat's clock.
+func (b *board) now() int64 { return int64(time.Since(b.epoch)) }
+
+// watchBoard is what a hunting worker does for the board: if something is
+// published, it makes sure the heartbeat runs, so that it ripens, and runs
+// a tick itself if the heartbeat's is overdue (PROMOTION.md, "The
+// heartbeat": its timer may sit on a P whose goroutine does not yield).
+func (p *Pool) watchBoard() bool {
+	b := &p.board
+	if !b.occupied() {
+		return false
+	}
+	if b.state.Load() != hbRunning {
+		p.pokeHeartbeat()
+	} else if b.now()-b.lastTick.Load() > int64(2*heartbeatTick) && b.mu.TryLock() {
+		// Again under mu: a tick may have run since the load.
+		if now := b.now(); now-b.lastTick.Load() > int64(2*heartbeatTick) {
+			b.tickAt(p, now)
+		}
+		b.mu.Unlock()
+	}
+	return true
+}
+
+// tickAt runs one tick at now, on the heartbeat's clock, with b.mu held:
+// the timer's (beat) or an overdue one on a hunting worker (watchBoard).
+func (b *board) tickAt(p *Pool, now int64) {
+	if b.tick(p) {
+		b.lastSeen = now
+	}
+	b.lastTick.Store(now)
+}
+
+// pokeHeartbeat makes sure the heartbeat is ticking: if it is asleep, it
+// runs a tick itself, unless the last one is under a tick old, and arms the
+// timer for the next (PROMOTION.md, "The heartbeat": on an idle pool the
+// timer's first tick comes about a millisecond late, and without the poke's
+// tick an entry ripened only at its second).
+//
+// A goroutine of a testing/synctest bubble does not wake the heartbeat: the
+// timer would be armed, and the tick timed, by the bubble's fake clock
+// (bubble.go).
+func (p *Pool) pokeHeartbeat() {
+	b := &p.board
+	if b.state.Load() == hbAsleep && !inBubble() && b.state.CompareAndSwap(hbAsleep, hbRunning) {
+		b.mu.Lock()
+		now := b.now()
+		if now-b.lastTick.Load() >= int64(heartbeatTick) {
+			b.tickAt(p, now)
+		}
+		b.lastSeen = now
+		b.mu.Unlock()
+		b.timer.Reset(heartbeatTick)
+		go p.heartbeat()
+	}
+}
+
+// heartbeat is the heartbeat's goroutine, started by the poke that wakes
+// it: it beats at every tick of the timer, and ends when a beat puts the
+// heartbeat to sleep, so that no goroutine of the pool's lives while it
+// sleeps, and a stretch of ticks costs one goroutine.
+func (p *Pool) heartbeat() {
+	for {
+		<-p.board.timer.C
+		if !p.beat() {
+			return
+		}
+	}
+}
+
+// beat is one tick of the heartbeat's goroutine, which ripens the board's
+// entries while some worker hunts for work (PROMOTION.md). It skips the
+// tick if one ran within a tick (a hunting worker's), so that ticks stay a
+// tick apart. It arms the timer for the next tick, and reports true, while
+// the board has had an entry within heartbeatLinger and some main-loop
+// participant is idle; otherwise it sleeps until poked, and reports false:
+// the goroutine ends. One tick at most is armed at a time, and one
+// heartbeat goroutine runs: the poke that set hbRunning arms the first and
+// starts the goroutine, and each beat arms the next or sets hbAsleep.
+func (p *Pool) beat() (ticking bool) {
+	b := &p.board
+	if p.testHookBeat != nil {
+		p.testHookBeat()
+	}
+	if b.state.Load() != hbRunning {
+		return false // closed
+	}
+	b.mu.Lock()
+	now := b.now()
+	if now-b.lastTick.Load() >= int64(heartbeatTick) {
+		b.tickAt(p, now)
+	}
+	keep := now-b.lastSeen < int64(heartbeatLinger)
+	b.mu.Unlock()
+	if keep && (p.idle.anyHunting() || b.helpers.Load() > 0) {
+		b.timer.Reset(heartbeatTick)
+		return true
+	}
+	// Sleep, unless something came meanwhile: a poker that saw us
+	// running did not arm the timer (see PROMOTION.md).
+	if !b.state.CompareAndSwap(hbRunning, hbAsleep) {
+		return false // closed
+	}
+	if b.occupied() && (p.idle.anyHunting() || b.helpers.Load() > 0) {
+		p.pokeHeartbeat()
+	}
+	return false
+}
+
+// tick marks the entries on the board: one that the last tick saw too
+// becomes ripe. It wakes a parked worker for each newly ripe one, and
+// reports whether the board holds any entry. A mark is a CAS from the word
+// the tick loaded: if the owner took the entry back meanwhile, or published
+// again, the new word is unmarked.
+func (b *board) tick(p *Pool) bool {
+	occupied := false
+	ripe, fresh := 0, 0
+	for i := range b.slots {
+		s := &b.slots[i]
+		e := s.entry.Load()
+		if e == nil || e == takenWord {
+			continue
+		}
+		occupied = true
+		switch marksOf(e) {
+		case 0:
+			s.entry.CompareAndSwap(e, marked(e, seenMark))
+		case seenMark:
+			if s.entry.CompareAndSwap(e, marked(e, ripeMark)) {
+				ripe++
+				fresh++
+			}
+		default:
+			ripe++
+		}
+	}
+	b.ripeN.Store(int32(ripe))
+	if fresh > 0 && b.helpers.Load() != 0 {
+		// Waiters may run some of it: each looks for its own.
+		for i := range b.slots {
+			if s := &b.slots[i]; s.waiting.Load() {
+				select {
+				case s.help <- struct{}{}:
+				default:
+				}
+			}
+		}
+	}
+	for ; fresh > 0 && p.idle.anySleepy(); fresh-- {
+		p.wakeOne()
+	}
+	return occupied
+}
+
+// closeBoard stops the heartbeat: a tick that runs now arms no other, and
+// the timer fires at once, so that a heartbeat goroutine waiting for it
+// finds the pool closed and ends.
+func (p *Pool) closeBoard() {
+	b := &p.board
+	b.state.Store(hbClosed)
+	b.timer.Reset(0)
+}

@@ -1,0 +1,217 @@
+package sched
+
+import "sync/atomic"
+
+// The waiting rule: a goroutine that waits runs only work that descends
+// from what it waits for. WAITING.md beside this file states the rule, why
+// it makes gopar deadlock-free wherever the sequential program is, and what
+// it costs; waiting.pml is its model.
+
+// frame is a node of the fork tree. Every job is one (the job's own frame),
+// and so are a Scope, a Frame (a parallel loop) and a guest's lease. A job's
+// parent is the frame that was running on the worker that forked it: the
+// job, loop, scope or lease whose code called Join, JoinFunc, Offer or Spawn.
+//
+// parent is written before the job is published and not again while the
+// job is in a deque. It is atomic because a thief reads it before it owns
+// the job (see Deque.StealIf): a job it read from a stale slot may be in
+// reuse by then.
+type frame struct {
+	parent atomic.Pointer[frame]
+	// forked records that a job was forked under the frame, by the one
+	// goroutine running in it. A job whose frame has children is not
+	// recycled (see Worker.recycle): a child, which may outlive it, would
+	// find a stranger's frame in its chain, and a chain could close into
+	// a cycle.
+	forked bool
+	// detached marks the frame of a job nobody waits for (Offer, Spawn,
+	// Pool.Go): the runner recycles it. region marks a frame that is no
+	// job (a Scope, a Frame, a lease). Both are written before anything is
+	// forked under the frame. A job with neither, a Join's or JoinFunc's b,
+	// that a raw Wait meets in its own frame is a pending b (see
+	// Wait).
+	detached, region bool
+}
+
+// setParent sets f's parent to p, skipping the store when it already holds
+// p, as a recycled job forked again from the same frame does.
+func (f *frame) setParent(p *frame) {
+	if f.parent.Load() != p {
+		f.parent.Store(p)
+	}
+}
+
+// under reports whether anc is a strict ancestor of f. Every frame is under
+// the nil frame, the root where pool workers wait for any work.
+func (f *frame) under(anc *frame) bool {
+	if anc == nil {
+		return true
+	}
+	for p := f.parent.Load(); p != nil; p = p.parent.Load() {
+		if p == anc {
+			return true
+		}
+	}
+	return false
+}
+
+// notPendingUnder reports whether f is under anc, and not at or under a
+// b that is pending at anc: whether the child of anc on f's chain (f
+// itself, or an ancestor) is a job nobody waits for, or a region. That is
+// what a raw Wait at anc may run (see Wait). The children of anc
+// were made by the one goroutine running in anc, the one that waits, so it
+// reads its own writes; and a child with children is never recycled, so its
+// flags are stable.
+func (f *frame) notPendingUnder(anc *frame) bool {
+	c := f
+	for {
+		p := c.parent.Load()
+		if p == nil {
+			return false
+		}
+		if p == anc {
+			return c.detached || c.region
+		}
+		c = p
+	}
+}
+
+// Frame is a region of work that a participant opens with Spread, as a
+// parallel loop does: the jobs forked inside it, and everything they fork,
+// descend from it, and a wait at the Frame runs those and nothing else. The
+// zero value is ready to use; a Frame must not be copied or reused while
+// Spread runs.
+type Frame struct {
+	f frame
+}
+
+// enter makes f the frame running on w, under the current one, and returns
+// what leave needs to restore the current one.
+func (w *Worker) enter(f *frame) region {
+	r := region{w.at, w.seal()}
+	if !f.region {
+		f.region = true
+	}
+	f.setParent(r.prev)
+	if r.prev == w.lease {
+		w.leaseShared = true
+	}
+	w.at = f
+	return r
+}
+
+// region is what leave restores: the frame that ran before, and the floors
+// of w's JoinFunc stacks.
+type region struct {
+	prev *frame
+	mark int
+}
+
+func (w *Worker) leave(r region) {
+	w.at = r.prev
+	w.unseal(r.mark)
+}
+
+// seal is called as w enters a new frame: the JoinFunc calls pending on w
+// so far belong to the frame it leaves, and must not be shared while it
+// runs inside the new one (see forkStack.floor). It saves each stack's
+// floor on w.floors and returns the mark to hand to unseal. A worker that
+// never called JoinFunc has no stacks, and pays a length check.
+func (w *Worker) seal() (mark int) {
+	mark = len(w.floors)
+	for _, s := range w.forkStacks {
+		w.floors = append(w.floors, s.seal())
+	}
+	return mark
+}
+
+// unseal restores the floors that seal saved at mark. A stack created since
+// (first used inside the region) has no frame left by now: its floor stays.
+func (w *Worker) unseal(mark int) {
+	saved := w.floors[mark:]
+	for i, f := range saved {
+		w.forkStacks[i].unseal(f)
+	}
+	w.floors = w.floors[:mark]
+}
+
+// Spread runs a parallel region: it offers help to the pool n times, calls
+// self, and returns once done is set, all inside fr. While it waits it runs
+// only work that descends from fr (help's calls, and what they fork), never
+// other work of the pool: a lock held by the caller cannot be taken by
+// anything the wait runs unless the sequential program would take it there
+// too. help may thus run on another worker, on this one during the wait, or
+// never (if done is set first); whoever sets done decides when the region
+// ends. Help that nobody has taken when the region ends is taken off w's
+// deque, not run.
+//
+// If a participant was asleep as Spread made its offers (so that they woke
+// it), Spread yields the processor once before it calls self, so that the
+// woken worker starts at once rather than after the Go scheduler's back-off
+// (SLEEP.md, "Waking from a goroutine that goes on running").
+//
+// On a nil Worker, Spread calls self and returns; done must then be set by
+// self. A nil Frame, function or Latch panics.
+func Spread(w *Worker, fr *Frame, n int, help, self func(*Worker), done *Latch) {
+	if fr == nil || help == nil || self == nil || done == nil {
+		refuseSpread(fr, done)
+	}
+	if w == nil {
+		self(nil)
+		return
+	}
+	r := w.enter(&fr.f)
+	defer w.leave(r)
+	wakes := n > 0 && w.pool.idle.anySleepy()
+	for range n {
+		j := w.newJob(help)
+		j.fr.detached, j.helper = true, true
+		w.push(j)
+	}
+	if wakes {
+		yield()
+	}
+	self(w)
+	w.waitUnder(done, &fr.f)
+	w.dropHelpers(&fr.f)
+}
+
+// dropHelpers removes from w's deque the help that the Spread region f
+// offered and nobody took before the region ended: run now, it would find
+// nothing to do, and left there it would keep the region's state alive
+// until a thief ran it, each costing a wake-up. The region's jobs lie on
+// top of the deque's older work; other jobs among them (work self offered
+// and left) are pushed back, in their order.
+func (w *Worker) dropHelpers(f *frame) {
+	var buf [8]*job
+	kept := buf[:0]
+	for {
+		j := w.deque.Pop()
+		if j == nil {
+			break
+		}
+		if !j.fr.under(f) {
+			kept = append(kept, j) // older work: the region's jobs end here
+			break
+		}
+		if j.helper && j.fr.parent.Load() == f {
+			w.recycle(j)
+			continue
+		}
+		kept = append(kept, j)
+	}
+	for i := len(kept) - 1; i >= 0; i-- {
+		w.push(kept[i])
+	}
+}
+
+// refuseSpread refuses a Spread given a nil Frame, function or Latch.
+func refuseSpread(fr *Frame, done *Latch) {
+	switch {
+	case fr == nil:
+		refuse("Spread", "was given a nil *Frame; pass a new Frame per region")
+	case done == nil:
+		refuse("Spread", "was given a nil *Latch; pass the latch that ends the region")
+	}
+	refuse("Spread", nilFunc)
+}

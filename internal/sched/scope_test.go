@@ -1,0 +1,136 @@
+package sched
+
+import (
+	"errors"
+	goruntime "runtime"
+	"sync"
+	"sync/atomic"
+	"testing"
+
+	"github.com/gopar-dev/gopar/internal/race"
+)
+
+// TestScopeRunsEverySpawnOnce spawns a tree of tasks in which tasks spawn
+// more, and checks each ran exactly once before Scope returned.
+func TestScopeRunsEverySpawnOnce(t *testing.T) {
+	defer goruntime.GOMAXPROCS(goruntime.GOMAXPROCS(8))
+	for _, workers := range []int{1, 4} {
+		p := newPool(t, workers)
+		const depth = 12
+		counts := make([]atomic.Int32, 1<<depth)
+		var spawn func(s Scope, node, level int)
+		spawn = func(s Scope, node, level int) {
+			if level == depth {
+				counts[node-(1<<depth)].Add(1)
+				return
+			}
+			s.Spawn(func(s Scope) { spawn(s, 2*node, level+1) })
+			s.Spawn(func(s Scope) { spawn(s, 2*node+1, level+1) })
+		}
+		p.Scope(func(s Scope) { spawn(s, 1, 0) })
+		if diff := onceDiff(counts); diff != "" {
+			t.Fatalf("workers=%d: leaves not run exactly once (-want +got, runs by index):\n%s", workers, diff)
+		}
+	}
+}
+
+func TestScopePanicsAfterTheRestFinished(t *testing.T) {
+	p := newPool(t, 2)
+	boom := errors.New("boom")
+	var finished atomic.Int32
+	r := func() (r any) {
+		defer func() { r = recover() }()
+		p.Scope(func(s Scope) {
+			for i := range 100 {
+				s.Spawn(func(Scope) {
+					if i == 50 {
+						panic(boom)
+					}
+					finished.Add(1)
+				})
+			}
+		})
+		return nil
+	}()
+	pe, ok := r.(*Panic)
+	if !ok || !errors.Is(pe, boom) {
+		t.Fatalf("recovered %v, want *Panic of boom", r)
+	}
+	if finished.Load() != 99 {
+		t.Fatalf("%d of the 99 other tasks finished before Scope re-panicked", finished.Load())
+	}
+}
+
+func TestScopeOnNilWorker(t *testing.T) {
+	var w *Worker
+	n := 0
+	w.Scope(func(s Scope) {
+		s.Spawn(func(s Scope) { n++; s.Spawn(func(Scope) { n++ }) })
+	})
+	if n != 2 {
+		t.Fatalf("nil-worker scope ran %d tasks, want 2", n)
+	}
+}
+
+func TestGoRunsOnAWorker(t *testing.T) {
+	p := newPool(t, 2)
+	// The caller blocks on a channel (it does not help), so only a worker
+	// can run the job.
+	onPool := make(chan bool)
+	p.Go(func(w *Worker) { onPool <- w.isPool })
+	if !<-onPool {
+		t.Fatal("Pool.Go ran its function off the pool's workers")
+	}
+}
+
+// TestScopeSpawnFromAnyGoroutine: Spawn on a Scope captured from an
+// enclosing function, called from other goroutines while the scope is open
+// (from the tasks it spawned, from the b of a Join in the body, which
+// another worker may steal, and from plain goroutines the body waits for),
+// runs every task exactly once, on pools of 1 to 8 workers.
+func TestScopeSpawnFromAnyGoroutine(t *testing.T) {
+	defer goruntime.GOMAXPROCS(goruntime.GOMAXPROCS(8))
+	const (
+		tasks      = 16
+		leaves     = 8
+		joins      = 16
+		goroutines = 4
+		total      = tasks + tasks*leaves + 2*joins + goroutines
+	)
+	rounds := 100 / race.Scale
+	for _, workers := range []int{1, 2, 4, 8} {
+		p := newPool(t, workers)
+		for round := range rounds {
+			counts := make([]atomic.Int32, total)
+			p.Scope(func(outer Scope) {
+				for k := range tasks {
+					outer.Spawn(func(Scope) {
+						counts[k].Add(1)
+						for l := range leaves {
+							// The enclosing function's Scope, from a task.
+							outer.Spawn(func(Scope) { counts[tasks+k*leaves+l].Add(1) })
+						}
+					})
+				}
+				for k := range joins {
+					outer.Worker().Join(
+						func(*Worker) { outer.Spawn(func(Scope) { counts[tasks+tasks*leaves+2*k].Add(1) }) },
+						func(*Worker) { outer.Spawn(func(Scope) { counts[tasks+tasks*leaves+2*k+1].Add(1) }) },
+					)
+				}
+				var wg sync.WaitGroup
+				for k := range goroutines {
+					wg.Add(1)
+					go func() {
+						defer wg.Done()
+						outer.Spawn(func(Scope) { counts[total-goroutines+k].Add(1) })
+					}()
+				}
+				wg.Wait()
+			})
+			if diff := onceDiff(counts); diff != "" {
+				t.Fatalf("workers=%d round %d: tasks not run exactly once (-want +got, runs by index):\n%s", workers, round, diff)
+			}
+		}
+	}
+}
