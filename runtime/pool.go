@@ -352,9 +352,8 @@ func (p *Pool) JoinLazy(a, b func()) {
 	}
 	if !p.Hungry() {
 		// Promote, with its first look inlined (board.freeSlot).
-		fv := funcPtr(b)
-		if s := p.board.freeSlot(fv); s != nil {
-			if pr := p.publish(s, fv); pr.Published() {
+		if s, e := p.board.freeSlot(); s != nil {
+			if pr := p.publish(s, e, b); pr.Published() {
 				joinPromoted(pr, a, b)
 				return
 			}

@@ -81,7 +81,7 @@ func TestHeartbeatAfterABubble(t *testing.T) {
 		}
 	})
 	ran := make(chan struct{})
-	pr := p.Promote(freshFunc(t, p, func() { close(ran) }))
+	pr := p.Promote(func() { close(ran) })
 	if !pr.Published() {
 		t.Fatal("not published")
 	}
