@@ -31,6 +31,8 @@ models=(
   "runtime/promotion.pml|-DNP -DNFAIR=4 -DCOLLAPSE|-l -f -m200000|-DBUG_MARK_NO_CAS|fail"
   "runtime/promotion.pml|-DNP -DNFAIR=4 -DCOLLAPSE|-l -f -m200000|-DBUG_RECLAIM_UNMARKED|fail"
   "runtime/promotion.pml|-DNP -DNFAIR=4 -DCOLLAPSE|-l -f -m200000|-DBUG_POKE_TICK_ANY_AGE|fail"
+  "runtime/promotion.pml|-DNP -DNFAIR=4 -DCOLLAPSE|-l -f -m200000|-DW=1 -DNPUB=2 -DBUG_NO_GEN|fail"
+  "runtime/promotion.pml|-DNP -DNFAIR=4 -DCOLLAPSE|-l -f -m200000|-DBUG_FN_AFTER_PUBLISH|fail"
   "runtime/leapfrog.pml|-DSAFETY|-m100000||pass"
   "runtime/leapfrog.pml|-DSAFETY|-m100000|-DBUG_NO_RECHECK|fail"
   "runtime/leapfrog.pml|-DSAFETY|-m100000|-DBUG_NO_MARK|fail"

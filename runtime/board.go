@@ -315,8 +315,19 @@ func (pr Promotion) Pending() bool {
 	if pr.s == nil {
 		return false
 	}
+	// Its generation published or taken: the held word of the same
+	// generation is the next publisher's claim.
 	e := pr.s.state.Load()
-	return genOf(e) == pr.gen && e&kindBits != kindFree
+	return genOf(e) == pr.gen && (e&kindBits == kindPub || e&kindBits == kindTaken)
+}
+
+// checkEnded is the gopar_debug check that caller, one of gopar's own
+// users of the board, ended pr on its way out (Pool.Promote): one left
+// pending would hold its slot for the pool's life.
+func (pr Promotion) checkEnded(caller string) {
+	if pr.Pending() {
+		invariant.Failf("%s returned with its promotion (generation %#x) still holding its board slot", caller, pr.gen)
+	}
 }
 
 // Reclaim takes the func back: true if it was not published or nobody took

@@ -10,6 +10,7 @@ import (
 	"sync/atomic"
 	"time"
 
+	"github.com/gopar-dev/gopar/internal/invariant"
 	"github.com/gopar-dev/gopar/steal"
 )
 
@@ -374,6 +375,9 @@ func (p *Pool) JoinLazy(a, b func()) {
 // Reclaim is true) would do the same, at a cost on every join that par's
 // BenchmarkJoin shows, alone and beside a busy worker.
 func joinPromoted(pr Promotion, a, b func()) {
+	if invariant.Enabled {
+		defer pr.checkEnded("JoinLazy")
+	}
 	phase := inA
 	defer func() {
 		if phase == finished {
