@@ -106,6 +106,7 @@ func badInput(t *testing.T) map[string][]func() {
 		"Pool.Promote":        {func() { nilPool.Promote(func() {}) }, func() { p.Promote(nil) }},
 		"Promotion.Published": nil, // the zero Promotion is valid: not published
 		"Promotion.Reclaim":   nil, // the zero Promotion is valid: true
+		"Promotion.Pending":   nil, // the zero Promotion is valid: not pending
 		"Promotion.Wait": {
 			func() { Promotion{}.Wait() },
 			func() {

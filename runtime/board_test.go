@@ -224,6 +224,7 @@ func TestRepublishedFuncIsFresh(t *testing.T) {
 	if !pr.Reclaim() {
 		t.Fatal("a worker took f, though every worker was busy")
 	}
+	aimAt(t, p, pr.s)
 	pr2 := p.Promote(f)
 	if !pr2.Published() || pr2.s != pr.s {
 		t.Fatalf("f was not published again in its slot (published %v)", pr2.Published())
@@ -276,6 +277,7 @@ func TestRepublishedBetweenTicksStartsUnmarked(t *testing.T) {
 			if !pr.Reclaim() {
 				t.Fatal("a worker took f, though every worker was busy")
 			}
+			aimAt(t, p, pr.s)
 			pr2 = p.Promote(f)
 		}
 		tickNow(p)
@@ -564,6 +566,20 @@ func saltApart(t *testing.T, p *Pool, ids ...uintptr) {
 		}
 	}
 	t.Fatalf("no salt places %d publishers apart on %d slots", len(ids), len(b.slots))
+}
+
+// aimAt sets p's board's salt so that the calling goroutine's next Promote
+// tries slot s first.
+func aimAt(t *testing.T, p *Pool, s *boardSlot) {
+	t.Helper()
+	b := &p.board
+	for salt := uint64(1); salt < 1<<16; salt++ {
+		b.salt.Store(salt)
+		if i, _ := nextSlots(b); &b.slots[i] == s {
+			return
+		}
+	}
+	t.Fatal("no salt aims the next publication at the slot")
 }
 
 // workerIDs returns the identities (curG) of p's pool workers.
