@@ -136,7 +136,7 @@ type board struct {
 	// its first slot, the bits below them (altShift) its second.
 	shift, altShift uint
 	// seq stands in for the publisher's identity where curG is not
-	// implemented (publisherHash).
+	// implemented (publisherID).
 	seq atomic.Uint64
 	// salt is mixed into every publisher's hash: tests set it to place
 	// the publishers they know in the slots they need.
@@ -199,28 +199,25 @@ func (b *board) init(p *Pool, workers int) {
 	b.timer.Stop()
 }
 
-// publisherHash is the calling publisher's hash: its goroutine's identity
-// (curG), where that is implemented, or else the next of a sequence, mixed
-// with the board's salt.
-func (b *board) publisherHash() uint64 {
-	var id uint64
+// publisherID is the calling publisher's identity: its goroutine's
+// (curG), where that is implemented, or else the next of a sequence.
+func (b *board) publisherID() uint64 {
 	if haveCurG {
-		id = uint64(curG())
-	} else {
-		id = b.seq.Add(1)
+		return uint64(curG())
 	}
-	return b.hashOf(id)
+	return b.seq.Add(1)
 }
 
-// hashOf is the hash of the publisher whose identity is id.
+// hashOf is the hash of the publisher whose identity is id, mixed with the
+// board's salt.
 func (b *board) hashOf(id uint64) uint64 { return (id ^ b.salt.Load()) * 0x9E3779B97F4A7C15 }
 
 // slotsFor returns the two slots, distinct, that a publisher whose hash is
 // h tries, first and second: the second differs from the first by an odd
 // distance in its index bits, from lower bits of h.
 func (b *board) slotsFor(h uint64) (first, second int) {
-	i := h >> b.shift
-	return int(i), int(i ^ ((h>>b.altShift)&uint64(len(b.slots)-1) | 1))
+	i := h >> (b.shift & 63)
+	return int(i), int(i ^ ((h>>(b.altShift&63))&uint64(len(b.slots)-1) | 1))
 }
 
 // Promotion is a func published with Pool.Promote. The zero Promotion was
@@ -251,31 +248,24 @@ func (p *Pool) Promote(f func()) Promotion {
 	if p == nil || f == nil {
 		p.refuseDo("Pool.Promote", f == nil)
 	}
-	if s, e := p.board.freeSlot(); s != nil {
-		return p.publish(s, e, f)
-	}
-	return Promotion{}
-}
-
-// freeSlot returns one of the calling publisher's two slots that looks
-// free, and the free word it loaded there, or nil if both are in use. It is
-// the first look of every publication: in a recursion the two outermost
-// pending calls of a goroutine hold its slots, and the calls inside them
-// find both in use, so that answer costs curG and two loads of lines the
-// goroutine's core wrote, and no failed CAS to take a line from the core
-// that owns it. The second slot is for a goroutine whose first one another
-// goroutine holds.
-func (b *board) freeSlot() (*boardSlot, uint64) {
-	i, j := b.slotsFor(b.publisherHash())
+	// The first look of every publication: one of the calling publisher's
+	// two slots that looks free, and the free word loaded there. In a
+	// recursion the two outermost pending calls of a goroutine hold its
+	// slots, and the calls inside them find both in use, so that answer
+	// costs curG and two loads of lines the goroutine's core wrote, and no
+	// failed CAS to take a line from the core that owns it. The second
+	// slot is for a goroutine whose first one another goroutine holds.
+	b := &p.board
+	i, j := b.slotsFor(b.hashOf(b.publisherID()))
 	s := &b.slots[i]
 	if e := s.state.Load(); e&kindBits == kindFree {
-		return s, e
+		return p.publish(s, e, f)
 	}
 	s = &b.slots[j]
 	if e := s.state.Load(); e&kindBits == kindFree {
-		return s, e
+		return p.publish(s, e, f)
 	}
-	return nil, 0
+	return Promotion{}
 }
 
 // publish is Promote once slot s looked free, with the word e loaded there:

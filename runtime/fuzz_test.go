@@ -123,7 +123,7 @@ func FuzzJoinFunc(f *testing.F) {
 // FuzzBoard plays a sequence of board operations against a reference: owners
 // publishing (Promote) and taking back (Reclaim, or Wait after a take), the
 // heartbeat's ticks, and workers' takes (takeRipe, then runTaken), over six
-// funcs published by one goroutine, which has two slots (freeSlot), on a
+// funcs published by one goroutine, which has two slots (Pool.Promote), on a
 // pool whose workers are busy and whose heartbeat is off (the fuzz ticks
 // for it). Each byte is one operation: the low two bits say which, the
 // rest which func. Checked after every step: every slot's word (kind,
@@ -173,7 +173,7 @@ func TestBoardStateMachine(t *testing.T) {
 }
 
 // nextSlots returns the slots that the calling goroutine's next Promote on
-// b tries, first and second (publisherHash).
+// b tries, first and second (publisherID).
 func nextSlots(b *board) (int, int) {
 	id := b.seq.Load() + 1
 	if haveCurG {

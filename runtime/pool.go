@@ -352,12 +352,9 @@ func (p *Pool) JoinLazy(a, b func()) {
 		p.refuseDo("Pool.JoinLazy", a == nil || b == nil)
 	}
 	if !p.Hungry() {
-		// Promote, with its first look inlined (board.freeSlot).
-		if s, e := p.board.freeSlot(); s != nil {
-			if pr := p.publish(s, e, b); pr.Published() {
-				joinPromoted(pr, a, b)
-				return
-			}
+		if pr := p.Promote(b); pr.Published() {
+			joinPromoted(pr, a, b)
+			return
 		}
 		joinCalls(a, b)
 		return
