@@ -212,12 +212,13 @@ func (b *board) publisherID() uint64 {
 // board's salt.
 func (b *board) hashOf(id uint64) uint64 { return (id ^ b.salt.Load()) * 0x9E3779B97F4A7C15 }
 
-// slotsFor returns the two slots, distinct, that a publisher whose hash is
-// h tries, first and second: the second differs from the first by an odd
-// distance in its index bits, from lower bits of h.
+// slotsFor returns the two slots that a publisher whose hash is h tries,
+// first and second: the second differs from the first by an odd distance
+// in its index bits, from lower bits of h, so that they are distinct on a
+// board of more than one slot (an inline pool's has one, bubble.go).
 func (b *board) slotsFor(h uint64) (first, second int) {
-	i := h >> (b.shift & 63)
-	return int(i), int(i ^ ((h>>(b.altShift&63))&uint64(len(b.slots)-1) | 1))
+	i := h >> b.shift
+	return int(i), int(i ^ ((h>>b.altShift | 1) & uint64(len(b.slots)-1)))
 }
 
 // Promotion is a func published with Pool.Promote. The zero Promotion was
