@@ -8,6 +8,7 @@ import (
 	"sync/atomic"
 	"time"
 
+	"github.com/gopar-dev/gopar/internal/invariant"
 	"github.com/gopar-dev/gopar/internal/sched"
 	"github.com/gopar-dev/gopar/runtime"
 )
@@ -133,6 +134,15 @@ func foldFirst[A any](pool *runtime.Pool, cfg Config, lo, n, hi int, r Reducer[A
 	if !pr.Published() {
 		h.release()
 		return r.Fold(acc, lo, lo+n), nil
+	}
+	if invariant.Enabled {
+		// Every path ends the promotion (sched.Promote): one left
+		// pending would hold its board slot for the pool's life.
+		defer func() {
+			if pr.Pending() {
+				invariant.Failf("foldFirst left its loop's rest pending on the promotion board")
+			}
+		}()
 	}
 	returned := false
 	defer func() {

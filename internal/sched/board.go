@@ -4,9 +4,10 @@ import (
 	"sync"
 	"sync/atomic"
 	"time"
-	"unsafe"
 
 	"golang.org/x/sys/cpu"
+
+	"github.com/gopar-dev/gopar/internal/invariant"
 )
 
 // Lazy promotion: work that a goroutine runs inline, offered to the pool's
@@ -31,71 +32,62 @@ const heartbeatLinger = 2 * time.Millisecond
 // maxBoardSlots bounds the board: idle workers scan every slot.
 const maxBoardSlots = 64
 
-// funcval is the opaque target of a func value: a func() is one pointer to
-// it. The board stores that pointer, so that publishing a func costs one CAS
-// and no allocation.
-type funcval struct{ _ uintptr }
-
-func funcPtr(f func()) *funcval { return *(**funcval)(unsafe.Pointer(&f)) }
-
-func funcOf(p *funcval) (f func()) {
-	*(**funcval)(unsafe.Pointer(&f)) = p
-	return f
-}
-
-// A slot's entry is a word: nil (free), takenWord, or a published func's
-// funcval pointer with the heartbeat's marks added to it (a funcval is
-// pointer-aligned, and at least a word long, so the marked pointer still
-// points into it). A tick's marks make each publication's word its own: a
-// func published again starts unmarked (PROMOTION.md, "Ripe").
+// A slot's state is one word, a plain integer: its kind (free, held by
+// its owner, published, taken), the heartbeat's marks of a published
+// entry, and the slot's generation, which every publication bumps. The
+// generation makes each publication's words its own: a func published
+// again, or another func published in the slot, starts unmarked under a new
+// generation, so that a tick's or a taker's CAS from an old publication's
+// word fails against it (PROMOTION.md, "Ripe"), and an owner's Reclaim or
+// Wait recognises its own publication.
 //
-// The word is a pointer, which the garbage collector sees: the func stays
-// alive while it is on the board, whoever holds it, and escape analysis
-// sees it flow to the heap, so a func on its owner's stack, which would
-// move with the stack, is never published (TestPromotedFuncOnTheHeap). It
-// is a *byte, so that a marked word is never a misaligned *funcval.
-type word = *byte
-
+// The func itself is in a typed field (boardSlot.fn), which the garbage
+// collector sees. The owner writes it while the slot is held, before the
+// store that publishes it; a taker reads it only after its CAS from a
+// published word succeeded, which the publishing store is synchronised
+// before.
 const (
 	seenMark = 1 // a tick saw the entry
 	ripeMark = 2 // the next tick saw it too: it is ripe
 	markBits = seenMark | ripeMark
+
+	kindFree  = 0 << 2 // nobody's: a publisher may claim it
+	kindHeld  = 1 << 2 // its publisher writes fn
+	kindPub   = 2 << 2 // published: the marks count the ticks that saw it
+	kindTaken = 3 << 2 // a taker runs fn (or hands it back); the owner waits
+	kindBits  = 3 << 2
+
+	genOne  = 1 << 4 // the generation's unit
+	genBits = ^uint64(kindBits | markBits)
 )
 
-// wordOf is fv's unmarked word.
-func wordOf(fv *funcval) word { return (*byte)(unsafe.Pointer(fv)) }
+// genOf returns the generation of the state word e.
+func genOf(e uint64) uint64 { return e & genBits }
 
-// marksOf returns w's marks.
-func marksOf(w word) uintptr { return uintptr(unsafe.Pointer(w)) & markBits }
-
-// marked returns w with the marks m added: a pointer into the same funcval.
-func marked(w word, m uintptr) word { return (*byte)(unsafe.Add(unsafe.Pointer(w), m)) }
-
-// funcAt is the func of a taken entry's word (only after a successful CAS
-// from that word: the func is the taker's to run then).
-func funcAt(w word) func() {
-	return funcOf((*funcval)(unsafe.Add(unsafe.Pointer(w), -int(marksOf(w)))))
-}
-
-// taken marks a slot whose func a worker took: the owner waits for done.
-var taken funcval
-
-// takenWord is taken's word: pointer-aligned, so without marks.
-var takenWord = wordOf(&taken)
+// isRipe reports whether the state word e is a published entry that is ripe.
+func isRipe(e uint64) bool { return e&(kindBits|ripeMark) == kindPub|ripeMark }
 
 // boardSlot holds one published func.
 //
-// Ownership: a goroutine owns the slot from its CAS of entry from nil to its
-// func's word (Promote) until it stores nil again (Promotion.Reclaim
-// succeeding, or Promotion.Wait). In between, the heartbeat's ticks mark the
-// word, and a worker, or a goroutine waiting for a func this one descends
-// from, may CAS it from the ripe word to takenWord, once; it then writes
+// Ownership: a goroutine owns the slot from its CAS of state from free to
+// held (Promote) until it frees it again (Promotion.Reclaim's CAS to
+// the free word, or Promotion.Wait's store). It writes fn while the slot is held, then
+// publishes it with a store of the next generation's published word. In
+// between, the heartbeat's ticks mark the word, and a worker, or a
+// goroutine waiting for a func this one descends from, may CAS it from the
+// ripe word to the generation's taken word, once; it then reads fn, writes
 // runner, panicked (or handback) and sends on done, and touches the slot no
 // more.
 type boardSlot struct {
-	// entry is the slot's word (above): a worker takes an entry only
-	// while it has ripeMark.
-	entry    atomic.Pointer[byte]
+	// state is the slot's word (above): a worker takes an entry only
+	// while it is published with ripeMark.
+	state atomic.Uint64
+	// fn is the published func: written by the owner while it holds the
+	// slot, read by a taker after its take. Wait clears it before it frees
+	// the slot; a func that Reclaim took back stays until the slot's next
+	// publication (one stale func per slot at most, which the garbage
+	// collector sees), which saves Reclaim a second locked operation.
+	fn       func()
 	panicked *Panic
 	done     chan struct{} // capacity 1: the taker's one token per take
 	// pub is the member of the pool that published the entry (Pool.self),
@@ -140,7 +132,15 @@ type board struct {
 	// off: nothing is published (a one-worker pool, an inline pool).
 	off   bool
 	slots []boardSlot
-	shift uint // 64 - log2(len(slots)), for the slot hash
+	// shift is 64 - log2(len(slots)): a publisher's hash's top bits pick
+	// its first slot, the bits below them (altShift) its second.
+	shift, altShift uint
+	// seq stands in for the publisher's identity where curG is not
+	// implemented (publisherID).
+	seq atomic.Uint64
+	// salt is mixed into every publisher's hash: tests set it to place
+	// the publishers they know in the slots they need.
+	salt atomic.Uint64
 	// ripeN is the number of ripe entries at the last tick: workers scan the
 	// slots only while it is not zero.
 	ripeN atomic.Int32
@@ -169,6 +169,9 @@ type board struct {
 	helpers atomic.Int32
 	// helped counts the funcs they took (Stats.Helped).
 	helped atomic.Uint64
+	// testHookTickLoaded, set by tests only, runs in a tick between its
+	// load of a published slot's word and its CAS.
+	testHookTickLoaded func(s *boardSlot)
 	// running counts the taken funcs running (runTaken): while it is 0,
 	// Promote records no publisher (boardSlot.pub), which only a waiter
 	// for a running func reads.
@@ -189,36 +192,55 @@ func (b *board) init(p *Pool, workers int) {
 	for m := n; m > 1; m >>= 1 {
 		b.shift--
 	}
+	b.altShift = b.shift - (64 - b.shift)
 	b.off = workers < 2
 	b.epoch = time.Now()
 	b.timer = time.NewTimer(time.Hour)
 	b.timer.Stop()
 }
 
-// slotFor hashes a func's address to a slot. The address is taken in 8 KiB
-// units, the size of an allocator span: closures allocated one after
-// another by one goroutine share a slot, so in a recursion the outermost
-// pending call holds it and the calls inside it find it taken and skip the
-// board with one load of a line their own core wrote.
-func (b *board) slotFor(f *funcval) *boardSlot {
-	h := (uint64(uintptr(unsafe.Pointer(f))) >> 13) * 0x9E3779B97F4A7C15
-	return &b.slots[h>>b.shift]
+// publisherID is the calling publisher's identity: its goroutine's
+// (curG), where that is implemented, or else the next of a sequence.
+func (b *board) publisherID() uint64 {
+	if haveCurG {
+		return uint64(curG())
+	}
+	return b.seq.Add(1)
+}
+
+// hashOf is the hash of the publisher whose identity is id, mixed with the
+// board's salt.
+func (b *board) hashOf(id uint64) uint64 { return (id ^ b.salt.Load()) * 0x9E3779B97F4A7C15 }
+
+// slotsFor returns the two slots that a publisher whose hash is h tries,
+// first and second: the second differs from the first by an odd distance
+// in its index bits, from lower bits of h, so that they are distinct on a
+// board of more than one slot (an inline pool's has one, bubble.go).
+func (b *board) slotsFor(h uint64) (first, second int) {
+	i := h >> b.shift
+	return int(i), int(i ^ ((h>>b.altShift | 1) & uint64(len(b.slots)-1)))
 }
 
 // Promotion is a func published with Promote. The zero Promotion was
 // not published.
 type Promotion struct {
-	p *Pool
-	s *boardSlot
-	f *funcval
+	p   *Pool
+	s   *boardSlot
+	gen uint64 // the publication's generation: its words are gen|kind|marks
 }
 
 // Promote publishes f for the pool's idle workers: one that is idle once f
 // has waited a heartbeat tick may take it and run it. The caller then either
 // takes f back with Reclaim (f has not started, and will not) or, if a
 // worker took it, waits for it with Wait. Promote returns the zero
-// Promotion, and publishes nothing, if f's slot of the board is in use or
-// the pool has a single worker.
+// Promotion, and publishes nothing, if both of the calling goroutine's
+// slots of the board are in use or the pool has a single worker.
+//
+// A published Promotion holds its slot until it is ended: Reclaim, and
+// Wait once Reclaim returned false, on every path, panics and Goexit
+// included. One never ended keeps its slot for the pool's life (Pending
+// tells whether one still holds it; gopar's own callers check it in
+// gopar_debug builds).
 //
 // A worker runs a promoted f from its main loop, as a task of the pool (f
 // descends from no frame: it is a root, as the injector's tasks are). A nil
@@ -227,31 +249,36 @@ func Promote(p *Pool, f func()) Promotion {
 	if p == nil || f == nil {
 		p.refuseDo("Promote", f == nil)
 	}
-	fv := funcPtr(f)
-	if s := p.board.freeSlot(fv); s != nil {
-		return p.publish(s, fv)
+	// The first look of every publication: one of the calling publisher's
+	// two slots that looks free, and the free word loaded there. In a
+	// recursion the two outermost pending calls of a goroutine hold its
+	// slots, and the calls inside them find both in use, so that answer
+	// costs curG and two loads of lines the goroutine's core wrote, and no
+	// failed CAS to take a line from the core that owns it. The second
+	// slot is for a goroutine whose first one another goroutine holds.
+	b := &p.board
+	i, j := b.slotsFor(b.hashOf(b.publisherID()))
+	s := &b.slots[i]
+	if e := s.state.Load(); e&kindBits == kindFree {
+		return p.publish(s, e, f)
+	}
+	s = &b.slots[j]
+	if e := s.state.Load(); e&kindBits == kindFree {
+		return p.publish(s, e, f)
 	}
 	return Promotion{}
 }
 
-// freeSlot returns fv's slot if it looks free, and nil if it is in use. It
-// is the first look of every publication, and inlines into its callers: a
-// slot in use is the common case in a recursion, where the calls inside a
-// pending call find its slot taken, so that answer costs one load, with no
-// call, and no failed CAS to take the line from the core that owns it.
-func (b *board) freeSlot(fv *funcval) *boardSlot {
-	if s := b.slotFor(fv); s.entry.Load() == nil {
-		return s
-	}
-	return nil
-}
-
-// publish is Promote once fv's slot looked free.
-func (p *Pool) publish(s *boardSlot, fv *funcval) Promotion {
-	w := wordOf(fv)
-	if p.board.off || marksOf(w) != 0 || !s.entry.CompareAndSwap(nil, w) {
+// publish is Promote once slot s looked free, with the word e loaded there:
+// it claims the slot (free to held), writes f, and publishes it under the
+// next generation.
+func (p *Pool) publish(s *boardSlot, e uint64, f func()) Promotion {
+	if p.board.off || !s.state.CompareAndSwap(e, e|kindHeld) {
 		return Promotion{}
 	}
+	s.fn = f
+	gen := genOf(e) + genOne
+	s.state.Store(gen | kindPub)
 	// pub matters only to a waiter whose func this goroutine runs: an
 	// entry published while no taken func runs is under none (a taken func
 	// that this goroutine starts later marks its older entries anyway), and
@@ -267,11 +294,32 @@ func (p *Pool) publish(s *boardSlot, fv *funcval) Promotion {
 	if p.idle.anySleepy() || p.board.helpers.Load() != 0 {
 		p.pokeHeartbeat()
 	}
-	return Promotion{p, s, fv}
+	return Promotion{p, s, gen}
 }
 
 // Published reports whether Promote published the func.
 func (pr Promotion) Published() bool { return pr.s != nil }
+
+// Pending reports whether pr still holds its slot: it was published, and
+// has not been ended (taken back by Reclaim, or waited for by Wait).
+func (pr Promotion) Pending() bool {
+	if pr.s == nil {
+		return false
+	}
+	// Its generation published or taken: the held word of the same
+	// generation is the next publisher's claim.
+	e := pr.s.state.Load()
+	return genOf(e) == pr.gen && (e&kindBits == kindPub || e&kindBits == kindTaken)
+}
+
+// checkEnded is the gopar_debug check that caller, one of gopar's own
+// users of the board, ended pr on its way out (Promote): one left
+// pending would hold its slot for the pool's life.
+func (pr Promotion) checkEnded(caller string) {
+	if pr.Pending() {
+		invariant.Failf("%s returned with its promotion (generation %#x) still holding its board slot", caller, pr.gen)
+	}
+}
 
 // Reclaim takes the func back: true if it was not published or nobody took
 // it (it has not run, and the caller may run it), false if a worker took
@@ -286,8 +334,8 @@ func (pr Promotion) Reclaim() bool {
 		// entry, so the load is exact.
 		pr.s.pub.Store(nil)
 	}
-	if w := wordOf(pr.f); !pr.s.entry.CompareAndSwap(w, nil) {
-		return pr.reclaimMarked(w)
+	if !pr.s.state.CompareAndSwap(pr.gen|kindPub, pr.gen|kindFree) {
+		return pr.reclaimMarked()
 	}
 	return true
 }
@@ -295,17 +343,28 @@ func (pr Promotion) Reclaim() bool {
 // reclaimMarked is Reclaim once its CAS of the unmarked word failed: a tick
 // marked the entry (it is still the owner's, and it takes it back with
 // the marks), or a worker took it. Marks only grow, so this loops at most
-// twice.
-func (pr Promotion) reclaimMarked(w word) bool {
+// three times.
+func (pr Promotion) reclaimMarked() bool {
 	for {
-		e := pr.s.entry.Load()
-		if e == takenWord {
+		e := pr.s.state.Load()
+		if invariant.Enabled && (genOf(e) != pr.gen || e&kindBits == kindFree || e&kindBits == kindHeld) {
+			invariant.Failf("Reclaim of generation %#x found the slot's word %#x: the publication was already ended", pr.gen, e)
+		}
+		if e&kindBits == kindTaken {
 			return false
 		}
-		if pr.s.entry.CompareAndSwap(e, nil) {
+		if pr.s.state.CompareAndSwap(e, pr.gen|kindFree) {
 			return true
 		}
 	}
+}
+
+// free ends the hold of the owner of a taken func on its slot (Wait): it
+// clears fn, so that the board keeps the func no longer alive, and stores
+// the free word of its generation.
+func (pr Promotion) free() {
+	pr.s.fn = nil
+	pr.s.state.Store(pr.gen | kindFree)
 }
 
 // Wait returns once the func a worker took has run, and frees its slot. It
@@ -320,11 +379,11 @@ func (pr Promotion) reclaimMarked(w word) bool {
 // func itself, when a waiter took it that may not run it.
 //
 // Wait on a Promotion that no worker took (the zero Promotion, one not yet
-// taken back, or one that Reclaim took back) panics: there is nothing to
-// wait for.
+// taken back, one that Reclaim took back, or one already waited for)
+// panics: there is nothing to wait for.
 func (pr Promotion) Wait() *Panic {
 	s := pr.s
-	if s == nil || s.entry.Load() != takenWord {
+	if s == nil || s.state.Load() != pr.gen|kindTaken {
 		refuse("Promotion.Wait", "was called on a func that no worker took; call it once, and only after Reclaim returned false")
 	}
 	if useCurG.Load() {
@@ -334,12 +393,13 @@ func (pr Promotion) Wait() *Panic {
 	}
 	if s.handback {
 		s.handback = false
-		s.entry.Store(nil)
-		return callRecord(funcOf(pr.f))
+		f := s.fn
+		pr.free()
+		return callRecord(f)
 	}
 	p := s.panicked
 	s.panicked = nil
-	s.entry.Store(nil)
+	pr.free()
 	return p
 }
 
@@ -379,7 +439,7 @@ func (pr Promotion) help() {
 			s.handback = false
 			pn = nil // never ran: it is not this goroutine's to run any more
 		}
-		s.entry.Store(nil)
+		pr.free()
 		if isPanic(pn) {
 			panic(pn) // a panic beats the Goexit, as in Join
 		}
@@ -430,11 +490,11 @@ func (pr Promotion) helpOnce() bool {
 	id := &r.boardAt
 	for i := range b.slots {
 		s := &b.slots[i]
-		e := s.entry.Load()
-		if marksOf(e)&ripeMark == 0 || s.pub.Load() != id {
+		e := s.state.Load()
+		if !isRipe(e) || s.pub.Load() != id {
 			continue
 		}
-		if !s.entry.CompareAndSwap(e, takenWord) {
+		if !s.state.CompareAndSwap(e, genOf(e)|kindTaken) {
 			continue
 		}
 		if s.pub.Load() != id || pr.s.runner.Load() != r {
@@ -443,7 +503,7 @@ func (pr Promotion) helpOnce() bool {
 			return true
 		}
 		pr.p.board.helped.Add(1)
-		pr.p.runTaken(s, funcAt(e))
+		pr.p.runTaken(s, s.fn)
 		return true
 	}
 	return false
@@ -466,27 +526,25 @@ func callRecord(f func()) (p *Panic) {
 // takePromoted takes a ripe entry from the board, if there is one, as a job
 // that w runs from its main loop.
 func (w *Worker) takePromoted() *job {
-	s, e := w.pool.board.takeRipe()
+	s, f := w.pool.board.takeRipe()
 	if s == nil {
 		return nil
 	}
 	w.stats.promoted.Add(1)
-	f := funcAt(e)
 	j := w.newJob(func(*Worker) { w.pool.runTaken(s, f) })
 	j.fr.detached = true
 	return j
 }
 
-// takeRipe takes a ripe entry, if there is one: its slot, and the word it
-// took (the func's, with its marks).
-func (b *board) takeRipe() (*boardSlot, word) {
+// takeRipe takes a ripe entry, if there is one: its slot, and its func.
+func (b *board) takeRipe() (*boardSlot, func()) {
 	if b.ripeN.Load() == 0 {
 		return nil, nil
 	}
 	for i := range b.slots {
 		s := &b.slots[i]
-		if e := s.entry.Load(); marksOf(e)&ripeMark != 0 && s.entry.CompareAndSwap(e, takenWord) {
-			return s, e
+		if e := s.state.Load(); isRipe(e) && s.state.CompareAndSwap(e, genOf(e)|kindTaken) {
+			return s, s.fn
 		}
 	}
 	return nil, nil
@@ -541,7 +599,7 @@ func (b *board) markBelow(w *Worker) {
 // occupied reports whether any func is published and not taken.
 func (b *board) occupied() bool {
 	for i := range b.slots {
-		if e := b.slots[i].entry.Load(); e != nil && e != takenWord {
+		if b.slots[i].state.Load()&kindBits == kindPub {
 			return true
 		}
 	}
@@ -661,22 +719,26 @@ func (p *Pool) beat() (ticking bool) {
 // becomes ripe. It wakes a parked worker for each newly ripe one, and
 // reports whether the board holds any entry. A mark is a CAS from the word
 // the tick loaded: if the owner took the entry back meanwhile, or published
-// again, the new word is unmarked.
+// again (a new generation), the CAS fails, and the new publication stays
+// unmarked.
 func (b *board) tick(p *Pool) bool {
 	occupied := false
 	ripe, fresh := 0, 0
 	for i := range b.slots {
 		s := &b.slots[i]
-		e := s.entry.Load()
-		if e == nil || e == takenWord {
+		e := s.state.Load()
+		if e&kindBits != kindPub {
 			continue
 		}
 		occupied = true
-		switch marksOf(e) {
+		if b.testHookTickLoaded != nil {
+			b.testHookTickLoaded(s)
+		}
+		switch e & markBits {
 		case 0:
-			s.entry.CompareAndSwap(e, marked(e, seenMark))
+			s.state.CompareAndSwap(e, e|seenMark)
 		case seenMark:
-			if s.entry.CompareAndSwap(e, marked(e, ripeMark)) {
+			if s.state.CompareAndSwap(e, e|ripeMark) {
 				ripe++
 				fresh++
 			}

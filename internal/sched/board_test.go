@@ -179,85 +179,134 @@ func tickNow(p *Pool) {
 
 // TestMarkedEntryTakenBack: an entry that ticks marked, seen or ripe, is
 // still its owner's until a worker takes it: Reclaim takes it back, marks
-// and all, and frees the slot. Without Reclaim's second CAS (reclaimMarked)
-// it reports a marked f as taken, and its owner would wait for ever.
+// and all, and frees the slot. Without Reclaim's second CAS
+// (reclaimMarked) it reports a marked f as taken, and its owner would wait
+// for ever.
 func TestMarkedEntryTakenBack(t *testing.T) {
 	p := newPool(t, 2)
 	busyWorkers(t, p)
-	for ticks, marks := range []uintptr{0, seenMark, seenMark | ripeMark, seenMark | ripeMark} {
-		f := freshFunc(t, p, func() {})
-		pr := Promote(p, f)
+	for ticks, marks := range []uint64{0, seenMark, seenMark | ripeMark, seenMark | ripeMark} {
+		pr := Promote(p, func() {})
 		if !pr.Published() {
 			t.Fatal("f was not published")
 		}
-		s := p.board.slotFor(funcPtr(f))
 		for range ticks {
 			tickNow(p)
 		}
-		if got, want := s.entry.Load(), marked(wordOf(funcPtr(f)), marks); got != want {
-			t.Fatalf("after %d ticks the entry is %#x, want %#x", ticks, got, want)
+		if got, want := pr.s.state.Load(), pr.gen|kindPub|marks; got != want {
+			t.Fatalf("after %d ticks the slot's word is %#x, want %#x", ticks, got, want)
 		}
 		if !pr.Reclaim() {
 			t.Fatalf("after %d ticks Reclaim reported f taken, though every worker was busy", ticks)
 		}
-		if e := s.entry.Load(); e != nil {
-			t.Fatalf("after Reclaim the slot holds %p, want nil", e)
+		if e := pr.s.state.Load(); e != pr.gen|kindFree || pr.Pending() {
+			t.Fatalf("after Reclaim the slot's word is %#x, want %#x", e, pr.gen|kindFree)
 		}
 	}
 }
 
 // TestRepublishedFuncIsFresh: the same func value published again in the
-// same slot (as a loop's cached rest is) is a new entry, unmarked, however
-// ripe the last publication was: a worker that loaded the ripe word of the
-// last one cannot take the new one with it, and takePromoted finds nothing
-// ripe. Were the marks kept apart from the word (a sequence number beside
-// it), the CAS from the old word would succeed: a worker would take the new
-// publication fresh (PROMOTION.md, "Ripe").
+// same slot (as a loop's cached rest is) is a new publication, of a new
+// generation, unmarked, however ripe the last one was: a worker that loaded
+// the ripe word of the last one cannot take the new one with it, and
+// takePromoted finds nothing ripe (PROMOTION.md, "Ripe").
 func TestRepublishedFuncIsFresh(t *testing.T) {
 	p := newPool(t, 2)
 	busyWorkers(t, p)
-	f := freshFunc(t, p, func() {})
-	s := p.board.slotFor(funcPtr(f))
+	f := func() {}
 	pr := Promote(p, f)
 	tickNow(p)
 	tickNow(p)
-	if !ripeIn(s, funcPtr(f)) {
+	if !ripeIn(pr) {
 		t.Fatal("f did not ripen in two ticks")
 	}
-	old := s.entry.Load()
+	old := pr.s.state.Load()
 	if !pr.Reclaim() {
 		t.Fatal("a worker took f, though every worker was busy")
 	}
-	pr = Promote(p, f)
-	if !pr.Published() {
-		t.Fatal("f was not published again")
+	aimAt(t, p, pr.s)
+	pr2 := Promote(p, f)
+	if !pr2.Published() || pr2.s != pr.s {
+		t.Fatalf("f was not published again in its slot (published %v)", pr2.Published())
 	}
-	if got, want := s.entry.Load(), wordOf(funcPtr(f)); got != want {
-		t.Fatalf("f published again is %#x, want %#x (unmarked)", got, want)
+	if got, want := pr2.s.state.Load(), pr.gen+genOne|kindPub; pr2.gen != pr.gen+genOne || got != want {
+		t.Fatalf("f published again is %#x (generation %#x), want %#x (the next generation, unmarked)", got, pr2.gen, want)
 	}
-	if s.entry.CompareAndSwap(old, takenWord) {
+	if pr2.s.state.CompareAndSwap(old, genOf(old)|kindTaken) {
 		t.Fatal("a CAS from the last publication's ripe word took the new one")
 	}
 	if j := p.members[0].takePromoted(); j != nil {
 		t.Fatal("takePromoted took a publication no tick saw")
 	}
 	tickNow(p)
-	if ripeIn(s, funcPtr(f)) {
+	if ripeIn(pr2) {
 		t.Fatal("f published again was ripe after one tick")
 	}
-	if !pr.Reclaim() {
+	if !pr2.Reclaim() {
 		t.Fatal("a worker took f, though every worker was busy")
 	}
 }
 
-// TestPromotedFuncOnTheHeap: a published func must be on the heap, and stay
-// alive while the board refers to it. A func on its owner's stack would
-// move when that stack grows, and the worker that took it would run the old
-// copy, writing to the old stack. Here a grows the owner's stack while b
-// waits to be taken; b adds to a variable it captures by reference. With b
-// on the owner's stack, the owner would read 0 (or crash). The board's word
-// is a pointer, so escape analysis moves b to the heap, and the GC, which
-// runs meanwhile, sees the word.
+// TestRepublishedBetweenTicksStartsUnmarked: the owner takes its entry back
+// and publishes again in the same slot between a tick's load of the slot's
+// word and its CAS (the test hook runs there). The tick's CAS, from the old
+// publication's word, must fail: the new publication starts unmarked, and
+// ripens only at the second tick that sees it. Were the generation not
+// bumped, the tick would mark the new publication seen with the old one's
+// word, and the next tick would ripen a publication that only one tick saw.
+func TestRepublishedBetweenTicksStartsUnmarked(t *testing.T) {
+	p := newPool(t, 2)
+	busyWorkers(t, p)
+	b := &p.board
+	b.state.Store(hbClosed) // the test is the heartbeat: no poke arms it
+	defer b.state.Store(hbAsleep)
+	f := func() {}
+	for before := range 2 { // ticks that saw the first publication
+		pr := Promote(p, f)
+		if !pr.Published() {
+			t.Fatal("f was not published")
+		}
+		for range before {
+			tickNow(p)
+		}
+		var pr2 Promotion
+		b.testHookTickLoaded = func(s *boardSlot) {
+			if s != pr.s || pr2.Published() {
+				return
+			}
+			if !pr.Reclaim() {
+				t.Fatal("a worker took f, though every worker was busy")
+			}
+			aimAt(t, p, pr.s)
+			pr2 = Promote(p, f)
+		}
+		tickNow(p)
+		b.testHookTickLoaded = nil
+		if !pr2.Published() || pr2.s != pr.s {
+			t.Fatalf("%d ticks before: f was not published again in its slot", before)
+		}
+		if got, want := pr2.s.state.Load(), pr2.gen|kindPub; got != want {
+			t.Fatalf("%d ticks before: the publication made during a tick is %#x, want %#x (unmarked)", before, got, want)
+		}
+		tickNow(p)
+		if ripeIn(pr2) {
+			t.Fatalf("%d ticks before: the new publication is ripe after one tick that saw it", before)
+		}
+		tickNow(p)
+		if !ripeIn(pr2) {
+			t.Fatalf("%d ticks before: the new publication is not ripe after two ticks that saw it", before)
+		}
+		if !pr2.Reclaim() {
+			t.Fatal("a worker took f, though every worker was busy")
+		}
+	}
+}
+
+// TestPromotedFuncOnTheHeap: a func that a worker takes runs against its
+// owner's variables while the owner's stack grows and moves, and the GC
+// runs: b adds to a variable it captures by reference, and the owner must
+// read b's sum. The board holds b in a typed func field, so b is on the
+// heap and the GC sees it while it is published, whoever holds it.
 func TestPromotedFuncOnTheHeap(t *testing.T) {
 	p := newPool(t, 2)
 	stopGC := make(chan struct{})
@@ -358,8 +407,8 @@ func TestPokeTicks(t *testing.T) {
 		if !pr.Published() {
 			t.Fatal("nothing was published on an idle pool's board")
 		}
-		e := pr.s.entry.Load()
-		if e != takenWord && marksOf(e) == 0 {
+		e := pr.s.state.Load()
+		if e&kindBits == kindPub && e&markBits == 0 {
 			t.Fatalf("the publisher's poke woke the heartbeat (state %d), but its entry is unmarked (%#x)", b.state.Load(), e)
 		}
 		if pr.Reclaim() {
@@ -437,8 +486,7 @@ func TestBeatSkipsATickWithinATick(t *testing.T) {
 	p := newPool(t, 2)
 	busyWorkers(t, p)
 	b := &p.board
-	f := freshFunc(t, p, func() {})
-	pr := Promote(p, f)
+	pr := Promote(p, func() {})
 	if !pr.Published() {
 		t.Fatal("f was not published")
 	}
@@ -447,7 +495,6 @@ func TestBeatSkipsATickWithinATick(t *testing.T) {
 			t.Error("a worker took f, though every worker was busy")
 		}
 	}()
-	s := b.slotFor(funcPtr(f))
 	beatAt := func(last int64) {
 		t.Helper()
 		if !b.state.CompareAndSwap(hbAsleep, hbRunning) {
@@ -460,12 +507,12 @@ func TestBeatSkipsATickWithinATick(t *testing.T) {
 	// are within a tick of it.
 	beatAt(b.now() + int64(time.Hour))
 	beatAt(b.now() + int64(time.Hour))
-	if ripeIn(s, funcPtr(f)) {
+	if ripeIn(pr) {
 		t.Fatal("two beats within a tick of the last tick ripened f: they ticked")
 	}
 	beatAt(b.now() - int64(time.Hour))
 	beatAt(b.now() - int64(time.Hour))
-	if !ripeIn(s, funcPtr(f)) {
+	if !ripeIn(pr) {
 		t.Fatal("two beats a tick after the last did not ripen f")
 	}
 }
@@ -499,21 +546,51 @@ func TestIdleAfterPromotionUsesNoCPU(t *testing.T) {
 	}
 }
 
-// freshFunc returns f as a new func value whose board slot is free, so that
-// Promote publishes it: func values allocated one after another share a
-// slot (slotFor), so it allocates until one lands in another.
-func freshFunc(t *testing.T, p *Pool, f func()) func() {
+// saltApart sets p's board's salt so that the publishers whose
+// identities are ids (curG) have slots of their own: the first and second
+// slots of all of them are pairwise distinct.
+func saltApart(t *testing.T, p *Pool, ids ...uintptr) {
 	t.Helper()
-	var keep []func()
-	for range 1 << 20 {
-		g := func() { f() }
-		if p.board.slotFor(funcPtr(g)).entry.Load() == nil {
-			return g
+	b := &p.board
+	for salt := uint64(1); salt < 1<<16; salt++ {
+		b.salt.Store(salt)
+		used := map[int]bool{}
+		ok := true
+		for _, id := range ids {
+			i, j := b.slotsFor(b.hashOf(uint64(id)))
+			ok = ok && !used[i] && !used[j]
+			used[i], used[j] = true, true
 		}
-		keep = append(keep, g)
+		if ok {
+			return
+		}
 	}
-	t.Fatal("no func value found whose board slot is free")
-	return nil
+	t.Fatalf("no salt places %d publishers apart on %d slots", len(ids), len(b.slots))
+}
+
+// aimAt sets p's board's salt so that the calling goroutine's next Promote
+// tries slot s first.
+func aimAt(t *testing.T, p *Pool, s *boardSlot) {
+	t.Helper()
+	b := &p.board
+	for salt := uint64(1); salt < 1<<16; salt++ {
+		b.salt.Store(salt)
+		if i, _ := nextSlots(b); &b.slots[i] == s {
+			return
+		}
+	}
+	t.Fatal("no salt aims the next publication at the slot")
+}
+
+// workerIDs returns the identities (curG) of p's pool workers.
+func workerIDs(p *Pool) []uintptr {
+	var ids []uintptr
+	for _, w := range p.members {
+		if g := w.owner.Load(); w.isPool && g != 0 {
+			ids = append(ids, g)
+		}
+	}
+	return ids
 }
 
 // TestWaiterRunsWhatBPublishes: the owner of a b that a worker took runs,
@@ -536,7 +613,7 @@ func TestWaiterRunsWhatBPublishes(t *testing.T) {
 		}, func() {
 			close(bStarted)
 			cStarted := make(chan struct{})
-			c := freshFunc(t, p, func() { close(cStarted) })
+			c := func() { close(cStarted) }
 			JoinLazy(p, func() {
 				select {
 				case <-cStarted:
@@ -576,19 +653,18 @@ func TestWaiterRunsOnlyDescendants(t *testing.T) {
 		close(bStarted)
 		// Another goroutine publishes f, and holds it there until the
 		// owner's Join has returned.
-		f := freshFunc(t, p, func() { ranOnOwner.Store(curG() == owner) })
+		f := func() { ranOnOwner.Store(curG() == owner) }
 		published := make(chan struct{})
 		go func() {
 			defer close(fDone)
 			JoinLazy(p, func() { close(published); <-releaseF }, f)
 		}()
 		<-published
-		s := p.board.slotFor(funcPtr(f))
 		deadline := time.Now().Add(10 * time.Second)
-		for !ripeIn(s, funcPtr(f)) && time.Now().Before(deadline) {
+		for !anyRipe(p) && time.Now().Before(deadline) {
 			time.Sleep(50 * time.Microsecond)
 		}
-		if !ripeIn(s, funcPtr(f)) {
+		if !anyRipe(p) {
 			t.Error("the other goroutine's entry did not ripen within 10 s")
 		}
 		// Some ticks, for the owner to find it if it would.
@@ -618,22 +694,21 @@ func TestWaiterSkipsEntriesBelowItsFunc(t *testing.T) {
 
 func testWaiterSkipsEntriesBelowItsFunc(t *testing.T, p *Pool) {
 	release := busyWorkers(t, p)
+	// X (this goroutine) holds two slots, b's and e's, while the worker
+	// running b publishes c: X's and the workers' slots apart.
+	saltApart(t, p, append(workerIDs(p), curG())...)
 	var bG, eG atomic.Uintptr
-	var eSlot atomic.Pointer[boardSlot]
-	var ePtr atomic.Pointer[funcval]
+	var ePr atomic.Pointer[Promotion]
 	var cBody func(chan struct{})
 	bStarted := make(chan struct{})
 	var inB, eInB atomic.Bool
-	b := freshFunc(t, p, func() {
+	b := func() {
 		bG.Store(curG())
 		inB.Store(true)
 		defer inB.Store(false)
 		close(bStarted)
 		cStarted := make(chan struct{})
-		var c func()
-		for c == nil || p.board.slotFor(funcPtr(c)) == eSlot.Load() {
-			c = freshFunc(t, p, func() { cBody(cStarted) })
-		}
+		c := func() { cBody(cStarted) }
 		JoinLazy(p, func() {
 			select {
 			case <-cStarted:
@@ -641,14 +716,17 @@ func testWaiterSkipsEntriesBelowItsFunc(t *testing.T, p *Pool) {
 				t.Error("c did not start within 10 s while X waited")
 			}
 		}, c)
-	})
+	}
 	cBody = func(cStarted chan struct{}) {
 		close(cStarted)
 		// Stay until e is ripe, and W has had some ticks to take
 		// it, if it would. (The spare that W lends its slot to as it
 		// waits may take e first: it runs e from its main loop.)
-		es := eSlot.Load()
-		ripe := func() bool { return ripeIn(es, ePtr.Load()) || es.entry.Load() == takenWord }
+		for ePr.Load() == nil {
+			goruntime.Gosched() // X publishes e once b has started
+		}
+		pe := *ePr.Load()
+		ripe := func() bool { return ripeIn(pe) || pe.s.state.Load() == pe.gen|kindTaken }
 		for deadline := time.Now().Add(10 * time.Second); !ripe() && time.Now().Before(deadline); {
 			time.Sleep(50 * time.Microsecond)
 		}
@@ -662,18 +740,17 @@ func testWaiterSkipsEntriesBelowItsFunc(t *testing.T, p *Pool) {
 		t.Fatal("b was not published")
 	}
 	// e: X's, on the board while X waits for b.
-	e := freshFunc(t, p, func() {
+	e := func() {
 		eG.Store(curG())
 		eInB.Store(inB.Load())
-	})
-	eSlot.Store(p.board.slotFor(funcPtr(e)))
-	ePtr.Store(funcPtr(e))
+	}
 	release(0)
 	<-bStarted
 	prE := Promote(p, e)
 	if !prE.Published() {
 		t.Fatal("e was not published")
 	}
+	ePr.Store(&prE)
 	if prB.Reclaim() {
 		t.Fatal("b was taken back, though a worker ran it")
 	}
@@ -706,7 +783,7 @@ func TestPublisherRecordedOnlyUnderATakenFunc(t *testing.T) {
 	// publication and its Reclaim (a slow machine, qemu, ticks in between).
 	defer busyWorkers(t, p)(-1)
 	publish := func() (pub *boardID) {
-		pr := Promote(p, freshFunc(t, p, func() {}))
+		pr := Promote(p, func() {})
 		if !pr.Published() {
 			t.Fatal("a func whose slot is free was not published")
 		}
@@ -737,8 +814,18 @@ func TestPublisherRecordedOnlyUnderATakenFunc(t *testing.T) {
 	}
 }
 
-// ripeIn reports whether fv is published in s and ripe.
-func ripeIn(s *boardSlot, fv *funcval) bool { return s.entry.Load() == marked(wordOf(fv), markBits) }
+// ripeIn reports whether pr's publication is on the board and ripe.
+func ripeIn(pr Promotion) bool { return pr.s.state.Load() == pr.gen|kindPub|markBits }
+
+// anyRipe reports whether some entry on p's board is ripe.
+func anyRipe(p *Pool) bool {
+	for i := range p.board.slots {
+		if isRipe(p.board.slots[i].state.Load()) {
+			return true
+		}
+	}
+	return false
+}
 
 // goroutineID returns the calling goroutine's number, as its stack trace
 // shows it (numbers are never reused).
@@ -799,4 +886,36 @@ func TestHeartbeatIsOneGoroutine(t *testing.T) {
 		}
 		return
 	}
+}
+
+// BenchmarkPromote: a publication and its take-back on a pool whose every
+// worker is busy (nobody takes it), as JoinLazy's and a loop's inline paths
+// do; and, in skip, a Promote whose slots are in use, as the calls inside
+// the pending calls of a recursion find them.
+func BenchmarkPromote(b *testing.B) {
+	p := newPool(b, 2)
+	busyWorkers(b, p)
+	f := func() {}
+	b.Run("publish", func(b *testing.B) {
+		b.ReportAllocs()
+		for range b.N {
+			if pr := Promote(p, f); !pr.Reclaim() {
+				Raise(pr.Wait())
+			}
+		}
+	})
+	b.Run("skip", func(b *testing.B) {
+		b.ReportAllocs()
+		outer1, outer2 := Promote(p, f), Promote(p, func() {})
+		for range b.N {
+			if pr := Promote(p, f); !pr.Reclaim() {
+				Raise(pr.Wait())
+			}
+		}
+		for _, o := range []Promotion{outer2, outer1} {
+			if !o.Reclaim() {
+				Raise(o.Wait())
+			}
+		}
+	})
 }

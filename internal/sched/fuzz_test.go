@@ -6,7 +6,6 @@ import (
 	"sync"
 	"sync/atomic"
 	"testing"
-	"unsafe"
 )
 
 // fuzzPools are shared by the fuzz executions, one per worker count:
@@ -124,14 +123,17 @@ func FuzzJoinFunc(f *testing.F) {
 // FuzzBoard plays a sequence of board operations against a reference: owners
 // publishing (Promote) and taking back (Reclaim, or Wait after a take), the
 // heartbeat's ticks, and workers' takes (takeRipe, then runTaken), over six
-// funcs that share board slots, on a pool whose workers are busy and whose
-// heartbeat is off (the fuzz ticks for it). Each byte is one operation: the
-// low two bits say which, the rest which func. Checked after every step: a
-// publication succeeds only in a free slot, an entry carries the marks of
-// the ticks since it was published (a func published again starts
-// unmarked), a take gets the first ripe entry and only after a tick saw one,
-// Reclaim fails exactly when the entry was taken, and every func runs
-// exactly once per call.
+// funcs published by one goroutine, which has two slots (Promote), on a
+// pool whose workers are busy and whose heartbeat is off (the fuzz ticks
+// for it). Each byte is one operation: the low two bits say which, the
+// rest which func. Checked after every step: every slot's word (kind,
+// marks, generation), and a func in each slot in use; a publication succeeds
+// only in a free slot of the publisher's, under the slot's next generation;
+// an entry carries the marks of the ticks since it was published (a func
+// published again starts unmarked); a take gets the first ripe entry and
+// only after a tick saw one; Reclaim fails exactly when the entry was
+// taken; Pending holds exactly until the publication is ended; and every
+// func runs exactly once per call.
 func FuzzBoard(f *testing.F) {
 	f.Add([]byte{0, 1, 1, 2, 3})                          // publish, ripen, take, wait
 	f.Add([]byte{0, 1, 3, 0, 1, 2, 1, 2, 3})              // a marked entry taken back, published again
@@ -143,133 +145,197 @@ func FuzzBoard(f *testing.F) {
 		}
 		p := newPool(t, 2)
 		busyWorkers(t, p)
-		b := &p.board
-		// The fuzz is the heartbeat: no timer may tick meanwhile (a
-		// poke arms it only from asleep).
-		b.state.Store(hbClosed)
-		const nf = 6
-		var runs [nf]int
-		var fs [nf]func()
-		for k := range fs {
-			fs[k] = func() { runs[k]++ }
+		checkBoardOps(t, p, ops)
+	})
+}
+
+// TestBoardStateMachine is the sequential model test of the board's slots:
+// every sequence of up to five operations of FuzzBoard's (publish, tick,
+// take, end, over three funcs) played against its reference, on one pool.
+func TestBoardStateMachine(t *testing.T) {
+	p := newPool(t, 2)
+	busyWorkers(t, p)
+	alphabet := []byte{0, 4, 8, 1, 2, 3, 7, 11}
+	n := 0
+	var walk func(ops []byte)
+	walk = func(ops []byte) {
+		checkBoardOps(t, p, ops)
+		n++
+		if len(ops) == 5 {
+			return
 		}
-		var (
-			prs    [nf]Promotion
-			calls  [nf]int // Promote calls: each must run its func once
-			slotOf [nf]int
-			owner  = map[int]int{} // slot -> func holding it (published or taken)
-			marks  = map[int]uintptr{}
-			taken  = map[int]bool{}
-			ripeN  int
-		)
-		for k := range fs {
-			slotOf[k] = int((uintptr(unsafe.Pointer(b.slotFor(funcPtr(fs[k])))) - uintptr(unsafe.Pointer(&b.slots[0]))) / unsafe.Sizeof(b.slots[0]))
+		for _, op := range alphabet {
+			walk(append(ops, op))
 		}
-		check := func(step int) {
-			t.Helper()
-			for i := range b.slots {
-				var want word
-				if k, ok := owner[i]; ok {
-					want = takenWord
-					if !taken[i] {
-						want = marked(wordOf(funcPtr(fs[k])), marks[i])
-					}
-				}
-				if got := b.slots[i].entry.Load(); got != want {
-					t.Fatalf("step %d: slot %d holds %p, want %p", step, i, got, want)
+	}
+	walk(nil)
+	t.Logf("%d sequences", n)
+}
+
+// nextSlots returns the slots that the calling goroutine's next Promote on
+// b tries, first and second (publisherID).
+func nextSlots(b *board) (int, int) {
+	id := b.seq.Load() + 1
+	if haveCurG {
+		id = uint64(curG())
+	}
+	return b.slotsFor(b.hashOf(id))
+}
+
+// checkBoardOps plays ops (FuzzBoard's) on p, whose workers are busy, and
+// leaves its board as it found it: every slot free.
+func checkBoardOps(t *testing.T, p *Pool, ops []byte) {
+	t.Helper()
+	b := &p.board
+	// The test is the heartbeat: no timer may tick meanwhile (a poke arms
+	// it only from asleep).
+	b.state.Store(hbClosed)
+	defer b.state.Store(hbAsleep)
+	const nf = 6
+	var runs [nf]int
+	var fs [nf]func()
+	for k := range fs {
+		fs[k] = func() { runs[k]++ }
+	}
+	var (
+		prs    [nf]Promotion
+		calls  [nf]int // Promote calls: each must run its func once
+		slotOf [nf]int
+		owner  = map[int]int{} // slot -> func holding it (published or taken)
+		marks  = map[int]uint64{}
+		taken  = map[int]bool{}
+		gens   = map[int]uint64{}
+		ripeN  int
+	)
+	for i := range b.slots {
+		gens[i] = genOf(b.slots[i].state.Load())
+	}
+	check := func(step int) {
+		t.Helper()
+		for i := range b.slots {
+			want := gens[i] | kindFree
+			if _, ok := owner[i]; ok {
+				want = gens[i] | kindTaken
+				if !taken[i] {
+					want = gens[i] | kindPub | marks[i]
 				}
 			}
-		}
-		takeBack := func(step, k int) {
-			s := slotOf[k]
-			ok := prs[k].Reclaim()
-			if ok == taken[s] {
-				t.Fatalf("step %d: Reclaim of func %d returned %v, taken %v", step, k, ok, taken[s])
+			s := &b.slots[i]
+			if got := s.state.Load(); got != want {
+				t.Fatalf("ops %v, step %d: slot %d's word is %#x, want %#x", ops, step, i, got, want)
 			}
-			if ok {
-				fs[k]()
-			} else if pn := prs[k].Wait(); pn != nil {
-				t.Fatalf("step %d: Wait: %v", step, pn)
+			if _, ok := owner[i]; ok && s.fn == nil {
+				t.Fatalf("ops %v, step %d: slot %d holds no func", ops, step, i)
 			}
-			delete(owner, s)
-			delete(marks, s)
-			delete(taken, s)
-			prs[k] = Promotion{}
-		}
-		for step, op := range ops {
-			k := int(op>>2) % nf
-			switch op & 3 {
-			case 0: // publish k
-				if prs[k].Published() {
-					break
-				}
-				calls[k]++
-				_, inUse := owner[slotOf[k]]
-				prs[k] = Promote(p, fs[k])
-				if prs[k].Published() == inUse {
-					t.Fatalf("step %d: func %d published %v, its slot in use %v", step, k, prs[k].Published(), inUse)
-				}
-				if !prs[k].Published() {
-					fs[k]()
-					break
-				}
-				owner[slotOf[k]] = k
-				marks[slotOf[k]] = 0
-			case 1: // a tick
-				tickNow(p)
-				ripeN = 0
-				for s := range owner {
-					if taken[s] {
-						continue
-					}
-					switch marks[s] {
-					case 0:
-						marks[s] = seenMark
-					default:
-						marks[s] = seenMark | ripeMark
-						ripeN++
-					}
-				}
-			case 2: // a worker's take
-				want := -1
-				if ripeN > 0 {
-					for i := range b.slots {
-						if _, ok := owner[i]; ok && !taken[i] && marks[i] == seenMark|ripeMark {
-							want = i
-							break
-						}
-					}
-				}
-				s, e := b.takeRipe()
-				got := -1
-				if s != nil {
-					got = int((uintptr(unsafe.Pointer(s)) - uintptr(unsafe.Pointer(&b.slots[0]))) / unsafe.Sizeof(b.slots[0]))
-				}
-				if got != want {
-					t.Fatalf("step %d: takeRipe took slot %d, want %d", step, got, want)
-				}
-				if s != nil {
-					taken[got] = true
-					p.runTaken(s, funcAt(e))
-				}
-			case 3: // the owner of k takes it back, or waits
-				if prs[k].Published() {
-					takeBack(step, k)
-				}
-			}
-			check(step)
 		}
 		for k := range prs {
+			if _, ok := owner[slotOf[k]]; prs[k].Pending() != (prs[k].Published() && ok && owner[slotOf[k]] == k) {
+				t.Fatalf("ops %v, step %d: func %d Pending %v", ops, step, k, prs[k].Pending())
+			}
+		}
+	}
+	takeBack := func(step, k int) {
+		s := slotOf[k]
+		ok := prs[k].Reclaim()
+		if ok == taken[s] {
+			t.Fatalf("ops %v, step %d: Reclaim of func %d returned %v, taken %v", ops, step, k, ok, taken[s])
+		}
+		if ok {
+			fs[k]()
+		} else if pn := prs[k].Wait(); pn != nil {
+			t.Fatalf("ops %v, step %d: Wait: %v", ops, step, pn)
+		}
+		delete(owner, s)
+		delete(marks, s)
+		delete(taken, s)
+		prs[k] = Promotion{}
+	}
+	for step, op := range ops {
+		k := int(op>>2) % nf
+		switch op & 3 {
+		case 0: // publish k
 			if prs[k].Published() {
-				takeBack(len(ops), k)
+				break
+			}
+			calls[k]++
+			want := -1
+			i, j := nextSlots(b)
+			if _, inUse := owner[i]; !inUse {
+				want = i
+			} else if _, inUse := owner[j]; !inUse {
+				want = j
+			}
+			prs[k] = Promote(p, fs[k])
+			if prs[k].Published() != (want >= 0) {
+				t.Fatalf("ops %v, step %d: func %d published %v, a slot free %v", ops, step, k, prs[k].Published(), want >= 0)
+			}
+			if !prs[k].Published() {
+				fs[k]()
+				break
+			}
+			if prs[k].s != &b.slots[want] {
+				t.Fatalf("ops %v, step %d: func %d published in the wrong slot", ops, step, k)
+			}
+			slotOf[k] = want
+			owner[want] = k
+			marks[want] = 0
+			gens[want] += genOne
+		case 1: // a tick
+			tickNow(p)
+			ripeN = 0
+			for s := range owner {
+				if taken[s] {
+					continue
+				}
+				switch marks[s] {
+				case 0:
+					marks[s] = seenMark
+				default:
+					marks[s] = seenMark | ripeMark
+					ripeN++
+				}
+			}
+		case 2: // a worker's take
+			want := -1
+			if ripeN > 0 {
+				for i := range b.slots {
+					if _, ok := owner[i]; ok && !taken[i] && marks[i] == seenMark|ripeMark {
+						want = i
+						break
+					}
+				}
+			}
+			s, f := b.takeRipe()
+			got := -1
+			for i := range b.slots {
+				if s == &b.slots[i] {
+					got = i
+				}
+			}
+			if got != want {
+				t.Fatalf("ops %v, step %d: takeRipe took slot %d, want %d", ops, step, got, want)
+			}
+			if s != nil {
+				taken[got] = true
+				p.runTaken(s, f)
+			}
+		case 3: // the owner of k takes it back, or waits
+			if prs[k].Published() {
+				takeBack(step, k)
 			}
 		}
-		check(len(ops))
-		for k := range fs {
-			if runs[k] != calls[k] {
-				t.Fatalf("func %d ran %d times in %d calls", k, runs[k], calls[k])
-			}
+		check(step)
+	}
+	for k := range prs {
+		if prs[k].Published() {
+			takeBack(len(ops), k)
 		}
-		b.state.Store(hbAsleep)
-	})
+	}
+	check(len(ops))
+	for k := range fs {
+		if runs[k] != calls[k] {
+			t.Fatalf("ops %v: func %d ran %d times in %d calls", ops, k, runs[k], calls[k])
+		}
+	}
+	b.ripeN.Store(0)
 }

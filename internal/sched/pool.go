@@ -10,6 +10,7 @@ import (
 	"sync/atomic"
 	"time"
 
+	"github.com/gopar-dev/gopar/internal/invariant"
 	"github.com/gopar-dev/gopar/steal"
 )
 
@@ -338,13 +339,9 @@ func JoinLazy(p *Pool, a, b func()) {
 		p.refuseDo("JoinLazy", a == nil || b == nil)
 	}
 	if !Hungry(p) {
-		// Promote, with its first look inlined (board.freeSlot).
-		fv := funcPtr(b)
-		if s := p.board.freeSlot(fv); s != nil {
-			if pr := p.publish(s, fv); pr.Published() {
-				joinPromoted(pr, a, b)
-				return
-			}
+		if pr := Promote(p, b); pr.Published() {
+			joinPromoted(pr, a, b)
+			return
 		}
 		joinCalls(a, b)
 		return
@@ -362,6 +359,9 @@ func JoinLazy(p *Pool, a, b func()) {
 // Reclaim is true) would do the same, at a cost on every join that par's
 // BenchmarkJoin shows, alone and beside a busy worker.
 func joinPromoted(pr Promotion, a, b func()) {
+	if invariant.Enabled {
+		defer pr.checkEnded("JoinLazy")
+	}
 	phase := inA
 	defer func() {
 		if phase == finished {

@@ -38,7 +38,7 @@
  *                         parked, and the entry ripened while it was awake
  *   -DBUG_TAKE_NO_CAS     a worker takes with a load and a store instead of
  *                         a CAS: it takes what the owner took back
- *   -DBUG_NIL_BEFORE_WAIT the owner of a taken func stores nil before it
+ *   -DBUG_NIL_BEFORE_WAIT the owner of a taken func frees the slot before it
  *                         waits: the slot is free while the taker will
  *                         still write panicked and send on done
  *   -DSTUCK_TIMER -DW=1 -DNO_WORKER_TICK
@@ -61,15 +61,25 @@
  *                         Reclaim tries only the unmarked word: the owner
  *                         of an entry a tick marked waits, though nobody
  *                         took it
+ *   -DW=1 -DNPUB=2 -DBUG_NO_GEN
+ *                         a publication does not bump the slot's
+ *                         generation: the owner takes its entry back and
+ *                         publishes again between a tick's load and its
+ *                         CAS, and the tick marks the new publication with
+ *                         the old one's word
+ *   -DBUG_FN_AFTER_PUBLISH
+ *                         the owner writes fn after the store that
+ *                         publishes: a worker takes the entry and reads
+ *                         fn before it is written
  *
  * The program: W workers (default 2) in their main loop, counted in
  * hunting from the start; one job in the injector, which keeps the worker
  * that takes it busy until the owner is done (with W > 1), so that the
  * other worker alone must take what is published; one owner that publishes
- * NPUB times (default 1) one after the other in one slot. The publications
- * are of the same func F, as a loop's cached rest is: a publication
- * starts unmarked, so the ticks' marks (below) tell them apart; -DDISTINCT
- * gives each its own func. For each, the owner is
+ * NPUB times (default 1) one after the other in one slot. Each publication
+ * bumps the slot's generation and starts unmarked, so that a word of one
+ * publication is never another's, whatever func each publishes (fn is
+ * beside the word: which func it is changes no CAS). For each, the owner is
  * patient (its a waits until b has started, as in the peer test, so b must
  * be taken or the owner never returns) or not (a ends at any moment), as
  * spin chooses. The heartbeat's timer is one process that fires when armed;
@@ -107,15 +117,17 @@
  *   never both; at rest, each has run;
  * - the owner waits only for a func a worker took (Reclaim failed only
  *   because of a take, never because of a tick's marks);
- * - the slot is not reused before its owner stores nil: a taker writes
+ * - the slot is not reused before its owner frees it: a taker writes
  *   panicked and sends on done only while the publication it took still
  *   owns the slot, and the owner receives its own taker's token;
  * - at most one tick is armed at a time, and at most one runs at a time;
  * - ticks are a tick apart: every tick starts a tick or more after the
  *   last one, so an entry that two ticks saw has waited a tick;
  * - ripeness: a worker takes only a publication that two ticks marked,
- *   also when the same func value is published again (NPUB 2 without
- *   -DDISTINCT);
+ *   also with a second publication in the slot (NPUB 2);
+ * - each publication's own words: a tick marks, and a worker takes, only
+ *   the publication whose word it loaded, and the worker runs that
+ *   publication's fn;
  * - no lost promotion: no infinite run (a worker hunting for ever beside a
  *   published entry, a heartbeat ticking for ever), and no rest with a
  *   patient owner blocked on a func that nobody took; with -DSTUCK_TIMER,
@@ -148,28 +160,26 @@
 #define JOBS 1
 #endif
 
-/* entry values: the word's func part; its marks are emark */
-#define NIL   0
-#define TAKEN 1
-#define F     2
+/* the slot word's kinds */
+#define FREE  0
+#define HELD  1		/* its publisher writes fn */
+#define PUB   2
+#define TAKEN 3
 /* the marks: a tick saw the entry (SEEN), and the next one too (RIPE) */
 #define SEEN  1
 #define RIPE  2
-/* the func of publication k: the same F for every publication, or with
- * -DDISTINCT one func each */
-#ifdef DISTINCT
-#define FUNC(k) (F + (k) - 1)
-#else
-#define FUNC(k) F
-#endif
 
 /* heartbeat states */
 #define ASLEEP  0
 #define RUNNING 1
 
-/* the slot: entry and emark are one word, read and written together */
-byte entry = NIL;
+/* the slot: kind, gen and emark are one word, read and written
+ * together; fn is the typed field beside it, which holds the number of
+ * the publication whose func it is (0: none yet) */
+byte kind = FREE;
+byte gen = 0;
 byte emark = 0;
+byte fn = 0;
 byte ripeN = 0;
 byte panicked = 0;
 chan done = [1] of { byte };
@@ -195,7 +205,7 @@ bool token[W];		/* wake channel of capacity one */
 byte jobs = JOBS;
 
 /* ghosts */
-byte owner = 0;		/* the publication owning the slot: CAS nil->F to store nil */
+byte owner = 0;		/* the publication owning the slot: its claim (CAS free->held) to its free */
 byte runs[NPUB + 1];
 bool started[NPUB + 1];
 byte ticksSeen[NPUB + 1];	/* ticks that marked the publication (at most 2) */
@@ -254,9 +264,9 @@ inline tick() {
 		tgo -> tgo = false;
 		assert(ticking == 0 && age >= 1);
 		ticking = 1;
-		te = entry; ts = emark;
+		te = kind; tg = gen; ts = emark; tp = owner;
 		if
-		:: te == NIL || te == TAKEN -> te = 0; ts = 0
+		:: te != PUB -> te = 0; tg = 0; ts = 0; tp = 0
 		:: else -> tocc = true
 		fi
 	};
@@ -267,14 +277,16 @@ inline tick() {
 			:: ts == RIPE -> tn = 1
 			:: else ->
 				/* the CAS: the owner may have taken it back, or
-				 * published again (unmarked) */
+				 * published again (a new generation, unmarked) */
 				if
 #ifdef BUG_MARK_NO_CAS
-				:: true -> entry = te; emark = ts + 1;
+				:: true -> kind = te; gen = tg; emark = ts + 1;
 #else
-				:: entry == te && emark == ts ->
+				:: kind == te && gen == tg && emark == ts ->
 					emark++;
 #endif
+					/* a tick marks only the publication it loaded */
+					assert(owner == tp);
 					if
 					:: ticksSeen[owner] < 2 -> ticksSeen[owner]++
 					:: else -> skip
@@ -286,7 +298,7 @@ inline tick() {
 				:: else -> skip
 				fi
 			fi;
-			te = 0; ts = 0
+			te = 0; tg = 0; ts = 0; tp = 0
 		}
 	:: else -> skip
 	fi;
@@ -342,7 +354,7 @@ inline overdue() {
  * and the clock again under mu); seen says whether an entry was. */
 inline watchBoard() {
 	if
-	:: entry != NIL && entry != TAKEN ->
+	:: kind == PUB ->
 		seen = true;
 		if
 		:: state != RUNNING -> poke()
@@ -394,8 +406,8 @@ inline watchBoard() {
 proctype Worker(byte me) {
 	bool idle = true;	/* counted in hunting from the start (New) */
 	bool seen, pk;
-	byte e, p, rounds;
-	byte te, ts, ti, tn;	/* a tick's */
+	byte e, eg, ep, p, rounds;
+	byte te, tg, ts, tp, ti, tn;	/* a tick's */
 	bool tgo, tocc, tfresh, twk;
 end_loop:
 	/* findWork: own deque, injector, others' deques: one counter */
@@ -405,21 +417,28 @@ end_loop:
 		:: else -> skip
 		fi
 	};
-	/* takePromoted: ripeN, the entry's word (ripe?), then the CAS */
+	/* takePromoted: ripeN, the slot's word (ripe?), then the CAS from
+	 * it to the generation's taken word, then fn */
 	atomic { if :: ripeN == 0 -> goto idling :: else -> skip fi };
-	atomic { e = entry; if :: e == NIL || e == TAKEN || emark != RIPE -> e = 0; goto idling :: else -> skip fi };
+	atomic { e = kind; eg = gen; ep = owner; if :: e != PUB || emark != RIPE -> e = 0; eg = 0; ep = 0; goto idling :: else -> skip fi };
 #ifdef BUG_TAKE_NO_CAS
-	atomic { if :: entry == e && emark == RIPE -> skip :: else -> e = 0; goto idling fi };
-	atomic { entry = TAKEN; emark = 0; p = owner; e = 0 };
+	atomic { if :: kind == PUB && emark == RIPE -> skip :: else -> e = 0; eg = 0; ep = 0; goto idling fi };
+	atomic { kind = TAKEN; emark = 0; p = owner; e = 0; eg = 0; ep = 0 };
 #else
 	atomic {
 		if
-		:: entry == e && emark == RIPE -> entry = TAKEN; emark = 0; p = owner; e = 0
-		:: else -> e = 0; goto idling
+		:: kind == e && gen == eg && emark == RIPE ->
+			kind = TAKEN; emark = 0; p = owner;
+			/* one CAS takes the publication it loaded */
+			assert(p == ep);
+			e = 0; eg = 0; ep = 0
+		:: else -> e = 0; eg = 0; ep = 0; goto idling
 		fi
 	};
 #endif
 	assert(ticksSeen[p] >= 2);
+	/* the func it runs is that publication's */
+	atomic { assert(fn == p) };
 	atomic { rounds = 0; if :: idle -> idle = false; hunting-- :: else -> skip fi };
 	/* s.run(f) on the taker: f, then panicked, then done */
 	atomic { started[p] = true; assert(runs[p] == 0); runs[p]++ };
@@ -464,7 +483,7 @@ awake:
 
 /* The timer's goroutine: fires beat when armed. */
 active proctype Heartbeat() {
-	byte te, ts, ti, tn;
+	byte te, tg, ts, tp, ti, tn;
 	bool tgo, tocc, tfresh, twk, keep, pk;
 end_timer:
 	/* the timer fires beat, a tick or more after it was armed; the state
@@ -515,7 +534,7 @@ skipped:
 	atomic { assert(state == RUNNING); state = ASLEEP };
 #ifndef BUG_HB_NO_LAST_LOOK
 	if
-	:: entry != NIL && entry != TAKEN ->
+	:: kind == PUB ->
 		if
 		:: hunting > 0 -> poke()
 		:: else ->
@@ -534,9 +553,9 @@ rearm:
 }
 
 active proctype Owner() {
-	byte me = 1, x;
+	byte me = 1, x, lg, mg;	/* lg: the free word's generation loaded; mg: the publication's */
 	bool patient, pk;
-	byte te, ts, ti, tn;	/* a poke's tick's */
+	byte te, tg, ts, tp, ti, tn;	/* a poke's tick's */
 	bool tgo, tocc, tfresh, twk;
 	do
 	:: me <= NPUB ->
@@ -544,14 +563,28 @@ active proctype Owner() {
 		:: patient = true
 		:: patient = false
 		fi;
-		/* Promote: a load, then CAS nil->F (unmarked) */
-		atomic { if :: entry != NIL -> goto inUse :: else -> skip fi };
+		/* Promote: a load (freeSlot), the CAS of that free word to held,
+		 * fn, then the store of the next generation's published word,
+		 * unmarked */
+		atomic { if :: kind != FREE -> goto inUse :: else -> lg = gen fi };
 		atomic {
 			if
-			:: entry == NIL -> entry = FUNC(me); emark = 0; owner = me
-			:: else -> goto inUse
+			:: kind == FREE && gen == lg -> kind = HELD; owner = me
+			:: else -> lg = 0; goto inUse
 			fi
 		};
+#ifndef BUG_FN_AFTER_PUBLISH
+		fn = me;
+#endif
+#ifdef BUG_NO_GEN
+		mg = lg;
+#else
+		mg = lg + 1;
+#endif
+		atomic { kind = PUB; gen = mg; emark = 0; lg = 0 };
+#ifdef BUG_FN_AFTER_PUBLISH
+		fn = me;
+#endif
 		if
 		:: sleepers != 0 -> poke()
 		:: else ->
@@ -566,30 +599,30 @@ active proctype Owner() {
 		:: else -> skip
 		fi;
 		patient = false;
-		/* Reclaim: CAS of the unmarked word to nil; if a tick marked it
-		 * (reclaimMarked), a load and a CAS of the marked word, until it
-		 * is taken back or found taken */
+		/* Reclaim: CAS of the publication's unmarked word to its free
+		 * word (fn stays); if a tick marked it (reclaimMarked), a load and
+		 * a CAS of the marked word, until it is taken back or found taken */
 		atomic {
 			if
-			:: entry == FUNC(me) && emark == 0 -> entry = NIL; owner = 0; assert(runs[me] == 0); runs[me]++; goto next	/* b runs here */
+			:: kind == PUB && gen == mg && emark == 0 -> kind = FREE; owner = 0; assert(runs[me] == 0); runs[me]++; goto next	/* b runs here */
 			:: else -> skip
 			fi
 		};
 #ifndef BUG_RECLAIM_UNMARKED
 		do
-		:: atomic { if :: entry != FUNC(me) -> break :: else -> x = emark fi };
+		:: atomic { if :: !(kind == PUB && gen == mg) -> break :: else -> x = emark fi };
 			atomic {
 				if
-				:: entry == FUNC(me) && emark == x -> entry = NIL; emark = 0; owner = 0; x = 0; assert(runs[me] == 0); runs[me]++; goto next
+				:: kind == PUB && gen == mg && emark == x -> kind = FREE; emark = 0; owner = 0; x = 0; assert(runs[me] == 0); runs[me]++; goto next
 				:: else -> x = 0
 				fi
 			}
 		od;
 #endif
-		/* Wait: only for a func a worker took */
-		assert(entry == TAKEN);
+		/* Wait: only for a func a worker took, this publication */
+		assert(kind == TAKEN && gen == mg);
 #ifdef BUG_NIL_BEFORE_WAIT
-		atomic { entry = NIL; owner = 0 };
+		atomic { kind = FREE; owner = 0 };
 #endif
 		/* help: count in helpers, set waiting, poke; then until the token
 		 * on done, run what the taker publishes (helpOnce: there is no
@@ -609,15 +642,17 @@ active proctype Owner() {
 		waiting = false;
 		helpers--;
 		helpTok = false;	/* a spare token, not for the slot's next owner */
-		/* not handed back: read panicked, store nil */
+		/* not handed back: read panicked, free the slot */
 		atomic { x = panicked; assert(x == me); x = 0 };
 		panicked = 0;
 #ifndef BUG_NIL_BEFORE_WAIT
-		atomic { entry = NIL; owner = 0 };
+		/* free: clear fn, store the free word */
+		fn = 0;
+		atomic { kind = FREE; owner = 0 };
 #endif
 		goto next;
 inUse:		atomic { assert(runs[me] == 0); runs[me]++ };	/* slot in use: b runs inline */
-next:		atomic { patient = false; me++ }
+next:		atomic { patient = false; mg = 0; me++ }
 	:: else -> break
 	od;
 	ownerDone = true
@@ -642,5 +677,5 @@ active proctype monitor() {
 	:: k <= NPUB -> assert(runs[k] == 1); k++
 	:: else -> break
 	od;
-	assert(ownerDone && entry == NIL && jobs == 0)
+	assert(ownerDone && kind == FREE && jobs == 0)
 }

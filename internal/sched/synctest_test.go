@@ -81,7 +81,7 @@ func TestHeartbeatAfterABubble(t *testing.T) {
 		}
 	})
 	ran := make(chan struct{})
-	pr := Promote(p, freshFunc(t, p, func() { close(ran) }))
+	pr := Promote(p, func() { close(ran) })
 	if !pr.Published() {
 		t.Fatal("not published")
 	}
