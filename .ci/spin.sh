@@ -33,6 +33,7 @@ models=(
   "internal/sched/promotion.pml|-DNP -DNFAIR=4 -DCOLLAPSE|-l -f -m200000|-DBUG_POKE_TICK_ANY_AGE|fail"
   "internal/sched/promotion.pml|-DNP -DNFAIR=4 -DCOLLAPSE|-l -f -m200000|-DW=1 -DNPUB=2 -DBUG_NO_GEN|fail"
   "internal/sched/promotion.pml|-DNP -DNFAIR=4 -DCOLLAPSE|-l -f -m200000|-DBUG_FN_AFTER_PUBLISH|fail"
+  "internal/sched/promotion.pml|-DNP -DNFAIR=4 -DCOLLAPSE|-l -f -m200000|-DBUG_RECLAIM_KEEPS_FN|fail"
   "internal/sched/leapfrog.pml|-DSAFETY|-m100000||pass"
   "internal/sched/leapfrog.pml|-DSAFETY|-m100000|-DBUG_NO_RECHECK|fail"
   "internal/sched/leapfrog.pml|-DSAFETY|-m100000|-DBUG_NO_MARK|fail"

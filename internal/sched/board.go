@@ -70,8 +70,8 @@ func isRipe(e uint64) bool { return e&(kindBits|ripeMark) == kindPub|ripeMark }
 // boardSlot holds one published func.
 //
 // Ownership: a goroutine owns the slot from its CAS of state from free to
-// held (Promote) until it frees it again (Promotion.Reclaim's CAS to
-// the free word, or Promotion.Wait's store). It writes fn while the slot is held, then
+// held (Promote) until it frees it again (Promotion.Reclaim's or
+// Promotion.Wait's store of the free word). It writes fn while the slot is held, then
 // publishes it with a store of the next generation's published word. In
 // between, the heartbeat's ticks mark the word, and a worker, or a
 // goroutine waiting for a func this one descends from, may CAS it from the
@@ -83,10 +83,10 @@ type boardSlot struct {
 	// while it is published with ripeMark.
 	state atomic.Uint64
 	// fn is the published func: written by the owner while it holds the
-	// slot, read by a taker after its take. Wait clears it before it frees
-	// the slot; a func that Reclaim took back stays until the slot's next
-	// publication (one stale func per slot at most, which the garbage
-	// collector sees), which saves Reclaim a second locked operation.
+	// slot, read by a taker after its take. The owner clears it before it
+	// frees the slot (Reclaim takes the slot back as held first, Wait
+	// holds it while it waits), so that the board keeps no func alive past
+	// its operation, and none of the data the func reaches.
 	fn       func()
 	panicked *Panic
 	done     chan struct{} // capacity 1: the taker's one token per take
@@ -334,9 +334,10 @@ func (pr Promotion) Reclaim() bool {
 		// entry, so the load is exact.
 		pr.s.pub.Store(nil)
 	}
-	if !pr.s.state.CompareAndSwap(pr.gen|kindPub, pr.gen|kindFree) {
+	if !pr.s.state.CompareAndSwap(pr.gen|kindPub, pr.gen|kindHeld) {
 		return pr.reclaimMarked()
 	}
+	pr.free()
 	return true
 }
 
@@ -353,15 +354,17 @@ func (pr Promotion) reclaimMarked() bool {
 		if e&kindBits == kindTaken {
 			return false
 		}
-		if pr.s.state.CompareAndSwap(e, pr.gen|kindFree) {
+		if pr.s.state.CompareAndSwap(e, pr.gen|kindHeld) {
+			pr.free()
 			return true
 		}
 	}
 }
 
-// free ends the hold of the owner of a taken func on its slot (Wait): it
-// clears fn, so that the board keeps the func no longer alive, and stores
-// the free word of its generation.
+// free ends the owner's hold on its slot, once Reclaim took the entry back
+// (the held word) or in Wait (the taken word): it clears fn, so that the
+// board keeps the func no longer alive, and stores the free word of its
+// generation.
 func (pr Promotion) free() {
 	pr.s.fn = nil
 	pr.s.state.Store(pr.gen | kindFree)

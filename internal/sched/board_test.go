@@ -919,3 +919,31 @@ func BenchmarkPromote(b *testing.B) {
 		}
 	})
 }
+
+// TestReclaimedFuncNotKeptAlive: a func taken back by Reclaim, unmarked or
+// marked by ticks, is no longer on the board: its slot is free and holds
+// no func, so that the board keeps neither it nor the data it reaches
+// alive after its operation.
+func TestReclaimedFuncNotKeptAlive(t *testing.T) {
+	p := newPool(t, 2)
+	busyWorkers(t, p)
+	for _, ticks := range []int{0, 1, 2} {
+		big := make([]byte, 1<<20)
+		pr := Promote(p, func() { big[0]++ })
+		if !pr.Published() {
+			t.Fatal("the func was not published")
+		}
+		for range ticks {
+			tickNow(p)
+		}
+		if !pr.Reclaim() {
+			t.Fatal("a worker took the func, though every worker was busy")
+		}
+		if pr.s.fn != nil {
+			t.Errorf("after %d ticks and Reclaim, the slot still holds the func", ticks)
+		}
+		if e := pr.s.state.Load(); e != pr.gen|kindFree {
+			t.Errorf("after %d ticks and Reclaim, the slot's word is %#x, want %#x (free)", ticks, e, pr.gen|kindFree)
+		}
+	}
+}

@@ -71,6 +71,9 @@
  *                         the owner writes fn after the store that
  *                         publishes: a worker takes the entry and reads
  *                         fn before it is written
+ *   -DBUG_RECLAIM_KEEPS_FN
+ *                         Reclaim frees the slot without clearing fn: the
+ *                         board keeps the func alive after its operation
  *
  * The program: W workers (default 2) in their main loop, counted in
  * hunting from the start; one job in the injector, which keeps the worker
@@ -599,12 +602,13 @@ active proctype Owner() {
 		:: else -> skip
 		fi;
 		patient = false;
-		/* Reclaim: CAS of the publication's unmarked word to its free
-		 * word (fn stays); if a tick marked it (reclaimMarked), a load and
-		 * a CAS of the marked word, until it is taken back or found taken */
+		/* Reclaim: CAS of the publication's unmarked word to its held
+		 * word; if a tick marked it (reclaimMarked), a load and a CAS of
+		 * the marked word, until it is taken back or found taken. Taken
+		 * back, the owner clears fn and stores the free word (free). */
 		atomic {
 			if
-			:: kind == PUB && gen == mg && emark == 0 -> kind = FREE; owner = 0; assert(runs[me] == 0); runs[me]++; goto next	/* b runs here */
+			:: kind == PUB && gen == mg && emark == 0 -> kind = HELD; goto back
 			:: else -> skip
 			fi
 		};
@@ -613,7 +617,7 @@ active proctype Owner() {
 		:: atomic { if :: !(kind == PUB && gen == mg) -> break :: else -> x = emark fi };
 			atomic {
 				if
-				:: kind == PUB && gen == mg && emark == x -> kind = FREE; emark = 0; owner = 0; x = 0; assert(runs[me] == 0); runs[me]++; goto next
+				:: kind == PUB && gen == mg && emark == x -> kind = HELD; emark = 0; x = 0; goto back
 				:: else -> x = 0
 				fi
 			}
@@ -622,6 +626,7 @@ active proctype Owner() {
 		/* Wait: only for a func a worker took, this publication */
 		assert(kind == TAKEN && gen == mg);
 #ifdef BUG_NIL_BEFORE_WAIT
+		fn = 0;
 		atomic { kind = FREE; owner = 0 };
 #endif
 		/* help: count in helpers, set waiting, poke; then until the token
@@ -651,6 +656,12 @@ active proctype Owner() {
 		atomic { kind = FREE; owner = 0 };
 #endif
 		goto next;
+back:
+#ifndef BUG_RECLAIM_KEEPS_FN
+		fn = 0;
+#endif
+		atomic { kind = FREE; owner = 0; assert(runs[me] == 0); runs[me]++ };	/* b runs here */
+		goto next;
 inUse:		atomic { assert(runs[me] == 0); runs[me]++ };	/* slot in use: b runs inline */
 next:		atomic { patient = false; mg = 0; me++ }
 	:: else -> break
@@ -668,7 +679,8 @@ init {
 	}
 }
 
-/* When nothing can move any more, every publication has run once. */
+/* When nothing can move any more, every publication has run once, and the
+ * slot keeps no func alive. */
 active proctype monitor() {
 	byte k;
 	timeout ->
@@ -677,5 +689,5 @@ active proctype monitor() {
 	:: k <= NPUB -> assert(runs[k] == 1); k++
 	:: else -> break
 	od;
-	assert(ownerDone && kind == FREE && jobs == 0)
+	assert(ownerDone && kind == FREE && jobs == 0 && fn == 0)
 }
