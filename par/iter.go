@@ -97,9 +97,9 @@ func specOf[T any](it Iterator[T]) iter.Spec[T] {
 // follow, and is read back as a pointer at once (nosplit and no call in
 // between: the stack cannot move while it is only a number). Plain code
 // (it.spec()) lets every Iterator argument escape: two allocations per
-// par.Sum(par.Map(par.Range(0, n), f)) (TestAllocationsDoNotGrowWithN).
-// TestSpecKeepsNoReceiver fails if a spec method that could keep its
-// receiver appears.
+// par.Sum(par.Map(par.Range(0, n), f)) (TestAllocationsDoNotGrowWithN),
+// which BenchmarkSpecOf measures beside this form. TestSpecKeepsNoReceiver
+// fails if a spec method that could keep its receiver appears.
 //
 //go:nosplit
 func noescape(p unsafe.Pointer) unsafe.Pointer {
