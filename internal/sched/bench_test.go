@@ -1,6 +1,7 @@
 package sched
 
 import (
+	"fmt"
 	"slices"
 	"sync"
 	"sync/atomic"
@@ -262,20 +263,23 @@ func BenchmarkSpawn(b *testing.B) {
 
 // BenchmarkDo measures entering the pool: from a goroutine that is no
 // member (Pool.self finds none, and Do leases a guest slot), and from inside
-// Do (self finds the slot the caller runs as, and Do leases nothing).
+// Do (self finds the slot the caller runs as, and Do leases nothing), on
+// pools of 2, 16 and 64 workers: Pool.self looks at every member's owner.
 func BenchmarkDo(b *testing.B) {
-	p := newPool(b, 2)
 	nop := func(*Worker) {}
-	b.Run("outside", func(b *testing.B) {
-		for range b.N {
-			p.Do(nop)
-		}
-	})
-	b.Run("nested", func(b *testing.B) {
-		p.Do(func(*Worker) {
+	for _, n := range []int{2, 16, 64} {
+		p := newPool(b, n)
+		b.Run(fmt.Sprintf("outside/workers=%d", n), func(b *testing.B) {
 			for range b.N {
 				p.Do(nop)
 			}
 		})
-	})
+		b.Run(fmt.Sprintf("nested/workers=%d", n), func(b *testing.B) {
+			p.Do(func(*Worker) {
+				for range b.N {
+					p.Do(nop)
+				}
+			})
+		})
+	}
 }
