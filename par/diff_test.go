@@ -2035,12 +2035,13 @@ func (c *diffCase) checkPulls() {
 		}
 	}
 	// On the pool, every participant may take a chunk while the item
-	// that decides runs (iter/blockseq.go, seqBlocks.reach).
+	// that decides runs (iter/blockseq.go, seqBlocks.reach): of 4 items,
+	// or of the least block size that WithBlockSize sets.
 	workers := par.DefaultPool().Workers()
 	if c.pool != nil {
 		workers = c.pool.Workers()
 	}
-	most := 4*m + 2 + 4*workers + 8*c.blocking
+	most := 4*m + 2 + workers*max(4, c.minBlock) + 8*c.blocking
 	if c.blocking > 0 {
 		// The blocking driver's calls run up to its ring of items past
 		// the oldest call still running (iter/blockseq.go), and the
