@@ -136,13 +136,7 @@ func foldFirst[A any](pool *runtime.Pool, cfg Config, lo, n, hi int, r Reducer[A
 		return r.Fold(acc, lo, lo+n), nil
 	}
 	if invariant.Enabled {
-		// Every path ends the promotion (sched.Promote): one left
-		// pending would hold its board slot for the pool's life.
-		defer func() {
-			if pr.Pending() {
-				invariant.Failf("foldFirst left its loop's rest pending on the promotion board")
-			}
-		}()
+		defer pr.CheckEnded("foldFirst")
 	}
 	returned := false
 	defer func() {

@@ -91,22 +91,23 @@ func badInput(t *testing.T) map[string][]func() {
 	}
 	nop := func(*Worker) {}
 	return map[string][]func(){
-		"New":                 nil, // returns an error for a bad count (TestNewRejectsBadWorkerCounts)
-		"Default":             nil, // no input
-		"Pool.Workers":        {func() { nilPool.Workers() }},
-		"Pool.Closed":         {func() { nilPool.Closed() }},
-		"Pool.Close":          closeCases,
-		"Pool.Do":             {func() { nilPool.Do(nop) }, func() { p.Do(nil) }, func() { closed.Do(nop) }},
-		"Pool.Join":           {func() { nilPool.Join(nop, nop) }, func() { p.Join(nil, nop) }, func() { p.Join(nop, nil) }, func() { closed.Join(nop, nop) }},
-		"Hungry":              {func() { Hungry(nilPool) }},
-		"JoinLazy":            {func() { JoinLazy(nilPool, func() {}, func() {}) }, func() { JoinLazy(p, nil, func() {}) }, func() { JoinLazy(p, func() {}, nil) }},
-		"Pool.Go":             {func() { nilPool.Go(nop) }, func() { p.Go(nil) }, func() { closed.Go(nop) }},
-		"Pool.Scope":          {func() { nilPool.Scope(func(Scope) {}) }, func() { p.Scope(nil) }, func() { closed.Scope(func(Scope) {}) }},
-		"Pool.Stats":          {func() { nilPool.Stats() }},
-		"Promote":             {func() { Promote(nilPool, func() {}) }, func() { Promote(p, nil) }},
-		"Promotion.Published": nil, // the zero Promotion is valid: not published
-		"Promotion.Reclaim":   nil, // the zero Promotion is valid: true
-		"Promotion.Pending":   nil, // the zero Promotion is valid: not pending
+		"New":                  nil, // returns an error for a bad count (TestNewRejectsBadWorkerCounts)
+		"Default":              nil, // no input
+		"Pool.Workers":         {func() { nilPool.Workers() }},
+		"Pool.Closed":          {func() { nilPool.Closed() }},
+		"Pool.Close":           closeCases,
+		"Pool.Do":              {func() { nilPool.Do(nop) }, func() { p.Do(nil) }, func() { closed.Do(nop) }},
+		"Pool.Join":            {func() { nilPool.Join(nop, nop) }, func() { p.Join(nil, nop) }, func() { p.Join(nop, nil) }, func() { closed.Join(nop, nop) }},
+		"Hungry":               {func() { Hungry(nilPool) }},
+		"JoinLazy":             {func() { JoinLazy(nilPool, func() {}, func() {}) }, func() { JoinLazy(p, nil, func() {}) }, func() { JoinLazy(p, func() {}, nil) }},
+		"Pool.Go":              {func() { nilPool.Go(nop) }, func() { p.Go(nil) }, func() { closed.Go(nop) }},
+		"Pool.Scope":           {func() { nilPool.Scope(func(Scope) {}) }, func() { p.Scope(nil) }, func() { closed.Scope(func(Scope) {}) }},
+		"Pool.Stats":           {func() { nilPool.Stats() }},
+		"Promote":              {func() { Promote(nilPool, func() {}) }, func() { Promote(p, nil) }},
+		"Promotion.Published":  nil, // the zero Promotion is valid: not published
+		"Promotion.Reclaim":    nil, // the zero Promotion is valid: true
+		"Promotion.Pending":    nil, // the zero Promotion is valid: not pending
+		"Promotion.CheckEnded": nil, // the zero Promotion is valid: never pending
 		"Promotion.Wait": {
 			func() { Promotion{}.Wait() },
 			func() {

@@ -312,10 +312,11 @@ func (pr Promotion) Pending() bool {
 	return genOf(e) == pr.gen && (e&kindBits == kindPub || e&kindBits == kindTaken)
 }
 
-// checkEnded is the gopar_debug check that caller, one of gopar's own
+// CheckEnded is the gopar_debug check that caller, one of gopar's own
 // users of the board, ended pr on its way out (Promote): one left
-// pending would hold its slot for the pool's life.
-func (pr Promotion) checkEnded(caller string) {
+// pending would hold its slot for the pool's life. Defer it under
+// invariant.Enabled.
+func (pr Promotion) CheckEnded(caller string) {
 	if pr.Pending() {
 		invariant.Failf("%s returned with its promotion (generation %#x) still holding its board slot", caller, pr.gen)
 	}

@@ -360,7 +360,7 @@ func JoinLazy(p *Pool, a, b func()) {
 // BenchmarkJoin shows, alone and beside a busy worker.
 func joinPromoted(pr Promotion, a, b func()) {
 	if invariant.Enabled {
-		defer pr.checkEnded("JoinLazy")
+		defer pr.CheckEnded("JoinLazy")
 	}
 	phase := inA
 	defer func() {
