@@ -18,8 +18,8 @@ import (
 // and its schedule.
 type op struct {
 	caller string // "batch" or "request 1".."request N"
+	n      int    // 0 for the batch loop, k for "request k"
 	start  time.Duration
-	large  bool
 	tl     par.Timeline
 }
 
@@ -33,7 +33,11 @@ func record(s benchmarks.RequestSizes, warm, window time.Duration) []op {
 		ops []op
 		wg  sync.WaitGroup
 	)
-	run := func(caller string, n int, pause time.Duration) {
+	run := func(k, n int, pause time.Duration) {
+		caller := "batch"
+		if k > 0 {
+			caller = fmt.Sprintf("request %d", k)
+		}
 		for {
 			t0 := time.Now()
 			if !t0.Before(end) {
@@ -42,7 +46,7 @@ func record(s benchmarks.RequestSizes, warm, window time.Duration) []op {
 			var o op
 			benchmarks.GoparSum(n, &o.tl)
 			if time.Now().After(epoch) {
-				o.caller, o.start, o.large = caller, t0.Sub(epoch), n == s.Large
+				o.caller, o.n, o.start = caller, k, t0.Sub(epoch)
 				mu.Lock()
 				ops = append(ops, o)
 				mu.Unlock()
@@ -50,9 +54,9 @@ func record(s benchmarks.RequestSizes, warm, window time.Duration) []op {
 			time.Sleep(pause)
 		}
 	}
-	wg.Go(func() { run("batch", s.Large, 0) })
-	for i := range s.Callers {
-		wg.Go(func() { run(fmt.Sprintf("request %d", i+1), s.Small, s.Pause) })
+	wg.Go(func() { run(0, s.Large, 0) })
+	for k := 1; k <= s.Callers; k++ {
+		wg.Go(func() { run(k, s.Small, s.Pause) })
 	}
 	wg.Wait()
 	return ops
@@ -87,13 +91,11 @@ func writeSVG(w io.Writer, ops []op, window time.Duration) error {
 	}
 	lanes := map[string][]rect{}
 	colour := func(o op) string {
-		if o.large {
+		if o.n == 0 {
 			return "#9a9a9a"
 		}
 		hues := []string{"#d1495b", "#edae49", "#00798c", "#30638e", "#7b2d8b", "#3b8b2d"}
-		var k int
-		fmt.Sscanf(o.caller, "request %d", &k)
-		return hues[(k-1+len(hues))%len(hues)]
+		return hues[(o.n-1)%len(hues)]
 	}
 	for _, o := range ops {
 		for _, l := range o.tl.Lanes {
@@ -170,7 +172,7 @@ func writeSVG(w io.Writer, ops []op, window time.Duration) error {
 func countCallers(ops []op) int {
 	seen := map[string]bool{}
 	for _, o := range ops {
-		if !o.large {
+		if o.n > 0 {
 			seen[o.caller] = true
 		}
 	}
