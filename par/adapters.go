@@ -111,7 +111,7 @@ func (it Nums[T]) Chain(b Iterator[T]) Nums[T] { return Nums[T]{Chain[T](it.Iter
 //	all := par.Chain(par.Slice(local), par.Slice(remote)).Filter(fresh).Collect()
 func Chain[T any](a, b Iterator[T]) Iter[T] {
 	sa, sb := specOf(a), specOf(b)
-	if !sa.IsSeq() && !sb.IsSeq() {
+	if !pipe.IsSeq(&sa) && !pipe.IsSeq(&sb) {
 		if la, lb := uint64(sa.Hi)-uint64(sa.Lo), uint64(sb.Hi)-uint64(sb.Lo); la > 1<<63-1 || lb > 1<<63-1-la {
 			panic(fmt.Sprintf("gopar: par.Chain: the ranges [%d, %d) and [%d, %d) hold %d and %d positions, more than an int can count together",
 				sa.Lo, sa.Hi, sb.Lo, sb.Hi, la, lb))

@@ -85,7 +85,7 @@ func newDistinctRuns[T comparable](shards int) *distinctRuns[T] {
 // fewer than distinctInline items, otherwise a power of two of at least 4
 // per worker, from 8 to 256 (a shard is a byte).
 func distinctShards[T any](s pipe.Spec[T]) int {
-	if !s.IsSeq() && !s.Flat() && uint64(s.Hi)-uint64(s.Lo) < distinctInline {
+	if !pipe.IsSeq(&s) && !pipe.Flat(&s) && uint64(s.Hi)-uint64(s.Lo) < distinctInline {
 		return 1
 	}
 	pool := s.Pool

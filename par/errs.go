@@ -107,11 +107,11 @@ func mapErr[T, U any](s pipe.Spec[T], f func(T) (U, error), collect bool, op str
 	var out []U
 	// The items of the source: a seq's are known once it has ended by
 	// itself (SeqLen); one that the loop stopped had items left.
-	total, known := uint64(s.Hi)-uint64(s.Lo), !s.IsSeq()
+	total, known := uint64(s.Hi)-uint64(s.Lo), !pipe.IsSeq(&s)
 	if known {
 		length(s, op) // the positions must fit an int
 	}
-	if collect && !s.Filtered() {
+	if collect && !pipe.Filtered(&s) {
 		// Every result has a known place: write it there directly.
 		out = makeFor[U](s, length(s, op), op)
 	}

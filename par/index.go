@@ -23,7 +23,7 @@ func (it Iter[T]) ForEachIndex(f func(i int, x T)) {
 	mustFunc(f, "ForEachIndex")
 	s := it.s
 	base := s.Lo
-	if !s.IsSeq() {
+	if !pipe.IsSeq(&s) {
 		length(s, "ForEachIndex")
 	}
 	pipe.RunBlocks(s.Config, s.Lo, s.Hi, func(lo, hi int) {

@@ -140,7 +140,7 @@ func (it Iter[T]) Filter(pred func(T) bool) Iter[T] {
 // where a source item may give any number of items, it returns -1: use
 // Count, which runs the pipeline.
 func (it Iter[T]) Len() int {
-	if it.s.IsSeq() || it.s.Flat() {
+	if pipe.IsSeq(&it.s) || pipe.Flat(&it.s) {
 		return -1
 	}
 	return length(it.s, "Len")

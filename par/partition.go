@@ -36,7 +36,7 @@ import (
 func (it Iter[T]) Partition(pred func(T) bool) (matched, rest []T) {
 	mustFunc(pred, "Partition")
 	s := it.s
-	if s.Rereadable() {
+	if pipe.Rereadable(&s) {
 		if n := length(s, "Partition"); n > 0 {
 			return pack(s, n, pred)
 		}

@@ -42,7 +42,7 @@ func (it Iter[T]) Find(pred func(T) bool) (T, bool) {
 			if acc.found {
 				return acc
 			}
-			if _, v, ok := s.SearchBlock(lo, hi, pred); ok {
+			if _, v, ok := pipe.SearchBlock(&s, lo, hi, pred); ok {
 				return match[T]{v, true}
 			}
 			return acc
@@ -78,7 +78,7 @@ func (it Iter[T]) FindFirst(pred func(T) bool) (T, bool) {
 			if acc.found {
 				return acc // a run keeps its first match
 			}
-			if i, v, ok := s.SearchBlock(lo, hi, pred); ok {
+			if i, v, ok := pipe.SearchBlock(&s, lo, hi, pred); ok {
 				return hit{v, i, true}
 			}
 			return acc

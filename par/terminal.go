@@ -37,7 +37,7 @@ func (it Iter[T]) Reduce(identity func() T, op func(T, T) T) T {
 // function of it is called as by ForEach.
 func (it Iter[T]) Count() int {
 	s := it.s
-	if !s.Filtered() {
+	if !pipe.Filtered(&s) {
 		return length(s, "Count")
 	}
 	return pipe.Run(s.Config, s.Lo, s.Hi, pipe.Reducer[int]{
@@ -59,17 +59,17 @@ func (it Iter[T]) Count() int {
 // does. No items give an empty slice, not nil.
 func (it Iter[T]) Collect() []T {
 	s := it.s
-	if !s.Filtered() {
+	if !pipe.Filtered(&s) {
 		// Every item has a known place: write it there directly.
 		out := makeFor[T](s, length(s, "Collect"), "Collect")
 		if s.Context == nil {
-			pipe.RunBlocks(s.Config, s.Lo, s.Hi, func(lo, hi int) { s.Fill(out, lo, hi) })
+			pipe.RunBlocks(s.Config, s.Lo, s.Hi, func(lo, hi int) { pipe.Fill(&s, out, lo, hi) })
 			return out
 		}
 		// A done context may stop the loop with holes in out: count the
 		// items of the prefix that ran (see Iter.WithContext), and return
 		// that much.
-		n := pipe.RunPrefix(s.Config, s.Lo, s.Hi, func(lo, hi int) { s.Fill(out, lo, hi) })
+		n := pipe.RunPrefix(s.Config, s.Lo, s.Hi, func(lo, hi int) { pipe.Fill(&s, out, lo, hi) })
 		return out[:n:n]
 	}
 	out := pipe.Run(s.Config, s.Lo, s.Hi, pipe.Reducer[[]T]{

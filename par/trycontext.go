@@ -4,8 +4,8 @@ import (
 	"context"
 	"errors"
 
-	"github.com/gopar-dev/gopar/internal/sched"
 	"github.com/gopar-dev/gopar/internal/pipe"
+	"github.com/gopar-dev/gopar/internal/sched"
 )
 
 // ErrGoexit is the cause with which TryForEachContext and TryMapContext

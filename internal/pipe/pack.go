@@ -16,7 +16,7 @@ const (
 // Rereadable reports whether s's items can be read twice at no cost and
 // without calling user code: s is a slice or a range of ints, with no
 // adapter.
-func (s *Spec[T]) Rereadable() bool {
+func Rereadable[T any](s *Spec[T]) bool {
 	return s.bind == nil && (s.kind == formSlice || s.kind == formInts)
 }
 

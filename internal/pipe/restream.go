@@ -156,14 +156,14 @@ type batchPart[T any] struct {
 func partCollector[T any](s *Spec[T]) Reducer[batchPart[T]] {
 	return Reducer[batchPart[T]]{ // Identity: none yet
 		Fold: func(acc batchPart[T], lo, hi int) batchPart[T] {
-			if s.Filtered() {
+			if Filtered(s) {
 				s.Each(lo, hi, func(v T) { acc.items = append(acc.items, v) })
 			} else {
 				n := len(acc.items)
 				acc.items = slices.Grow(acc.items, hi-lo)[:n+hi-lo]
 				at := *s
 				at.Lo = lo - n // Fill writes item i at dst[i-Lo]
-				at.Fill(acc.items, lo, hi)
+				Fill(&at, acc.items, lo, hi)
 			}
 			acc.n += hi - lo
 			return acc

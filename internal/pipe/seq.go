@@ -200,7 +200,7 @@ func (w *window[T]) source(quit <-chan struct{}, cut *bool, idle func() bool) it
 
 // IsSeq reports whether s is a pipeline over an iter.Seq, whose length is
 // unknown until it has run.
-func (s *Spec[T]) IsSeq() bool { return s.seq != nil }
+func IsSeq[T any](s *Spec[T]) bool { return s.seq != nil }
 
 // window is what the Spec of a seq reads its items from: the current batch
 // of the batch drivers, the items at positions [base, base+len(batch)), or

@@ -70,11 +70,11 @@ func Slice[T any](xs []T) Spec[T] {
 }
 
 // Filtered reports whether some items may be dropped.
-func (s *Spec[T]) Filtered() bool { return s.kind >= formGen }
+func Filtered[T any](s *Spec[T]) bool { return s.kind >= formGen }
 
 // Flat reports whether a source index may give any number of items (after
 // FlatMap), so that the number of source indices bounds nothing.
-func (s *Spec[T]) Flat() bool { return s.kind == formFlat }
+func Flat[T any](s *Spec[T]) bool { return s.kind == formFlat }
 
 // Filter keeps the items for which pred returns true.
 func (s Spec[T]) Filter(pred func(T) bool) Spec[T] {
@@ -198,7 +198,7 @@ func filterMapSpec[T, U any](s Spec[T], f func(T) (U, bool)) Spec[U] {
 			})
 		}}
 	}
-	item := s.Item
+	item := func(i int) (T, bool) { return Item(&s, i) }
 	return Spec[U]{Lo: s.Lo, Hi: s.Hi, Config: s.Config, kind: formGen, gen: func(i int) (U, bool) {
 		if v, ok := item(i); ok {
 			return f(v)
@@ -237,7 +237,7 @@ func flatMapSpec[T, U any](s Spec[T], f func(T) []U) Spec[U] {
 		}
 		return out
 	}
-	item := s.Item
+	item := func(i int) (T, bool) { return Item(&s, i) }
 	out.flat = func(i int, yield func(U) bool) bool {
 		v, ok := item(i)
 		return !ok || expand(v, yield)
@@ -254,7 +254,7 @@ func flatMapSpec[T, U any](s Spec[T], f func(T) []U) Spec[U] {
 // Item returns item i and whether it survives the filters. It is the slow,
 // general path; the terminal operations loop over the special forms. A flat
 // Spec has no single item per index: every caller handles it first.
-func (s *Spec[T]) Item(i int) (T, bool) {
+func Item[T any](s *Spec[T], i int) (T, bool) {
 	switch s.kind {
 	case formFlat:
 		panic("iter: Item on a Spec after FlatMap")
@@ -309,11 +309,11 @@ func (s *Spec[T]) Each(lo, hi int, yield func(T)) {
 
 // Fill stores the items with index in [lo, hi) at dst[i-s.Lo]. It must
 // only be used on an unfiltered Spec.
-func (s *Spec[T]) Fill(dst []T, lo, hi int) {
+func Fill[T any](s *Spec[T], dst []T, lo, hi int) {
 	if s.bind != nil {
 		t, release := s.bind()
 		t.Lo = s.Lo
-		t.Fill(dst, lo, hi)
+		Fill(&t, dst, lo, hi)
 		release()
 		return
 	}
@@ -351,7 +351,7 @@ func (s *Spec[T]) EachUntil(lo, hi int, yield func(T) bool) bool {
 		return true
 	}
 	for i := lo; i < hi; i++ {
-		if v, ok := s.Item(i); ok && !yield(v) {
+		if v, ok := Item(s, i); ok && !yield(v) {
 			return false
 		}
 	}
@@ -456,10 +456,10 @@ func sumAt[T Number](at func(int) T, lo, hi int) T {
 // form once per block, so the searches pay one indirect call per item (pred)
 // where Item would add a second. After a FlatMap, v is the first match
 // among the items of index i.
-func (s *Spec[T]) SearchBlock(lo, hi int, pred func(T) bool) (i int, v T, found bool) {
+func SearchBlock[T any](s *Spec[T], lo, hi int, pred func(T) bool) (i int, v T, found bool) {
 	if s.bind != nil {
 		t, release := s.bind()
-		i, v, found = t.SearchBlock(lo, hi, pred)
+		i, v, found = SearchBlock(&t, lo, hi, pred)
 		release()
 		return i, v, found
 	}

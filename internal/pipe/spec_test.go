@@ -26,12 +26,12 @@ func TestSearchBlock(t *testing.T) {
 				for hi := lo; hi <= s.Hi; hi++ {
 					wi, wv, wok := 0, 0, false
 					for i := lo; i < hi; i++ {
-						if v, ok := s.Item(i); ok && pred(v) {
+						if v, ok := Item(&s, i); ok && pred(v) {
 							wi, wv, wok = i, v, true
 							break
 						}
 					}
-					i, v, ok := s.SearchBlock(lo, hi, pred)
+					i, v, ok := SearchBlock(&s, lo, hi, pred)
 					if ok != wok || ok && (i != wi || v != wv) {
 						t.Fatalf("%s: SearchBlock(%d, %d) = %d, %d, %v, want %d, %d, %v", name, lo, hi, i, v, ok, wi, wv, wok)
 					}

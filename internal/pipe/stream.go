@@ -95,7 +95,7 @@ func collector[T any](s *Spec[T]) Reducer[[]T] {
 	return Reducer[[]T]{
 		Identity: func() []T { return nil },
 		Fold: func(acc []T, lo, hi int) []T {
-			if s.Filtered() {
+			if Filtered(s) {
 				s.Each(lo, hi, func(v T) { acc = append(acc, v) })
 				return acc
 			}
@@ -103,7 +103,7 @@ func collector[T any](s *Spec[T]) Reducer[[]T] {
 			acc = slices.Grow(acc, hi-lo)[:n+hi-lo]
 			at := *s
 			at.Lo = lo - n // Fill writes item i at dst[i-Lo]
-			at.Fill(acc, lo, hi)
+			Fill(&at, acc, lo, hi)
 			return acc
 		},
 		Combine: func(a, b []T) []T { return append(a, b...) },

@@ -12,7 +12,7 @@ import (
 // too (see seqSum).
 func Sum[T Number](s Spec[T]) T {
 	if inexact[T]() {
-		if s.IsSeq() {
+		if IsSeq(&s) {
 			return seqSum(s)
 		}
 		return reproducibleSum(s)
