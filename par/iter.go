@@ -83,7 +83,7 @@ func specOf[T any](it Iterator[T]) pipe.Spec[T] {
 		// Range's iterator, the common source. T is int here (Ints is
 		// an Iterator[int] and no other), which the assertion checks;
 		// the method call below would cost an indirect call and two
-		// more copies of the Spec (iter's TestCopiesInWholeWords says
+		// more copies of the Spec (internal/pipe's TestCopiesInWholeWords says
 		// what a copy costs).
 		return *any(&v.s).(*pipe.Spec[T])
 	}

@@ -281,7 +281,7 @@ func atOf[T any](s *Spec[T]) func(int) T {
 	case formInts:
 		return any(func(i int) int { return i }).(func(int) T)
 	}
-	panic("iter: atOf on a filtered Spec")
+	panic("pipe: atOf on a filtered Spec")
 }
 
 // genOf returns the item function of a Spec that FlatMap did not make.

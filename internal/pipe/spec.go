@@ -257,7 +257,7 @@ func flatMapSpec[T, U any](s Spec[T], f func(T) []U) Spec[U] {
 func Item[T any](s *Spec[T], i int) (T, bool) {
 	switch s.kind {
 	case formFlat:
-		panic("iter: Item on a Spec after FlatMap")
+		panic("pipe: Item on a Spec after FlatMap")
 	case formGen:
 		return s.gen(i)
 	case formAt:

@@ -23,7 +23,7 @@ import "sync"
 func MapInitSpec[T, S, U any](s Spec[T], init func() S, f func(S, T) U) Spec[U] {
 	states := &stateList[S]{init: init}
 	// The shape of the pipeline: these item functions never run.
-	out := mapSpec(s, func(T) U { panic("iter: a MapInit stage ran without its state") })
+	out := mapSpec(s, func(T) U { panic("pipe: a MapInit stage ran without its state") })
 	out.bind = func() (Spec[U], func()) {
 		t, release := s, func() {}
 		if s.bind != nil {
