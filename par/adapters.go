@@ -3,7 +3,7 @@ package par
 import (
 	"fmt"
 
-	"github.com/gopar-dev/gopar/iter"
+	"github.com/gopar-dev/gopar/internal/pipe"
 )
 
 // The index adapters, Rayon's take, skip, enumerate, zip and chain: each
@@ -47,7 +47,7 @@ import (
 //		return fmt.Sprintf("%d. %s", p.Key+1, p.Value)
 //	}).Collect()
 func Enumerate[T any](it Iterator[T]) Iter[Pair[int, T]] {
-	return Iter[Pair[int, T]]{iter.EnumerateSpec(specOf(it), func(i int, v T) Pair[int, T] { return Pair[int, T]{i, v} })}
+	return Iter[Pair[int, T]]{pipe.EnumerateSpec(specOf(it), func(i int, v T) Pair[int, T] { return Pair[int, T]{i, v} })}
 }
 
 // Take returns an iterator over the first n items of it, all of them if it
@@ -62,7 +62,7 @@ func Enumerate[T any](it Iterator[T]) Iter[Pair[int, T]] {
 //	first := par.FromChan(jobs).Take(100).Blocking(8).TryForEach(run) // receives 100 values, no more
 func (it Iter[T]) Take(n int) Iter[T] {
 	mustCount(n, "Take")
-	return Iter[T]{iter.TakeSpec(it.s, n)}
+	return Iter[T]{pipe.TakeSpec(it.s, n)}
 }
 
 // Skip returns an iterator over the items of it after the first n, none if
@@ -72,7 +72,7 @@ func (it Iter[T]) Take(n int) Iter[T] {
 // It panics if n < 0.
 func (it Iter[T]) Skip(n int) Iter[T] {
 	mustCount(n, "Skip")
-	return Iter[T]{iter.SkipSpec(it.s, n)}
+	return Iter[T]{pipe.SkipSpec(it.s, n)}
 }
 
 // Take returns an iterator over the first n items of it, which stays a
@@ -111,13 +111,13 @@ func (it Nums[T]) Chain(b Iterator[T]) Nums[T] { return Nums[T]{Chain[T](it.Iter
 //	all := par.Chain(par.Slice(local), par.Slice(remote)).Filter(fresh).Collect()
 func Chain[T any](a, b Iterator[T]) Iter[T] {
 	sa, sb := specOf(a), specOf(b)
-	if !sa.IsSeq() && !sb.IsSeq() {
+	if !pipe.IsSeq(&sa) && !pipe.IsSeq(&sb) {
 		if la, lb := uint64(sa.Hi)-uint64(sa.Lo), uint64(sb.Hi)-uint64(sb.Lo); la > 1<<63-1 || lb > 1<<63-1-la {
 			panic(fmt.Sprintf("gopar: par.Chain: the ranges [%d, %d) and [%d, %d) hold %d and %d positions, more than an int can count together",
 				sa.Lo, sa.Hi, sb.Lo, sb.Hi, la, lb))
 		}
 	}
-	return Iter[T]{iter.ChainSpec(sa, sb)}
+	return Iter[T]{pipe.ChainSpec(sa, sb)}
 }
 
 // Zip returns an iterator over the pairs of the items of a and b at the
@@ -154,7 +154,7 @@ func Zip[T, U any](a Iterator[T], b Iterator[U]) Iter[Pair[T, U]] {
 //	dist := par.Sum(par.ZipWith(par.Slice(xs), par.Slice(ys), func(x, y float64) float64 { return math.Abs(x - y) }))
 func ZipWith[T, U, V any](a Iterator[T], b Iterator[U], f func(T, U) V) Iter[V] {
 	mustFunc(f, "ZipWith")
-	return Iter[V]{iter.ZipSpec(specOf(a), specOf(b), f)}
+	return Iter[V]{pipe.ZipSpec(specOf(a), specOf(b), f)}
 }
 
 // mustCount panics with a clear message on a negative count, where the

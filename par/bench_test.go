@@ -113,7 +113,7 @@ func BenchmarkW0(b *testing.B) {
 func addU64(a, b uint64) uint64 { return a + b }
 
 // BenchmarkFewCheap: what a loop of a few cheap items costs. Up to four
-// items per worker, a loop goes parallel before item 0 (iter's fewItems):
+// items per worker, a loop goes parallel before item 0 (internal/pipe's fewItems):
 // it pays the pool's entry and a wake-up that a costly item 0 would
 // repay. 64 items (over four per worker on up to 16 workers) stay inline.
 // loop/n= is the plain loop calling the same func value.

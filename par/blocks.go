@@ -4,7 +4,7 @@ import (
 	"context"
 	"fmt"
 
-	"github.com/gopar-dev/gopar/iter"
+	"github.com/gopar-dev/gopar/internal/pipe"
 )
 
 // Ints is the iterator over a range of integers that Range returns: a Nums
@@ -55,7 +55,7 @@ func (r Ints) WithProgress(report func(done, total int)) Ints {
 // WithBlockSize's min), for a loop body that waits on I/O.
 func (r Ints) Blocks(body func(lo, hi int)) {
 	mustFunc(body, "Blocks")
-	iter.Run(r.s.Config, r.s.Lo, r.s.Hi, iter.Reducer[struct{}]{
+	pipe.Run(r.s.Config, r.s.Lo, r.s.Hi, pipe.Reducer[struct{}]{
 		Identity: func() struct{} { return struct{}{} },
 		Fold: func(acc struct{}, lo, hi int) struct{} {
 			body(lo, hi)
@@ -93,7 +93,7 @@ func ReduceBlocks[T any](r Ints, body func(lo, hi int) T, op func(a, b T) T) T {
 		v  T
 		ok bool
 	}
-	res := iter.Run(r.s.Config, r.s.Lo, r.s.Hi, iter.Reducer[partial]{ // Identity: no value yet
+	res := pipe.Run(r.s.Config, r.s.Lo, r.s.Hi, pipe.Reducer[partial]{ // Identity: no value yet
 		Fold: func(acc partial, lo, hi int) partial {
 			v := body(lo, hi)
 			if acc.ok {

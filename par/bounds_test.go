@@ -469,7 +469,7 @@ func (d *decision) visit(i int) {
 
 // TestWorkAfterTheDecision counts the items that start after a callback
 // decided an operation (a match, an error, a cancel) and checks the bound
-// of iter.Run: once the cut reaches the partitioner, only the block each
+// of pipe.Run: once the cut reaches the partitioner, only the block each
 // participant holds still runs (partition's TestLoopCutBound checks that
 // exactly); between the callback's decision and the cut, which follows as
 // soon as the deciding block returns, each participant may take one more.

@@ -18,7 +18,7 @@ import (
 //		Filter(notStopWord).
 //		CountBy(strings.ToLower)
 //
-// gopar's go.mod stays at go 1.23: this file builds with a Go 1.27
+// gopar's go.mod stays at go 1.24: this file builds with a Go 1.27
 // toolchain or newer, and chain_pre127.go keeps the same-type Map methods
 // for older ones, where the functions are the only form. Code written for
 // those methods compiles here too: the type argument of Map is inferred.

@@ -35,7 +35,7 @@ func TestSumDoesNotCompileOnNonNumbers(t *testing.T) {
 			t.Fatal(err)
 		}
 	}
-	write("go.mod", "module probe\n\ngo 1.23\n\nrequire github.com/gopar-dev/gopar v0.0.0\n\nreplace github.com/gopar-dev/gopar => "+root+"\n")
+	write("go.mod", "module probe\n\ngo 1.24\n\nrequire github.com/gopar-dev/gopar v0.0.0\n\nreplace github.com/gopar-dev/gopar => "+root+"\n")
 	bodies := map[string]string{
 		"numbers": `_, _ = par.Range(0, 10).Sum(), par.Sum(par.Map(par.Range(0, 3), func(i int) float64 { return 0.5 }))`,
 		"strfunc": `_ = par.Sum(par.Slice([]string{"a"}))`,

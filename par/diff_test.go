@@ -2035,7 +2035,7 @@ func (c *diffCase) checkPulls() {
 		}
 	}
 	// On the pool, every participant may take a chunk while the item
-	// that decides runs (iter/blockseq.go, seqBlocks.reach): of 4 items,
+	// that decides runs (internal/pipe/blockseq.go, seqBlocks.reach): of 4 items,
 	// or of the least block size that WithBlockSize sets.
 	workers := par.DefaultPool().Workers()
 	if c.pool != nil {
@@ -2044,7 +2044,7 @@ func (c *diffCase) checkPulls() {
 	most := 4*m + 2 + workers*max(4, c.minBlock) + 8*c.blocking
 	if c.blocking > 0 {
 		// The blocking driver's calls run up to its ring of items past
-		// the oldest call still running (iter/blockseq.go), and the
+		// the oldest call still running (internal/pipe/blockseq.go), and the
 		// feeder runs ahead of what they took, a chunk of 256 at a time.
 		ring := max(1024, 64*c.blocking*max(c.minBlock, 1))
 		ring = 1 << bits.Len(uint(ring-1))

@@ -1,7 +1,7 @@
 package par
 
 import (
-	"github.com/gopar-dev/gopar/iter"
+	"github.com/gopar-dev/gopar/internal/pipe"
 	"github.com/gopar-dev/gopar/runtime"
 )
 
@@ -84,8 +84,8 @@ func newDistinctRuns[T comparable](shards int) *distinctRuns[T] {
 // distinctShards returns the number of shards for s: one for a source of
 // fewer than distinctInline items, otherwise a power of two of at least 4
 // per worker, from 8 to 256 (a shard is a byte).
-func distinctShards[T any](s iter.Spec[T]) int {
-	if !s.IsSeq() && !s.Flat() && uint64(s.Hi)-uint64(s.Lo) < distinctInline {
+func distinctShards[T any](s pipe.Spec[T]) int {
+	if !pipe.IsSeq(&s) && !pipe.Flat(&s) && uint64(s.Hi)-uint64(s.Lo) < distinctInline {
 		return 1
 	}
 	pool := s.Pool
@@ -103,7 +103,7 @@ func distinctShards[T any](s iter.Spec[T]) int {
 // of two, at most 256): the items go to shards by
 // hash (the loop, over the pipeline), then each shard is deduplicated
 // (dedup), then the first occurrences are written out (emit).
-func distinctSharded[T comparable](s iter.Spec[T], hash func(T) uint64, shards int) []T {
+func distinctSharded[T comparable](s pipe.Spec[T], hash func(T) uint64, shards int) []T {
 	shift := uint(64)
 	for k := shards; k > 1; k >>= 1 {
 		shift--
@@ -144,12 +144,12 @@ func distinctSharded[T comparable](s iter.Spec[T], hash func(T) uint64, shards i
 	// The context, progress and timeline were the loop's; what follows runs
 	// no callback of the pipeline, and must finish even if the context is
 	// now done: the result is the loop's.
-	cfg := iter.Config{Pool: s.Pool, MaxBlock: 1}
+	cfg := pipe.Config{Pool: s.Pool, MaxBlock: 1}
 	parallel := func(n int, body func(lo, hi int)) {
 		if total < distinctInline || n == 1 {
 			body(0, n)
 		} else {
-			iter.RunBlocks(cfg, 0, n, body)
+			pipe.RunBlocks(cfg, 0, n, body)
 		}
 	}
 	parallel(shards, d.dedup)
@@ -227,7 +227,7 @@ func (d *distinctSet[T]) add(x T) {
 
 // distinctMerged is Distinct without a hash of T: a set per run, merged in
 // index order on one goroutine.
-func distinctMerged[T comparable](s iter.Spec[T]) []T {
+func distinctMerged[T comparable](s pipe.Spec[T]) []T {
 	d := keyedFold(s, false, nil,
 		func(d *distinctSet[T], xs []T) *distinctSet[T] {
 			if d == nil {

@@ -54,7 +54,7 @@
 // own, every step chains: Map changes the item type, and FilterMap, FlatMap,
 // MapInit, ForEachInit, Fold, the Try forms, MapErr and the keyed
 // operations are methods too, the same operations as the functions
-// (chain.go; gopar's go.mod stays at go 1.23, and older toolchains have the
+// (chain.go; gopar's go.mod stays at go 1.24, and older toolchains have the
 // functions only):
 //
 //	counts := par.Slice(lines).FlatMap(strings.Fields).Filter(long).CountBy(strings.ToLower)

@@ -5,7 +5,7 @@ import (
 	"errors"
 	"fmt"
 
-	"github.com/gopar-dev/gopar/iter"
+	"github.com/gopar-dev/gopar/internal/pipe"
 )
 
 // ItemError is one failure of ForEachErr or MapErr: the error Err that the
@@ -97,7 +97,7 @@ func MapErr[T, U any](it Iterator[T], f func(T) (U, error)) ([]U, error) {
 // runs are combined in index order, all of them (AllRuns): a failure counts
 // wherever it came from, and a loop that a done context stopped returns no
 // results.
-func mapErr[T, U any](s iter.Spec[T], f func(T) (U, error), collect bool, op string) ([]U, error) {
+func mapErr[T, U any](s pipe.Spec[T], f func(T) (U, error), collect bool, op string) ([]U, error) {
 	type part struct {
 		out     []U     // filtered sources: this run's results
 		errs    []error // this run's failures, *ItemError, in index order
@@ -107,15 +107,15 @@ func mapErr[T, U any](s iter.Spec[T], f func(T) (U, error), collect bool, op str
 	var out []U
 	// The items of the source: a seq's are known once it has ended by
 	// itself (SeqLen); one that the loop stopped had items left.
-	total, known := uint64(s.Hi)-uint64(s.Lo), !s.IsSeq()
+	total, known := uint64(s.Hi)-uint64(s.Lo), !pipe.IsSeq(&s)
 	if known {
 		length(s, op) // the positions must fit an int
 	}
-	if collect && !s.Filtered() {
+	if collect && !pipe.Filtered(&s) {
 		// Every result has a known place: write it there directly.
 		out = makeFor[U](s, length(s, op), op)
 	}
-	r := iter.Run(s.Config, s.Lo, s.Hi, iter.Reducer[part]{
+	r := pipe.Run(s.Config, s.Lo, s.Hi, pipe.Reducer[part]{
 		Fold: func(acc part, lo, hi int) part {
 			acc.indexes += uint64(hi - lo)
 			s.EachIndex(lo, hi, func(i int, v T) {

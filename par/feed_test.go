@@ -15,7 +15,7 @@ import (
 )
 
 // A sequence is pulled on a goroutine of the operation's own while the
-// pool works (iter/feed.go). These tests check what that must not change:
+// pool works (internal/pipe/feed.go). These tests check what that must not change:
 // each item once, the sequence never called concurrently, bounded pulling
 // ahead, and no goroutine of the operation left when it returns, however
 // it ends.

@@ -1,6 +1,6 @@
 package par
 
-import "github.com/gopar-dev/gopar/iter"
+import "github.com/gopar-dev/gopar/internal/pipe"
 
 // Fold folds the items of it into accumulators and combines them: each
 // participant folds the items it runs, in index order, into an accumulator
@@ -39,9 +39,9 @@ func Fold[T, A any](it Iterator[T], init func() A, fold func(A, T) A, combine fu
 	mustFunc(fold, "Fold (fold)")
 	mustFunc(combine, "Fold (combine)")
 	s := specOf(it)
-	foldBlock := func(acc A, lo, hi int) A { return iter.FoldBlock(&s, acc, lo, hi, fold) }
+	foldBlock := func(acc A, lo, hi int) A { return pipe.FoldBlock(&s, acc, lo, hi, fold) }
 	if s.Unordered {
-		return iter.FoldUnordered(s.Config, s.Lo, s.Hi, init, foldBlock, combine)
+		return pipe.FoldUnordered(s.Config, s.Lo, s.Hi, init, foldBlock, combine)
 	}
-	return iter.Run(s.Config, s.Lo, s.Hi, iter.Reducer[A]{Identity: init, Fold: foldBlock, Combine: combine})
+	return pipe.Run(s.Config, s.Lo, s.Hi, pipe.Reducer[A]{Identity: init, Fold: foldBlock, Combine: combine})
 }

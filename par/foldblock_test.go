@@ -8,7 +8,7 @@ import (
 )
 
 // TestFoldEveryForm folds every form of source and adapter (each takes its
-// own loop in iter.FoldBlock) into an order-sensitive accumulator and
+// own loop in pipe.FoldBlock) into an order-sensitive accumulator and
 // checks it against a loop over the same items.
 func TestFoldEveryForm(t *testing.T) {
 	for _, n := range sizes {

@@ -1,6 +1,6 @@
 package par
 
-import "github.com/gopar-dev/gopar/iter"
+import "github.com/gopar-dev/gopar/internal/pipe"
 
 // ForEachIndex calls f(i, x) for every item x, in parallel, where i is the
 // position in the source of the item x came from, counted from 0: xs[i] for
@@ -23,10 +23,10 @@ func (it Iter[T]) ForEachIndex(f func(i int, x T)) {
 	mustFunc(f, "ForEachIndex")
 	s := it.s
 	base := s.Lo
-	if !s.IsSeq() {
+	if !pipe.IsSeq(&s) {
 		length(s, "ForEachIndex")
 	}
-	iter.RunBlocks(s.Config, s.Lo, s.Hi, func(lo, hi int) {
+	pipe.RunBlocks(s.Config, s.Lo, s.Hi, func(lo, hi int) {
 		s.EachIndex(lo, hi, func(i int, v T) { f(i-base, v) })
 	})
 }
@@ -48,7 +48,7 @@ func (it Iter[T]) ForEachIndex(f func(i int, x T)) {
 // An empty xs calls nothing; a nil f panics at once.
 func ForEachPtr[T any](xs []T, f func(i int, p *T)) {
 	mustFunc(f, "ForEachPtr")
-	iter.RunBlocks(iter.Config{}, 0, len(xs), func(lo, hi int) {
+	pipe.RunBlocks(pipe.Config{}, 0, len(xs), func(lo, hi int) {
 		for i := lo; i < hi; i++ {
 			f(i, &xs[i])
 		}

@@ -1,6 +1,6 @@
 package par
 
-import "github.com/gopar-dev/gopar/iter"
+import "github.com/gopar-dev/gopar/internal/pipe"
 
 // MapInit returns an iterator over f(s, x) for every item x of it, where s
 // is a value made by init that the calls of f share one goroutine at a
@@ -23,7 +23,7 @@ import "github.com/gopar-dev/gopar/iter"
 func MapInit[T, S, U any](it Iterator[T], init func() S, f func(S, T) U) Iter[U] {
 	mustFunc(init, "MapInit (init)")
 	mustFunc(f, "MapInit")
-	return Iter[U]{iter.MapInitSpec(specOf(it), init, f)}
+	return Iter[U]{pipe.MapInitSpec(specOf(it), init, f)}
 }
 
 // ForEachInit calls f(s, x) for every item x of it, in parallel, where s is

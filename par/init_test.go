@@ -365,7 +365,7 @@ func mapInitAPI(t *testing.T) []string {
 // exportedFuncs returns the exported functions, and the exported methods
 // of exported types, declared in par's non-test source, read from the
 // folder the test runs in. (An unexported type's methods, such as those
-// that implement an interface of package iter, are no API.)
+// that implement an interface of package internal/pipe, are no API.)
 func exportedFuncs(t *testing.T) []*ast.FuncDecl {
 	t.Helper()
 	files, err := filepath.Glob("*.go")

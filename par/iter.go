@@ -9,6 +9,7 @@ import (
 	"strings"
 	"unsafe"
 
+	"github.com/gopar-dev/gopar/internal/pipe"
 	"github.com/gopar-dev/gopar/iter"
 )
 
@@ -20,7 +21,7 @@ type Number = iter.Number
 // accept any of them. (It is not the standard library's iter.Seq: FromSeq
 // turns one of those into an Iter.)
 type Iterator[T any] interface {
-	spec() iter.Spec[T]
+	spec() pipe.Spec[T]
 }
 
 // Iter is a parallel iterator over items of type T: a source (Range, Slice)
@@ -39,7 +40,7 @@ type Iterator[T any] interface {
 // them stops the operation and is re-raised in the caller as a
 // *Panic holding the original value and stack.
 type Iter[T any] struct {
-	s iter.Spec[T]
+	s pipe.Spec[T]
 }
 
 // Nums is an Iter over numbers, which adds Sum. Range returns one, and Map
@@ -49,7 +50,7 @@ type Nums[T Number] struct {
 	Iter[T]
 }
 
-func (it Iter[T]) spec() iter.Spec[T] { return it.s }
+func (it Iter[T]) spec() pipe.Spec[T] { return it.s }
 
 // specOf returns it.spec() without moving it to the heap.
 //
@@ -74,7 +75,7 @@ func (it Iter[T]) spec() iter.Spec[T] { return it.s }
 // type assertion tells it that: it copies the value out of the box, so
 // what the box points to flows to the result, whichever type the box
 // holds, while the box itself does not escape.
-func specOf[T any](it Iterator[T]) iter.Spec[T] {
+func specOf[T any](it Iterator[T]) pipe.Spec[T] {
 	switch v := any(it).(type) {
 	case Iter[T]:
 		return v.s
@@ -82,9 +83,9 @@ func specOf[T any](it Iterator[T]) iter.Spec[T] {
 		// Range's iterator, the common source. T is int here (Ints is
 		// an Iterator[int] and no other), which the assertion checks;
 		// the method call below would cost an indirect call and two
-		// more copies of the Spec (iter's TestCopiesInWholeWords says
+		// more copies of the Spec (internal/pipe's TestCopiesInWholeWords says
 		// what a copy costs).
-		return *any(&v.s).(*iter.Spec[T])
+		return *any(&v.s).(*pipe.Spec[T])
 	}
 	return (*(*Iterator[T])(noescape(unsafe.Pointer(&it)))).spec()
 }
@@ -111,13 +112,13 @@ func noescape(p unsafe.Pointer) unsafe.Pointer {
 // Besides the methods of every numeric iterator, the result has the block
 // API (see Ints).
 func Range(lo, hi int) Ints {
-	return Ints{Nums[int]{Iter[int]{iter.Ints(lo, hi)}}}
+	return Ints{Nums[int]{Iter[int]{pipe.Ints(lo, hi)}}}
 }
 
 // Slice returns the elements of xs in order. The slice is read while the
 // terminal operation runs and must not be modified meanwhile.
 func Slice[T any](xs []T) Iter[T] {
-	return Iter[T]{iter.Slice(xs)}
+	return Iter[T]{pipe.Slice(xs)}
 }
 
 // Numbers is Slice for a slice of numbers: the result has Sum.
@@ -140,7 +141,7 @@ func (it Iter[T]) Filter(pred func(T) bool) Iter[T] {
 // where a source item may give any number of items, it returns -1: use
 // Count, which runs the pipeline.
 func (it Iter[T]) Len() int {
-	if it.s.IsSeq() || it.s.Flat() {
+	if pipe.IsSeq(&it.s) || pipe.Flat(&it.s) {
 		return -1
 	}
 	return length(it.s, "Len")
@@ -148,7 +149,7 @@ func (it Iter[T]) Len() int {
 
 // length returns the number of source indices of s, or panics naming the
 // operation op if an int cannot hold it.
-func length[T any](s iter.Spec[T], op string) int {
+func length[T any](s pipe.Spec[T], op string) int {
 	n := uint64(s.Hi) - uint64(s.Lo) // exact: Hi >= Lo
 	if n > math.MaxInt {
 		panic(fmt.Sprintf("gopar: %s: the range [%d, %d) holds %d items, more than an int can count", op, s.Lo, s.Hi, n))
@@ -161,7 +162,7 @@ func length[T any](s iter.Spec[T], op string) int {
 // R can have that length (Go's own panic, "makeslice: len out of range",
 // names none of them). A length that a slice may have but memory cannot
 // hold still ends the program, as make does.
-func makeFor[R, T any](s iter.Spec[T], n int, op string) []R {
+func makeFor[R, T any](s pipe.Spec[T], n int, op string) []R {
 	defer func() {
 		if v := recover(); v != nil {
 			if e, ok := v.(goruntime.Error); ok && strings.Contains(e.Error(), "makeslice") {
@@ -315,7 +316,7 @@ func (it Nums[T]) WithPool(pool *Pool) Nums[T] {
 // final tree (docs/benchmarks.md, row T7, has the figure). Reduce, Fold and
 // ReduceBlocks with + on floats are not reproducible: their pieces follow
 // the schedule, so their last bits can differ from run to run.
-func (it Nums[T]) Sum() T { return iter.Sum(it.s) } // not Sum(it): an Iterator holding it would be allocated
+func (it Nums[T]) Sum() T { return pipe.Sum(it.s) } // not Sum(it): an Iterator holding it would be allocated
 
 // Map returns an iterator over f(x) for every item x of it; f may change the
 // item type. It works on every iterator of this package (with Go 1.27 or
@@ -324,7 +325,7 @@ func (it Nums[T]) Sum() T { return iter.Sum(it.s) } // not Sum(it): an Iterator 
 //	squares := par.Map(par.Range(0, n), func(i int) float64 { return float64(i * i) })
 func Map[T, U any](it Iterator[T], f func(T) U) Iter[U] {
 	mustFunc(f, "Map")
-	return Iter[U]{iter.MapSpec(specOf(it), f)}
+	return Iter[U]{pipe.MapSpec(specOf(it), f)}
 }
 
 // FilterMap returns an iterator over f(x) for the items x of it for which f
@@ -337,7 +338,7 @@ func Map[T, U any](it Iterator[T], f func(T) U) Iter[U] {
 //	}).Collect()
 func FilterMap[T, U any](it Iterator[T], f func(T) (U, bool)) Iter[U] {
 	mustFunc(f, "FilterMap")
-	return Iter[U]{iter.FilterMapSpec(specOf(it), f)}
+	return Iter[U]{pipe.FilterMapSpec(specOf(it), f)}
 }
 
 // FlatMap returns an iterator over the items of f(x) for every item x of it:
@@ -348,7 +349,7 @@ func FilterMap[T, U any](it Iterator[T], f func(T) (U, bool)) Iter[U] {
 //	words := par.FlatMap(par.Slice(lines), strings.Fields).Collect()
 func FlatMap[T, U any](it Iterator[T], f func(T) []U) Iter[U] {
 	mustFunc(f, "FlatMap")
-	return Iter[U]{iter.FlatMapSpec(specOf(it), f)}
+	return Iter[U]{pipe.FlatMapSpec(specOf(it), f)}
 }
 
 // mustFunc panics with a clear message on a nil function, at the point where

@@ -1,7 +1,7 @@
 package par
 
 import (
-	"github.com/gopar-dev/gopar/iter"
+	"github.com/gopar-dev/gopar/internal/pipe"
 )
 
 // The keyed operations gather the items of an iterator into a map (or, for
@@ -21,26 +21,26 @@ import (
 // keyedFold folds the items of s into accumulators made by init and
 // joins them with combine; a nil init gives A's zero value, which fold
 // must accept (a nil map that it makes on its first item). fold takes a
-// slice of consecutive items at a time (iter.FoldSlices), so that an item
+// slice of consecutive items at a time (pipe.FoldSlices), so that an item
 // costs the key function's call and the map's update, as in a loop of
 // one's own. The runs are combined in index order, and a done context
 // leaves the result of a prefix of the source (see Iter.WithContext),
 // unless s is Unordered, or anyOrder says that the result does not depend
 // on order and no context can cut the loop short: then each goroutine
-// keeps one accumulator for the whole operation (iter.FoldUnordered), and
+// keeps one accumulator for the whole operation (pipe.FoldUnordered), and
 // combine joins them in no particular order.
-func keyedFold[T, A any](s iter.Spec[T], anyOrder bool, init func() A, fold func(A, []T) A, combine func(A, A) A) A {
+func keyedFold[T, A any](s pipe.Spec[T], anyOrder bool, init func() A, fold func(A, []T) A, combine func(A, A) A) A {
 	if init == nil {
 		init = func() A {
 			var zero A
 			return zero
 		}
 	}
-	foldBlock := func(acc A, lo, hi int) A { return iter.FoldSlices(&s, acc, lo, hi, fold) }
+	foldBlock := func(acc A, lo, hi int) A { return pipe.FoldSlices(&s, acc, lo, hi, fold) }
 	if s.Unordered || anyOrder && s.Context == nil {
-		return iter.FoldUnordered(s.Config, s.Lo, s.Hi, init, foldBlock, combine)
+		return pipe.FoldUnordered(s.Config, s.Lo, s.Hi, init, foldBlock, combine)
 	}
-	return iter.Run(s.Config, s.Lo, s.Hi, iter.Reducer[A]{Identity: init, Fold: foldBlock, Combine: combine})
+	return pipe.Run(s.Config, s.Lo, s.Hi, pipe.Reducer[A]{Identity: init, Fold: foldBlock, Combine: combine})
 }
 
 // nonNil returns m, or a new empty map if m is nil: the keyed operations

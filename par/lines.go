@@ -7,7 +7,7 @@ import (
 	"io"
 	"unsafe"
 
-	"github.com/gopar-dev/gopar/iter"
+	"github.com/gopar-dev/gopar/internal/pipe"
 )
 
 // The record sources: Lines, LinesString, Split and ReadLines.
@@ -117,7 +117,7 @@ func Lines(data []byte) Iter[[]byte] { return splitRecords(data, '\n', true, lin
 
 // splitRecords is Split, and Lines where crlf is set, with pieces of piece bytes.
 func splitRecords(data []byte, sep byte, crlf bool, piece int) Iter[[]byte] {
-	return Iter[[]byte]{iter.FlatSource(0, pieces(len(data), piece), func(i int, yield func([]byte) bool) bool {
+	return Iter[[]byte]{pipe.FlatSource(0, pieces(len(data), piece), func(i int, yield func([]byte) bool) bool {
 		return records(data, sep, crlf, piece, i, yield)
 	})}
 }
@@ -131,7 +131,7 @@ func LinesString(s string) Iter[string] { return linesString(s, linePiece) }
 func linesString(s string, piece int) Iter[string] {
 	// A view of s's bytes for the search: read, never written.
 	data := unsafe.Slice(unsafe.StringData(s), len(s))
-	return Iter[string]{iter.FlatSource(0, pieces(len(s), piece), func(i int, yield func(string) bool) bool {
+	return Iter[string]{pipe.FlatSource(0, pieces(len(s), piece), func(i int, yield func(string) bool) bool {
 		return records(data, '\n', true, piece, i, func(line []byte) bool {
 			// line is in s: the string of its bytes is a substring of s.
 			return yield(unsafe.String(unsafe.SliceData(line), len(line)))
@@ -200,7 +200,7 @@ func readLines(r io.ReaderAt, size int64, piece int) (lines Iter[[]byte], err fu
 		}
 		return all
 	}
-	lines = Iter[[]byte]{iter.FlatSource(0, int(pieces(size, int64(piece))), read)}
+	lines = Iter[[]byte]{pipe.FlatSource(0, int(pieces(size, int64(piece))), read)}
 	lines.s.Failure = failed
 	return lines, failed.Err
 }

@@ -3,7 +3,7 @@ package par
 import (
 	"cmp"
 
-	"github.com/gopar-dev/gopar/iter"
+	"github.com/gopar-dev/gopar/internal/pipe"
 )
 
 // best is the accumulator of Min, Max, MinFunc and MaxFunc: ok is false
@@ -28,7 +28,7 @@ func extreme[T any](it Iterator[T], pick2 func(acc, x T) T) (T, bool) {
 		}
 		return best[T]{pick2(a.v, b.v), true}
 	}
-	r := iter.Run(s.Config, s.Lo, s.Hi, iter.Reducer[best[T]]{
+	r := pipe.Run(s.Config, s.Lo, s.Hi, pipe.Reducer[best[T]]{
 		Identity: func() best[T] { return best[T]{} },
 		Fold: func(acc best[T], lo, hi int) best[T] {
 			s.Each(lo, hi, func(v T) { acc = pick(acc, best[T]{v, true}) })

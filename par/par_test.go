@@ -202,7 +202,7 @@ func TestAllocationsDoNotGrowWithN(t *testing.T) {
 	// Inline, the call allocates nothing; the test allocates once: the int
 	// stored in sink, an any. The Reducer's closures escape into the
 	// parallel phase's state, so none may be made per call: Combine comes
-	// from a table and Fold from a pool (iter's sumCombine and sumAtLoop),
+	// from a table and Fold from a pool (internal/pipe's sumCombine and sumAtLoop),
 	// and Identity is left nil (the zero value). Neither may the
 	// pipeline's Spec or an Iterator holding it move to the heap: that was
 	// two more, 370 bytes, at every call.

@@ -3,7 +3,7 @@ package par
 import (
 	"sync/atomic"
 
-	"github.com/gopar-dev/gopar/iter"
+	"github.com/gopar-dev/gopar/internal/pipe"
 )
 
 // Partition returns the items for which pred is true and the others, each
@@ -36,16 +36,16 @@ import (
 func (it Iter[T]) Partition(pred func(T) bool) (matched, rest []T) {
 	mustFunc(pred, "Partition")
 	s := it.s
-	if s.Rereadable() {
+	if pipe.Rereadable(&s) {
 		if n := length(s, "Partition"); n > 0 {
 			return pack(s, n, pred)
 		}
 	}
-	runs := iter.Run(s.Config, s.Lo, s.Hi, iter.Reducer[[]*split[T]]{
+	runs := pipe.Run(s.Config, s.Lo, s.Hi, pipe.Reducer[[]*split[T]]{
 		Identity: func() []*split[T] { return []*split[T]{{}} },
 		Fold: func(acc []*split[T], lo, hi int) []*split[T] {
 			sp := acc[0] // a run's list holds its own split only
-			sp.yes, sp.no = iter.SplitBlock(&s, lo, hi, pred, sp.yes, sp.no)
+			sp.yes, sp.no = pipe.SplitBlock(&s, lo, hi, pred, sp.yes, sp.no)
 			return acc
 		},
 		// The lists of adjacent runs, left first: nothing is copied until
@@ -58,8 +58,8 @@ func (it Iter[T]) Partition(pred func(T) bool) (matched, rest []T) {
 		at[k+1] = [2]int{at[k][0] + len(sp.yes), at[k][1] + len(sp.no)}
 	}
 	matched, rest = make([]T, at[len(runs)][0]), make([]T, at[len(runs)][1])
-	cfg := iter.Config{Pool: s.Pool}
-	iter.RunBlocks(cfg, 0, len(runs), func(lo, hi int) {
+	cfg := pipe.Config{Pool: s.Pool}
+	pipe.RunBlocks(cfg, 0, len(runs), func(lo, hi int) {
 		for k := lo; k < hi; k++ {
 			copy(matched[at[k][0]:], runs[k].yes)
 			copy(rest[at[k][1]:], runs[k].no)
@@ -78,8 +78,8 @@ type split[T any] struct{ yes, no []T }
 const packChunk = 1 << 12
 
 // pack is Partition over a Rereadable spec of n > 0 items.
-func pack[T any](s iter.Spec[T], n int, pred func(T) bool) (matched, rest []T) {
-	// iter.FlagYes, FlagNo, or 0 for an item that did not run. A length no
+func pack[T any](s pipe.Spec[T], n int, pred func(T) bool) (matched, rest []T) {
+	// pipe.FlagYes, FlagNo, or 0 for an item that did not run. A length no
 	// slice can have panics here, before any item runs.
 	flags := makeFor[uint8](s, n, "Partition")
 	chunks := (n-1)/packChunk + 1
@@ -91,15 +91,15 @@ func pack[T any](s iter.Spec[T], n int, pred func(T) bool) (matched, rest []T) {
 		for lo < hi {
 			c := (lo - s.Lo) / packChunk
 			end := min(hi, s.Lo+(c+1)*packChunk)
-			y := iter.FlagBlock(&s, lo, end, pred, flags[lo-s.Lo:end-s.Lo])
+			y := pipe.FlagBlock(&s, lo, end, pred, flags[lo-s.Lo:end-s.Lo])
 			counts[c].yes.Add(int64(y))
 			counts[c].no.Add(int64(end - lo - y))
 			lo = end
 		}
 	}
 	if s.Context == nil {
-		iter.RunBlocks(s.Config, s.Lo, s.Hi, flag)
-	} else if p := iter.RunPrefix(s.Config, s.Lo, s.Hi, flag); p < n {
+		pipe.RunBlocks(s.Config, s.Lo, s.Hi, flag)
+	} else if p := pipe.RunPrefix(s.Config, s.Lo, s.Hi, flag); p < n {
 		// A done context stopped the loop: the results are those of the
 		// prefix that ran (see Iter.WithContext), so the items after it
 		// count as not run.
@@ -107,7 +107,7 @@ func pack[T any](s iter.Spec[T], n int, pred func(T) bool) (matched, rest []T) {
 		c := p / packChunk
 		var yes, no int64
 		for _, f := range flags[c*packChunk : p] {
-			if f == iter.FlagYes {
+			if f == pipe.FlagYes {
 				yes++
 			} else {
 				no++
@@ -126,10 +126,10 @@ func pack[T any](s iter.Spec[T], n int, pred func(T) bool) (matched, rest []T) {
 		at[c+1] = [2]int{at[c][0] + int(counts[c].yes.Load()), at[c][1] + int(counts[c].no.Load())}
 	}
 	matched, rest = make([]T, at[chunks][0]), make([]T, at[chunks][1])
-	iter.RunBlocks(iter.Config{Pool: s.Pool}, 0, chunks, func(lo, hi int) {
+	pipe.RunBlocks(pipe.Config{Pool: s.Pool}, 0, chunks, func(lo, hi int) {
 		for c := lo; c < hi; c++ {
 			from, to := c*packChunk, min((c+1)*packChunk, n)
-			iter.PackBlock(&s, s.Lo+from, s.Lo+to, flags[from:to], matched[at[c][0]:at[c+1][0]], rest[at[c][1]:at[c+1][1]])
+			pipe.PackBlock(&s, s.Lo+from, s.Lo+to, flags[from:to], matched[at[c][0]:at[c+1][0]], rest[at[c][1]:at[c+1][1]])
 		}
 	})
 	return matched, rest

@@ -13,7 +13,7 @@ import (
 
 // TestBlocksDoNotCollapseUnderRace: under the race detector every take from
 // the partitioner costs about a microsecond, more than a block's time
-// target. Block sizing accounts for that fixed cost (iter's sizer), so cheap
+// target. Block sizing accounts for that fixed cost (internal/pipe's sizer), so cheap
 // loops still run in long blocks: on the 2-core development machine a sum
 // over 2^30 items takes 0.23-0.36 s, a FindFirst with no match over 2^26
 // items 0.09-1.35 s, in 10-20k blocks for 2^30 items; with blocks of one

@@ -3,7 +3,7 @@ package par
 import (
 	"math"
 
-	"github.com/gopar-dev/gopar/iter"
+	"github.com/gopar-dev/gopar/internal/pipe"
 )
 
 // Any reports whether pred is true for some item. It stops as soon as one
@@ -36,13 +36,13 @@ type match[T any] struct {
 func (it Iter[T]) Find(pred func(T) bool) (T, bool) {
 	mustFunc(pred, "Find")
 	s := it.s
-	m := iter.Run(s.Config, s.Lo, s.Hi, iter.Reducer[match[T]]{
+	m := pipe.Run(s.Config, s.Lo, s.Hi, pipe.Reducer[match[T]]{
 		Identity: func() match[T] { return match[T]{} },
 		Fold: func(acc match[T], lo, hi int) match[T] {
 			if acc.found {
 				return acc
 			}
-			if _, v, ok := s.SearchBlock(lo, hi, pred); ok {
+			if _, v, ok := pipe.SearchBlock(&s, lo, hi, pred); ok {
 				return match[T]{v, true}
 			}
 			return acc
@@ -72,13 +72,13 @@ func (it Iter[T]) FindFirst(pred func(T) bool) (T, bool) {
 		i     int // the index of v
 		found bool
 	}
-	h := iter.Run(s.Config, s.Lo, s.Hi, iter.Reducer[hit]{
+	h := pipe.Run(s.Config, s.Lo, s.Hi, pipe.Reducer[hit]{
 		Identity: func() hit { return hit{} },
 		Fold: func(acc hit, lo, hi int) hit {
 			if acc.found {
 				return acc // a run keeps its first match
 			}
-			if i, v, ok := s.SearchBlock(lo, hi, pred); ok {
+			if i, v, ok := pipe.SearchBlock(&s, lo, hi, pred); ok {
 				return hit{v, i, true}
 			}
 			return acc

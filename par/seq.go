@@ -3,7 +3,7 @@ package par
 import (
 	goiter "iter"
 
-	"github.com/gopar-dev/gopar/iter"
+	"github.com/gopar-dev/gopar/internal/pipe"
 )
 
 // FromSeq returns an iterator over the items of seq, such as the keys of a
@@ -74,7 +74,7 @@ import (
 // inside one of its callbacks) panics, whatever the state of its context.
 // A nil seq is an empty sequence.
 func FromSeq[T any](seq goiter.Seq[T]) Iter[T] {
-	return Iter[T]{iter.FromSeq(seq)}
+	return Iter[T]{pipe.FromSeq(seq)}
 }
 
 // FromChan returns an iterator over the values received from ch until it
@@ -106,7 +106,7 @@ func FromChan[T any](ch <-chan T) Iter[T] {
 	if ch == nil {
 		panic("gopar: par.FromChan(nil): a nil channel would never deliver a value nor be closed")
 	}
-	return Iter[T]{iter.FromChan(ch)}
+	return Iter[T]{pipe.FromChan(ch)}
 }
 
 // Pair is a key and a value: the item of FromSeq2.

@@ -132,7 +132,7 @@ func TestFromSeqEarlyExitStopsSeq(t *testing.T) {
 		}
 		// The seq is pulled ahead of the work by at most the items taken
 		// so far: a decision at target leaves at most about 4*target
-		// items pulled (iter/feed.go), and a seq not pulled to its end
+		// items pulled (internal/pipe/feed.go), and a seq not pulled to its end
 		// has had yield return false.
 		if p := c.produced.Load(); p > int64(4*target+2) || (p < int64(n) && !c.stopped.Load()) {
 			t.Errorf("%s: seq not stopped (produced %d of %d, stopped %v)", name, p, n, c.stopped.Load())

@@ -4,28 +4,28 @@ import (
 	"fmt"
 	"testing"
 
-	"github.com/gopar-dev/gopar/iter"
+	"github.com/gopar-dev/gopar/internal/pipe"
 )
 
 // specOfPlain is specOf without noescape: its last case calls the method
 // on the interface, which lets every Iterator argument escape, on every
 // path.
-func specOfPlain[T any](it Iterator[T]) iter.Spec[T] {
+func specOfPlain[T any](it Iterator[T]) pipe.Spec[T] {
 	switch v := any(it).(type) {
 	case Iter[T]:
 		return v.s
 	case Ints:
-		return *any(&v.s).(*iter.Spec[T])
+		return *any(&v.s).(*pipe.Spec[T])
 	}
 	return it.spec()
 }
 
 // mapPlain and sumPlain are Map and Sum over specOfPlain.
 func mapPlain[T, U any](it Iterator[T], f func(T) U) Iter[U] {
-	return Iter[U]{iter.MapSpec(specOfPlain(it), f)}
+	return Iter[U]{pipe.MapSpec(specOfPlain(it), f)}
 }
 
-func sumPlain[T Number](it Iterator[T]) T { return iter.Sum(specOfPlain(it)) }
+func sumPlain[T Number](it Iterator[T]) T { return pipe.Sum(specOfPlain(it)) }
 
 var specSink int
 

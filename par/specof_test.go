@@ -45,7 +45,7 @@ func TestSpecKeepsNoReceiver(t *testing.T) {
 			found = append(found, strings.Join(strings.Fields(b.String()), " "))
 		}
 	}
-	want := "func (it Iter[T]) spec() iter.Spec[T] { return it.s }"
+	want := "func (it Iter[T]) spec() pipe.Spec[T] { return it.s }"
 	if len(found) != 1 || found[0] != want {
 		t.Fatalf("spec methods: %q; want only %q (see specOf)", found, want)
 	}

@@ -4,7 +4,7 @@ import (
 	"fmt"
 	goiter "iter"
 
-	"github.com/gopar-dev/gopar/iter"
+	"github.com/gopar-dev/gopar/internal/pipe"
 )
 
 // Values returns the items of it, in source order, as a standard iterator
@@ -48,7 +48,7 @@ func (it Iter[T]) Values() goiter.Seq[T] {
 	s := it.s
 	if s.Unordered && s.Blocking > 0 {
 		return func(yield func(T) bool) {
-			for _, items := range iter.StreamUnordered(s) {
+			for _, items := range pipe.StreamUnordered(s) {
 				for _, v := range items {
 					if !yield(v) {
 						return
@@ -58,7 +58,7 @@ func (it Iter[T]) Values() goiter.Seq[T] {
 		}
 	}
 	return func(yield func(T) bool) {
-		for batch := range iter.Stream(s) {
+		for batch := range pipe.Stream(s) {
 			for _, v := range batch {
 				if !yield(v) {
 					return
@@ -81,7 +81,7 @@ func (it Iter[T]) All() goiter.Seq2[int, T] {
 	s := it.s
 	if s.Unordered && s.Blocking > 0 {
 		return func(yield func(int, T) bool) {
-			for pos, items := range iter.StreamUnordered(s) {
+			for pos, items := range pipe.StreamUnordered(s) {
 				for k, v := range items {
 					if !yield(pos[k]-s.Lo, v) {
 						return
@@ -92,7 +92,7 @@ func (it Iter[T]) All() goiter.Seq2[int, T] {
 	}
 	return func(yield func(int, T) bool) {
 		i := 0
-		for batch := range iter.Stream(s) {
+		for batch := range pipe.Stream(s) {
 			for _, v := range batch {
 				if !yield(i, v) {
 					return
@@ -129,7 +129,7 @@ func (it Iter[T]) All() goiter.Seq2[int, T] {
 func Results[T, U any](it Iterator[T], f func(T) (U, error)) goiter.Seq2[U, error] {
 	mustFunc(f, "Results")
 	s := specOf(it)
-	pairs := Iter[outcome[U]]{iter.MapSpec(s, func(v T) outcome[U] {
+	pairs := Iter[outcome[U]]{pipe.MapSpec(s, func(v T) outcome[U] {
 		u, err := f(v)
 		return outcome[U]{u, err}
 	})}.Values()

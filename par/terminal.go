@@ -1,13 +1,13 @@
 package par
 
-import "github.com/gopar-dev/gopar/iter"
+import "github.com/gopar-dev/gopar/internal/pipe"
 
 // ForEach calls f for every item, in parallel, and returns when all calls
 // have returned. The calls happen in no particular order.
 func (it Iter[T]) ForEach(f func(T)) {
 	mustFunc(f, "ForEach")
 	s := it.s
-	iter.RunBlocks(s.Config, s.Lo, s.Hi, func(lo, hi int) { s.Each(lo, hi, f) })
+	pipe.RunBlocks(s.Config, s.Lo, s.Hi, func(lo, hi int) { s.Each(lo, hi, f) })
 }
 
 // Reduce combines the items with op, starting each piece of the work from
@@ -37,10 +37,10 @@ func (it Iter[T]) Reduce(identity func() T, op func(T, T) T) T {
 // function of it is called as by ForEach.
 func (it Iter[T]) Count() int {
 	s := it.s
-	if !s.Filtered() {
+	if !pipe.Filtered(&s) {
 		return length(s, "Count")
 	}
-	return iter.Run(s.Config, s.Lo, s.Hi, iter.Reducer[int]{
+	return pipe.Run(s.Config, s.Lo, s.Hi, pipe.Reducer[int]{
 		Identity: func() int { return 0 },
 		Fold: func(acc int, lo, hi int) int {
 			s.Each(lo, hi, func(T) { acc++ })
@@ -59,20 +59,20 @@ func (it Iter[T]) Count() int {
 // does. No items give an empty slice, not nil.
 func (it Iter[T]) Collect() []T {
 	s := it.s
-	if !s.Filtered() {
+	if !pipe.Filtered(&s) {
 		// Every item has a known place: write it there directly.
 		out := makeFor[T](s, length(s, "Collect"), "Collect")
 		if s.Context == nil {
-			iter.RunBlocks(s.Config, s.Lo, s.Hi, func(lo, hi int) { s.Fill(out, lo, hi) })
+			pipe.RunBlocks(s.Config, s.Lo, s.Hi, func(lo, hi int) { pipe.Fill(&s, out, lo, hi) })
 			return out
 		}
 		// A done context may stop the loop with holes in out: count the
 		// items of the prefix that ran (see Iter.WithContext), and return
 		// that much.
-		n := iter.RunPrefix(s.Config, s.Lo, s.Hi, func(lo, hi int) { s.Fill(out, lo, hi) })
+		n := pipe.RunPrefix(s.Config, s.Lo, s.Hi, func(lo, hi int) { pipe.Fill(&s, out, lo, hi) })
 		return out[:n:n]
 	}
-	out := iter.Run(s.Config, s.Lo, s.Hi, iter.Reducer[[]T]{
+	out := pipe.Run(s.Config, s.Lo, s.Hi, pipe.Reducer[[]T]{
 		Identity: func() []T { return nil },
 		Fold: func(acc []T, lo, hi int) []T {
 			s.Each(lo, hi, func(v T) { acc = append(acc, v) })
@@ -90,4 +90,4 @@ func (it Iter[T]) Collect() []T {
 // (0 for none). It is the function form of the method Nums.Sum, for an
 // iterator that has no such method, such as the result of par.Map; Nums.Sum
 // gives the rules of integer overflow and of reproducible float sums.
-func Sum[T Number](it Iterator[T]) T { return iter.Sum(specOf(it)) }
+func Sum[T Number](it Iterator[T]) T { return pipe.Sum(specOf(it)) }

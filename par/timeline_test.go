@@ -13,7 +13,7 @@ import (
 
 // tiles reports how the blocks of tl fail to cover [0, n) exactly once, or
 // "" if they do, and whether some steal's range lies outside every block of
-// its thief and every later steal from it. (iter's TestTimelineTiles checks
+// its thief and every later steal from it. (internal/pipe's TestTimelineTiles checks
 // the times too; this checks that par hands the right loop down.)
 func tiles(tl *par.Timeline, n int) string {
 	runs := make([]int, n)

@@ -4,8 +4,8 @@ import (
 	"context"
 	"errors"
 
+	"github.com/gopar-dev/gopar/internal/pipe"
 	"github.com/gopar-dev/gopar/internal/sched"
-	"github.com/gopar-dev/gopar/iter"
 )
 
 // ErrGoexit is the cause with which TryForEachContext and TryMapContext
@@ -63,7 +63,7 @@ func TryMapContext[T, U any](it Iterator[T], f func(ctx context.Context, v T) (U
 // tryMapContext runs tryMap with calls of f that get a context cancelled
 // at the first failure. The loop's own context is that context too, so a
 // failure also stops the handing out of items at once.
-func tryMapContext[T, U any](s iter.Spec[T], f func(context.Context, T) (U, error), collect bool, op string) ([]U, error) {
+func tryMapContext[T, U any](s pipe.Spec[T], f func(context.Context, T) (U, error), collect bool, op string) ([]U, error) {
 	parent := s.Context
 	if parent == nil {
 		parent = context.Background()

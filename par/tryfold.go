@@ -3,7 +3,7 @@ package par
 import (
 	"context"
 
-	"github.com/gopar-dev/gopar/iter"
+	"github.com/gopar-dev/gopar/internal/pipe"
 )
 
 // TryFold is Fold with a fold that can fail: each participant folds the
@@ -55,14 +55,14 @@ func (it Iter[T]) TryReduce(identity func() T, op func(T, T) (T, error)) (T, err
 
 // tryFold is TryFold and TryReduce: a fold per run that stops at its first
 // error, runs combined in index order so that the lowest-index error wins.
-func tryFold[T, A any](s iter.Spec[T], init func() A, fold func(A, T) (A, error), combine func(A, A) (A, error)) (A, error) {
+func tryFold[T, A any](s pipe.Spec[T], init func() A, fold func(A, T) (A, error), combine func(A, A) (A, error)) (A, error) {
 	type part struct {
 		acc     A
 		err     error
 		indexes uint64 // how many indexes the folds covered: all, unless cancelled
 	}
-	total, known := uint64(s.Hi)-uint64(s.Lo), !s.IsSeq()
-	r := iter.Run(s.Config, s.Lo, s.Hi, iter.Reducer[part]{
+	total, known := uint64(s.Hi)-uint64(s.Lo), !pipe.IsSeq(&s)
+	r := pipe.Run(s.Config, s.Lo, s.Hi, pipe.Reducer[part]{
 		Identity: func() part { return part{acc: init()} },
 		Fold: func(p part, lo, hi int) part {
 			p.indexes += uint64(hi - lo)

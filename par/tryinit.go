@@ -1,6 +1,6 @@
 package par
 
-import "github.com/gopar-dev/gopar/iter"
+import "github.com/gopar-dev/gopar/internal/pipe"
 
 // TryMapInit is TryMap with a value per goroutine: it calls f(s, x) for
 // every item x of it, in parallel, where s is a value made by init that the
@@ -59,9 +59,9 @@ func (o outcome[U]) get() (U, error) { return o.v, o.err }
 
 // tryInitSpec is s with a MapInit stage whose items are the outcomes of
 // f: tryMap over it is a Try form with a value per goroutine, the stage's
-// state checked out per block (iter.MapInitSpec).
-func tryInitSpec[T, S, U any](s iter.Spec[T], init func() S, f func(S, T) (U, error)) iter.Spec[outcome[U]] {
-	return iter.MapInitSpec(s, init, func(st S, v T) outcome[U] {
+// state checked out per block (pipe.MapInitSpec).
+func tryInitSpec[T, S, U any](s pipe.Spec[T], init func() S, f func(S, T) (U, error)) pipe.Spec[outcome[U]] {
+	return pipe.MapInitSpec(s, init, func(st S, v T) outcome[U] {
 		u, err := f(st, v)
 		return outcome[U]{u, err}
 	})

@@ -3,7 +3,7 @@ package par
 import (
 	"context"
 
-	"github.com/gopar-dev/gopar/iter"
+	"github.com/gopar-dev/gopar/internal/pipe"
 )
 
 // TryMap calls f for every item of it, in parallel, and returns the results
@@ -23,7 +23,7 @@ func TryMap[T, U any](it Iterator[T], f func(T) (U, error)) ([]U, error) {
 // tryMap is TryMap, and TryForEach with collect false: then the results
 // are dropped, so any range length works. op names the operation in
 // panics.
-func tryMap[T, U any](s iter.Spec[T], f func(T) (U, error), collect bool, op string) ([]U, error) {
+func tryMap[T, U any](s pipe.Spec[T], f func(T) (U, error), collect bool, op string) ([]U, error) {
 	type part struct {
 		out     []U // filtered sources: this run's results
 		err     error
@@ -32,12 +32,12 @@ func tryMap[T, U any](s iter.Spec[T], f func(T) (U, error), collect bool, op str
 	var out []U
 	// The items of the source: a seq's are known once it has ended by
 	// itself (SeqLen); one that the loop stopped had items left.
-	total, known := uint64(s.Hi)-uint64(s.Lo), !s.IsSeq()
-	if collect && !s.Filtered() {
+	total, known := uint64(s.Hi)-uint64(s.Lo), !pipe.IsSeq(&s)
+	if collect && !pipe.Filtered(&s) {
 		// Every result has a known place: write it there directly.
 		out = makeFor[U](s, length(s, op), op)
 	}
-	r := iter.Run(s.Config, s.Lo, s.Hi, iter.Reducer[part]{
+	r := pipe.Run(s.Config, s.Lo, s.Hi, pipe.Reducer[part]{
 		Identity: func() part { return part{} },
 		Fold: func(acc part, lo, hi int) part {
 			acc.indexes += uint64(hi - lo)
@@ -46,7 +46,7 @@ func tryMap[T, U any](s iter.Spec[T], f func(T) (U, error), collect bool, op str
 			}
 			if out != nil {
 				// One dispatch per block; the fill stops at the first error.
-				acc.err = iter.TryFill(&s, out[lo-s.Lo:], lo, hi, f)
+				acc.err = pipe.TryFill(&s, out[lo-s.Lo:], lo, hi, f)
 				return acc
 			}
 			s.EachUntil(lo, hi, func(v T) bool {

@@ -6,7 +6,7 @@ import (
 	goiter "iter"
 	"sync/atomic"
 
-	"github.com/gopar-dev/gopar/iter"
+	"github.com/gopar-dev/gopar/internal/pipe"
 )
 
 // FromWalk returns an iterator over the items that walk passes to yield: a
@@ -113,7 +113,7 @@ func FromSeqErr[T any](seq goiter.Seq2[T, error]) Iter[T] {
 // f: seq is not called once f has failed, and the items it yielded that
 // have not started are dropped from then on.
 func failingSource[T any](f *sourceFailure, seq goiter.Seq[T]) Iter[T] {
-	s := iter.FromSeq(func(yield func(T) bool) {
+	s := pipe.FromSeq(func(yield func(T) bool) {
 		if f.Err() == nil {
 			seq(yield)
 		}
@@ -144,14 +144,14 @@ var errStopped = errors.New("gopar: par.FromWalk: the operation takes no more it
 func (it Iter[T]) Err() error { return sourceErr(&it.s) }
 
 // sourceErr returns the error of a failed source of s, nil if none.
-func sourceErr[T any](s *iter.Spec[T]) error {
+func sourceErr[T any](s *pipe.Spec[T]) error {
 	if s.Failure == nil {
 		return nil
 	}
 	return s.Failure.Err()
 }
 
-// sourceFailure is the iter.Failure of a source that can fail: the first
+// sourceFailure is the pipe.Failure of a source that can fail: the first
 // error recorded, kept from then on.
 type sourceFailure struct {
 	err    atomic.Pointer[error]

@@ -2,6 +2,22 @@
 // the indices of a parallel loop in blocks to the goroutines running it,
 // balancing uneven work by letting idle ones steal from busy ones.
 //
+// # What it exports
+//
+// Everything it exports is what a user of a work-stealing partitioner
+// needs, and package internal/pipe uses it as any user would; none of it is
+// plumbing for one layer above. A [Range] is the two-party protocol
+// ([Range.Take] for the owner, [Range.Steal] for a thief, with the [Status]
+// of a steal); a [Loop] ([NewLoop], [NewGrowingLoop]) runs a whole index
+// range with [Participant]s, which enter, take blocks with
+// [Participant.Next] and leave; the cut ([Loop.CutAt], [Loop.Cancel]) ends
+// a search early. The rest sizes and watches a loop: [Participant.Left]
+// (what a participant's range holds, to size its next block),
+// [Loop.Partitions] (how many helpers are worth starting), and
+// [Participant.Slot], [Participant.Steals] and [Participant.RecordSteals]
+// with [Stolen] (who stole what, for a timeline of the schedule). [MaxLen]
+// and [MaxParticipants] are the bounds a caller must keep to.
+//
 // # The algorithm in a few words
 //
 // A Range is a block of indices seen as

@@ -19,7 +19,7 @@ import (
 // else.
 const maxSurface = 30
 
-// plumbing are the names that only iter and par use. They live in
+// plumbing are the names that only internal/pipe and par use. They live in
 // internal/sched; runtime must export none of them, neither as its own
 // declaration nor as a method reachable through an alias.
 var plumbing = []string{
@@ -166,7 +166,7 @@ func checkSurface(names []string) []string {
 		last := n[strings.LastIndex(n, ".")+1:]
 		for _, p := range plumbing {
 			if last == p {
-				errs = append(errs, "runtime exports "+n+", plumbing that only iter and par use: it belongs in internal/sched")
+				errs = append(errs, "runtime exports "+n+", plumbing that only internal/pipe and par use: it belongs in internal/sched")
 			}
 		}
 	}

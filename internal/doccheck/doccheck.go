@@ -6,6 +6,6 @@
 // Every measured figure the README and the guide quote comes from a row of
 // the results page (docs/benchmarks.md), which cmd/compare writes below a
 // short hand-written head. The project speaks of itself, not of the rounds
-// in which it was measured. No function of iter is over 80 lines. It has no
+// in which it was measured. No function of iter or internal/pipe is over 80 lines. It has no
 // API; the checks are its tests.
 package doccheck

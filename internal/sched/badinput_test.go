@@ -161,7 +161,7 @@ func TestBadInputRefused(t *testing.T) {
 			t.Run(fmt.Sprintf("%s/%d", name, i), func(t *testing.T) {
 				want := "gopar: " + name + " "
 				if j, ok := closedCase[name]; ok && j == i {
-					// The value par and iter compare with.
+					// The value par and internal/pipe compare with.
 					want = ErrClosed.Error()
 				}
 				mustRefuse(t, want, f)

@@ -5,7 +5,7 @@
 // Package runtime is its public face: it re-exports what a pool's user
 // needs (Pool, Worker, Scope, Stats, Panic, Default, New, JoinFunc), and
 // its package doc says what the pool promises. The rest is exported here
-// for the layers above, iter and par, only: the plumbing of a parallel loop
+// for the layers above, internal/pipe and par, only: the plumbing of a parallel loop
 // ([Spread], [Offer], [Wait], [Frame], [Latch]), lazy promotion ([Promote],
 // [Promotion], [JoinLazy], [Hungry]), and the carrying of a panic or Goexit
 // across goroutines ([Catch], [Unwinding], [Record], [Raise], [Stronger],
@@ -53,7 +53,7 @@
 //
 // # How a loop flows through them
 //
-// par.Range(0, n).Map(f).Sum() reaches iter.Run (the layer above). The
+// par.Range(0, n).Map(f).Sum() reaches pipe.Run (internal/pipe, the layer above). The
 // caller runs the loop alone at first, in blocks that grow while they are
 // quick. While its first block runs, the rest of the range sits on the
 // board (Promote): a worker idle for a heartbeat tick takes it and

@@ -40,7 +40,7 @@ import (
 // of a goroutine that is exiting as ordinary calls.
 //
 // A new driver (a loop that runs callbacks on goroutines of its own) gets
-// this for free if it runs its items through iter.Run's participants; one
+// this for free if it runs its items through pipe.Run's participants; one
 // that starts its own goroutines records Unwinding(recover()) in their
 // deferred function when the callback did not return, with Record, and has
 // its caller Raise what was recorded once every goroutine has finished.

@@ -1,6 +1,6 @@
 /*
  * Promela model of lazy promotion (board.go; its users JoinLazy in
- * pool.go and foldFirst in iter/run.go; the board's part of park's last
+ * pool.go and foldFirst in internal/pipe/run.go; the board's part of park's last
  * look in sleep.go). The protocol, and the argument that no promotion is
  * lost, are in PROMOTION.md; this file says what is modelled and how.
  *

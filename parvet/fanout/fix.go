@@ -274,7 +274,7 @@ func (p *pass) loopRewrite(f *fan) (*rewrite, string) {
 		r.limit = "max(len(" + p.src(over) + "), 1)"
 	}
 	// A file older than Go 1.21 has no max builtin. Where its version is
-	// its module's go line, adding gopar (which needs Go 1.23) raises that
+	// its module's go line, adding gopar (which needs Go 1.24) raises that
 	// line; a file held older by a //go:build line of its own gets the
 	// pool's form only.
 	if v := info.FileVersions[p.file]; v != "" && version.Compare(v, "go1.21") < 0 && strings.HasPrefix(r.limit, "max(") {

@@ -97,7 +97,7 @@ func SameOutput(t *testing.T, testdata, parvetDir, root string, pkgs ...string) 
 		t.Fatal("parvet's go.mod requires no golang.org/x/sync")
 	}
 	mod := t.TempDir()
-	gomod := fmt.Sprintf("module fixedprograms\n\ngo 1.23\n\nrequire (\n\tgithub.com/gopar-dev/gopar v0.0.0\n\tgolang.org/x/sync %s\n)\n\nreplace github.com/gopar-dev/gopar => %s\n", m[1], root)
+	gomod := fmt.Sprintf("module fixedprograms\n\ngo 1.24\n\nrequire (\n\tgithub.com/gopar-dev/gopar v0.0.0\n\tgolang.org/x/sync %s\n)\n\nreplace github.com/gopar-dev/gopar => %s\n", m[1], root)
 	var gosum []byte
 	for _, dir := range []string{root, parvetDir} {
 		b, err := os.ReadFile(filepath.Join(dir, "go.sum"))

@@ -1,0 +1,264 @@
+package pipe
+
+import (
+	"fmt"
+	"math"
+	"sync"
+	"sync/atomic"
+	"time"
+
+	"github.com/gopar-dev/gopar/internal/sched"
+	"github.com/gopar-dev/gopar/runtime"
+)
+
+// runBlocking is Run for callbacks that may block (Config.Blocking set):
+// file, network or database calls, whose time is spent waiting, not
+// computing. Such calls must not hold the pool's workers, so they run on
+// goroutines of their own, at most cfg.Blocking at once, each taking one
+// item at a time (cfg.MinBlock items, if set) in index order (the first
+// items start first, as with an errgroup). The caller only waits: it may
+// itself be a pool worker. A negative limit panics.
+//
+// Goroutines start lazily: each one that takes an item starts the next
+// while fewer than the limit run and items remain, so a short loop starts
+// few. All of them have returned when runBlocking returns.
+//
+// A goroutine folds the items it takes into a run while their indexes are
+// contiguous; runs are combined in index order, as in Run. Once the loop is
+// decided (Stop, a done context, a panic) no item is handed out any more,
+// and after a Cut no item at or above it; calls already running finish. A
+// panic is re-raised in the caller as a *runtime.Panic once every goroutine
+// has returned; a runtime.Goexit in a callback likewise ends the caller's
+// goroutine with runtime.Goexit, unless a callback panicked.
+func runBlocking[A any](cfg Config, lo, hi int, r Reducer[A]) A {
+	if cfg.Blocking < 0 {
+		panic(fmt.Sprintf("gopar: Blocking(%d): the limit of calls at once must be at least 1", cfg.Blocking))
+	}
+	b := &blockingLoop[A]{r: r, lo: lo, n: uint64(hi) - uint64(lo), limit: cfg.Blocking,
+		take: uint64(max(cfg.MinBlock, 1)), stop: cfg.done(), rec: cfg.rec}
+	b.cut.Store(math.MaxInt)
+	b.start()
+	b.wg.Wait()
+	if b.rec != nil {
+		for k, blocks := range b.lanes {
+			b.rec.add(k, blocks)
+		}
+	}
+	sched.Raise(b.panicked.Load())
+	if r.Combine == nil {
+		return r.identity()
+	}
+	sortRuns(b.runs)
+	return combineRuns(r.prefixRuns(b.runs, lo, b.stop), r)
+}
+
+// blockingLoop is the shared state of one runBlocking.
+type blockingLoop[A any] struct {
+	r     Reducer[A]
+	lo    int
+	n     uint64
+	limit int
+	take  uint64 // items handed out at a time
+	stop  <-chan struct{}
+
+	next     atomic.Uint64 // offset of the next item to hand out
+	cut      atomic.Int64  // items at or above it are no longer needed
+	decided  atomic.Bool   // Stop, a done context or a panic: hand out nothing
+	started  atomic.Int64  // goroutines started
+	wg       sync.WaitGroup
+	panicked atomic.Pointer[runtime.Panic]
+
+	mu    sync.Mutex
+	runs  []run[A]
+	rec   *recording          // nil unless a timeline is recorded
+	lanes map[laneKey][]Block // the blocks of each participant's lane (rec != nil)
+
+	// Over a seq (runBlockingSeq, runPoolSeq), where the items come from,
+	// and, for an ordered result, the prefix of the runs combined as they
+	// end.
+	seq    *seqBlocks
+	prefix prefixRuns[A]
+
+	// On the pool (runPoolSeq): the participants are the caller and
+	// helper jobs it offers, not goroutines of the loop's own.
+	onPool *poolSeq
+}
+
+// start starts one more goroutine, unless the limit is reached.
+func (b *blockingLoop[A]) start() {
+	k := b.started.Add(1)
+	if k > int64(b.limit) {
+		return
+	}
+	b.wg.Add(1)
+	go b.work(int(k-1), nil)
+}
+
+// nextBlock hands out the next block of items [i, e), or reports that there
+// is none to run.
+//
+// The offset moves by CAS and stops at n: an add of take per call would
+// keep counting after the end, and with a take near 2^63 over a range of
+// 2^64-1 items it wraps past 2^64 to offsets already handed out. (Calls
+// here wait on I/O: one CAS per block costs nothing that matters.)
+func (b *blockingLoop[A]) nextBlock(k, take int) (i, e int, ok bool) {
+	if b.seq != nil {
+		return b.seq.block(k, take)
+	}
+	if b.decided.Load() || isClosed(b.stop) {
+		return 0, 0, false
+	}
+	var off, end uint64
+	for {
+		off = b.next.Load()
+		if off >= b.n {
+			return 0, 0, false
+		}
+		end = off + b.take
+		if end < off || end > b.n { // wrapped past 2^64, or past the loop's end
+			end = b.n
+		}
+		if b.next.CompareAndSwap(off, end) {
+			break
+		}
+	}
+	i, e = int(uint64(b.lo)+off), int(uint64(b.lo)+end)
+	if int64(i) >= b.cut.Load() {
+		return 0, 0, false
+	}
+	return i, e, true
+}
+
+// work runs items until none is left for it, then records its runs; k
+// numbers the participant, for its lane of a timeline and its slot in the
+// seq's ring. On the pool, w is the worker it runs on (nil off the pool).
+func (b *blockingLoop[A]) work(k int, w *runtime.Worker) {
+	if b.onPool != nil {
+		defer b.onPool.leave()
+	} else {
+		defer b.wg.Done()
+	}
+	st := blockingWorker[A]{k: k, w: w}
+	defer b.leave(&st)
+	b.foldBlocks(&st)
+	st.returned = true
+}
+
+// blockingWorker is the state of one participant of a blocking loop (work).
+type blockingWorker[A any] struct {
+	k        int
+	w        *runtime.Worker
+	mine     []run[A] // finished runs
+	cur      run[A]   // the run being folded
+	blocks   []Block  // a timeline's, if b.rec != nil
+	inRun    bool     // whether cur holds a run
+	returned bool     // foldBlocks returned: no panic or Goexit
+}
+
+// leave, deferred by work, records st's timeline lane, a panic or Goexit
+// that ends it, and its runs.
+func (b *blockingLoop[A]) leave(st *blockingWorker[A]) {
+	if b.rec != nil {
+		b.mu.Lock()
+		if b.lanes == nil {
+			b.lanes = map[laneKey][]Block{}
+		}
+		key := laneKey{goroutineLane, st.k}
+		if p := b.onPool; p != nil {
+			key = p.lane(st.k, st.w)
+		}
+		b.lanes[key] = append(b.lanes[key], st.blocks...)
+		b.mu.Unlock()
+	}
+	if v := recover(); v != nil || !st.returned {
+		// A panic, or runtime.Goexit ending this goroutine (v nil):
+		// the caller raises it once every participant has left.
+		sched.Record(&b.panicked, sched.Unwinding(v))
+		b.decided.Store(true)
+		st.inRun = false // the run's accumulator is lost with the panic
+	}
+	if st.inRun {
+		st.mine = b.keep(st.mine, st.cur)
+	}
+	if b.seq != nil {
+		b.seq.finished(st.k)
+	}
+	if len(st.mine) > 0 && b.r.Combine != nil {
+		b.mu.Lock()
+		b.runs = append(b.runs, st.mine...)
+		b.mu.Unlock()
+	}
+}
+
+// foldBlocks takes blocks of the loop, folds them into st's runs and
+// records them, until none is left for st.
+func (b *blockingLoop[A]) foldBlocks(st *blockingWorker[A]) {
+	k, w := st.k, st.w
+	var size chunkSize
+	take := int(b.take)
+	if b.onPool != nil {
+		size = b.onPool.newChunkSize()
+		take = size.take
+	}
+	for {
+		i, e, ok := b.nextBlock(k, take)
+		if !ok {
+			return
+		}
+		// Hand the next item to a new goroutine while this one runs.
+		if b.onPool == nil && b.started.Load() < int64(b.limit) && (b.seq != nil || b.next.Load() < b.n) {
+			b.start()
+		}
+		if !st.inRun || (st.cur.hi != i && !b.r.Unordered) {
+			if st.inRun {
+				st.mine = b.keep(st.mine, st.cur)
+			}
+			st.inRun = false // if Identity panics, there is no current run
+			st.cur = run[A]{lo: i, acc: b.r.identity()}
+		}
+		var t0, start time.Duration
+		if b.rec != nil {
+			t0 = b.rec.since()
+		}
+		if b.onPool != nil {
+			start = sinceEpoch()
+		}
+		st.cur.acc = b.r.Fold(st.cur.acc, i, e)
+		if b.rec != nil {
+			st.blocks = append(st.blocks, Block{Lo: i, Hi: e, Start: t0, End: b.rec.since()})
+		}
+		st.cur.hi, st.inRun = e, true
+		if b.r.Stop != nil && b.r.Stop(st.cur.acc) {
+			b.decided.Store(true)
+		} else if b.r.Cut != nil {
+			if c := b.r.Cut(st.cur.acc); c < math.MaxInt {
+				b.cutAt(c)
+			}
+		}
+		if b.seq != nil {
+			b.seq.finished(k) // after the decision: a waiting taker sees it
+		}
+		if p := b.onPool; p != nil {
+			take = size.next(e-i, sinceEpoch()-start)
+			if k == 0 {
+				p.spread(w)
+			}
+		}
+	}
+}
+
+// stopped reports whether the loop needs no item at or past position at:
+// it is decided, its context is done, or at is past the cut.
+func (b *blockingLoop[A]) stopped(at int) bool {
+	return b.decided.Load() || isClosed(b.stop) || int64(at) >= b.cut.Load()
+}
+
+// cutAt lowers the cut to c.
+func (b *blockingLoop[A]) cutAt(c int) {
+	for {
+		old := b.cut.Load()
+		if int64(c) >= old || b.cut.CompareAndSwap(old, int64(c)) {
+			return
+		}
+	}
+}

@@ -1,0 +1,184 @@
+package pipe
+
+import (
+	"context"
+	"fmt"
+	"math/bits"
+
+	"github.com/gopar-dev/gopar/internal/sched"
+)
+
+// The blocking sequence driver: a pipeline over a seq in blocking mode
+// (FromSeq with Blocking) runs on the blocking driver's goroutines, each of
+// which takes its next block of items from the feeder as soon as its last
+// call has returned. No batch waits for its slowest call: a call that takes
+// long holds back only its own goroutine, as in a hand-written producer,
+// channel and workers.
+//
+// The items taken live in the window's ring until their calls return. A
+// goroutine takes items only while the ring has room past the oldest item
+// still running: a call that takes very long lets the others run at most a
+// ring's worth of items past it, and then waits for it, which bounds memory
+// (the ring holds at least blockingRingPerCall items per call at once, so
+// that a slow call rarely holds the others back).
+//
+// An ordered result (Reduce, Collect, the searches) keeps the runs of each
+// goroutine as in runBlocking, but combines them into the prefix as soon as
+// they join it, so that over a long seq the runs waiting to be combined are
+// those past the oldest running call, not every run of the seq.
+
+// blockingRingPerCall: the ring holds at least this many items per call
+// at once (and at least blockingRingMin).
+const (
+	blockingRingPerCall = 64
+	blockingRingMin     = 1024
+)
+
+// runBlockingSeq is runSeq in blocking mode.
+func runBlockingSeq[A any](cfg Config, src batchSource, r Reducer[A]) A {
+	if cfg.Blocking < 0 {
+		panic(fmt.Sprintf("gopar: Blocking(%d): the limit of calls at once must be at least 1", cfg.Blocking))
+	}
+	take := max(cfg.MinBlock, 1)
+	ring := pow2(max(blockingRingMin, blockingRingPerCall*cfg.Blocking*take))
+	b := &blockingLoop[A]{r: r, limit: cfg.Blocking, take: uint64(take), stop: cfg.done(), rec: cfg.rec}
+	return b.overSeq(cfg, src, ring, ring, blockingBatches*cfg.Blocking*take, func() {
+		b.start()
+		b.wg.Wait()
+	})
+}
+
+// pow2 returns the least power of two at or above n (n >= 1).
+func pow2(n int) int { return 1 << bits.Len(uint(n-1)) }
+
+// overSeq runs b over the items of src, which it opens with a ring of ring
+// slots (takes within reach: see seqBlocks) and a feeder that runs at
+// least least items ahead: run starts b's
+// participants and returns once every one has left. It is the part that
+// the blocking and the pool sequence drivers share: a context done from
+// the start, the end of the seq told to SeqLen, panics and Goexits of the
+// callbacks and of the seq, and the ordered combine of the runs.
+func (b *blockingLoop[A]) overSeq(cfg Config, src batchSource, ring, reach, least int, run func()) A {
+	r, done := b.r, b.stop
+	exact := r.SeqLen != nil
+	t := src.open(ring, least, exact, done)
+	if t == nil {
+		if exact && !isClosed(done) {
+			r.SeqLen(0) // a nil seq
+		}
+		return r.identity()
+	}
+	if isClosed(done) {
+		// Done from the start, or since open looked. With exact, the seq
+		// is pulled to tell whether the context left an item out.
+		if exact {
+			t.wait(0, nil)
+		}
+		n, ended := t.stop()
+		t.raise()
+		if ended && exact {
+			r.SeqLen(n)
+		}
+		return r.identity()
+	}
+	stopped := false
+	defer func() {
+		if !stopped {
+			// runtime.Goexit in a callback on the caller (a participant
+			// in the pool driver): every other participant has left.
+			// The seq stops, and a panic of another callback is passed
+			// on instead of the Goexit.
+			t.stop()
+			if p := b.panicked.Load(); p != nil && !p.IsGoexit() {
+				panic(p)
+			}
+		}
+	}()
+	b.seq = newSeqBlocks(t, ring, reach, b.limit, b.onPool != nil, b.stopped)
+	if cfg.Context != nil {
+		// A take waiting on the seq returns once the context is done.
+		defer context.AfterFunc(cfg.Context, b.seq.interrupt)()
+	}
+	b.cut.Store(int64(^uint64(0) >> 1))
+	run()
+	n, ended := t.stop()
+	stopped = true
+	if b.rec != nil {
+		for k, blocks := range b.lanes {
+			b.rec.add(k, blocks)
+		}
+	}
+	sched.Raise(b.panicked.Load()) // a callback's panic before the seq's
+	t.raise()
+	if ended && exact {
+		r.SeqLen(n)
+	}
+	if r.Combine == nil {
+		return r.identity()
+	}
+	// Runs past a hole: a decision left positions reserved and not taken.
+	for _, x := range b.prefix.waiting {
+		b.runs = append(b.runs, x)
+	}
+	sortRuns(b.runs)
+	return b.prefix.join(r.prefixRuns(b.runs, b.prefix.hi, done), r)
+}
+
+// keep adds the run cur, which has ended, to mine, a goroutine's runs, or,
+// over a seq with an ordered result, to the loop's prefix.
+func (b *blockingLoop[A]) keep(mine []run[A], cur run[A]) []run[A] {
+	if b.seq == nil || b.r.Unordered || b.r.Combine == nil {
+		return append(mine, cur)
+	}
+	b.mu.Lock()
+	defer b.mu.Unlock()
+	b.prefix.add(cur, b.r)
+	return mine
+}
+
+// prefixRuns is the result of the runs of a loop from position 0 combined
+// as they come: acc holds the runs of [0, hi), and waiting those that start
+// past hi, by start.
+type prefixRuns[A any] struct {
+	acc     A
+	hi      int
+	have    bool
+	waiting map[int]run[A]
+}
+
+// add adds run x; the runs that join the prefix are combined into it.
+func (p *prefixRuns[A]) add(x run[A], r Reducer[A]) {
+	if x.lo != p.hi {
+		if p.waiting == nil {
+			p.waiting = map[int]run[A]{}
+		}
+		p.waiting[x.lo] = x
+		return
+	}
+	for {
+		if p.have {
+			p.acc = r.Combine(p.acc, x.acc)
+		} else {
+			p.acc, p.have = x.acc, true
+		}
+		p.hi = x.hi
+		next, ok := p.waiting[p.hi]
+		if !ok {
+			return
+		}
+		delete(p.waiting, p.hi)
+		x = next
+	}
+}
+
+// join returns the prefix combined with the sorted runs after it.
+func (p *prefixRuns[A]) join(after []run[A], r Reducer[A]) A {
+	if !p.have {
+		return combineRuns(after, r)
+	}
+	acc := p.acc
+	for _, x := range after {
+		acc = r.Combine(acc, x.acc)
+	}
+	return acc
+}

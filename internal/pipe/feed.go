@@ -1,0 +1,218 @@
+package pipe
+
+import (
+	goruntime "runtime"
+	"sync"
+	"sync/atomic"
+)
+
+// The feeder: how the sequence drivers overlap a seq with the work. A
+// goroutine of the operation's own pulls the seq, one item at a time and
+// never concurrently, and writes each item straight into the window's ring
+// at its position, where the loop's participants fold it once they have
+// taken it. Publishing an item is one atomic store: a participant that
+// takes sees every item written so far, so a slow seq's items are taken up
+// one by one as they come, and a fast one's in chunks of whatever has
+// arrived, with nothing copied or allocated per chunk.
+//
+// Backpressure: the feeder runs ahead of the positions handed out by at
+// most as many items as were handed out so far (at least least, at most
+// most; seqBlocks says how far it handed out), so memory stays
+// bounded however long the seq, and an operation decided early (a search
+// that matches at item m) has had O(m) items pulled, not a bound's worth.
+// Nor does it write into a slot of the ring whose item may still run: the
+// takers tell it (release) the oldest position still in use, and it writes
+// at most a ring past it.
+//
+// Waiting: a taker that finds no item sets waiting, looks again, and sleeps
+// on wake; the feeder, after it publishes an item, wakes a taker that
+// waits. Both sides use sequentially consistent atomics, so either the
+// taker's second look sees the item or the feeder sees waiting: no wake-up
+// is lost. A feeder that may not run further ahead sleeps on room, which
+// every take and release signal.
+//
+// Stopping: the driver closes quit; the feeder's next yield returns false,
+// and a feeder that waits for room returns; the driver then waits for it to
+// end (ended is closed), so no goroutine is left behind. A panic or
+// runtime.Goexit of the seq ends the feeder, which records it before it
+// closes ended; the driver re-raises it on its goroutine once every item
+// that came before has run.
+
+// feed is the state that the feeder and the takers share.
+type feed[T any] struct {
+	w           *window[T]
+	ring        int64
+	least, most int64
+
+	quit     chan struct{} // closed by the driver: pull no more
+	once     sync.Once     // closes quit
+	quitting atomic.Bool   // mirrors quit, for the feeder's check at every item
+	ended    chan struct{} // closed by the feeder once it has returned
+
+	published atomic.Int64  // the items written into the ring: positions [0, published)
+	taken     atomic.Int64  // the positions handed out lie below taken
+	low       atomic.Int64  // the oldest position still in use: the feeder writes below low+ring
+	waiting   atomic.Bool   // a taker waits for an item
+	wake      chan struct{} // feeder to taker: an item came (capacity 1)
+	room      chan struct{} // taker to feeder: taken or low moved (capacity 1)
+
+	// Written by the feeder before it closes ended.
+	pulled int  // items the seq yielded
+	done   bool // the seq returned by itself, not after a false yield
+	fail   any  // what the seq panicked with
+	exit   bool // the seq called runtime.Goexit
+}
+
+// startFeed starts a feeder that pulls the seq of w into its ring (of ring
+// slots) ahead of the takes by as many items as were taken, at least least
+// and at most most.
+func startFeed[T any](w *window[T], ring, least, most int) *feed[T] {
+	f := &feed[T]{
+		w: w, ring: int64(ring), least: int64(max(least, 1)), most: int64(max(most, 1)),
+		quit:  make(chan struct{}),
+		ended: make(chan struct{}),
+		wake:  make(chan struct{}, 1),
+		room:  make(chan struct{}, 1),
+	}
+	go f.run()
+	return f
+}
+
+// full reports whether the feeder may not write position p yet: it is as
+// far ahead of the takes as it may be, or the slot's item may still run.
+func (f *feed[T]) full(p int64) bool {
+	taken := f.taken.Load()
+	return p-taken >= min(max(taken, f.least), f.most) || p-f.low.Load() >= f.ring
+}
+
+// run is the feeder's goroutine.
+func (f *feed[T]) run() {
+	var cut bool // a channel's seq returned at quit, perhaps before its end
+	normal := false
+	defer func() {
+		if !normal {
+			if v := recover(); v != nil {
+				f.fail = v
+			} else {
+				f.exit = true // only runtime.Goexit ends a function without a panic or a return
+			}
+		}
+		close(f.ended)
+	}()
+	w := f.w
+	stopped := false
+	w.source(f.quit, &cut, nil)(func(v T) bool {
+		if stopped {
+			panic("gopar: par.FromSeq: the sequence called yield again after yield returned false")
+		}
+		p := int64(f.pulled)
+		// May the item go into the ring? If not, wait for the takers.
+		for !f.quitting.Load() && f.full(p) {
+			select {
+			case <-f.room:
+			case <-f.quit:
+			}
+		}
+		if f.quitting.Load() {
+			stopped = true
+			return false
+		}
+		w.put(int(p), v)
+		f.pulled++
+		f.published.Store(p + 1)
+		// Does a taker wait for it? (After the store: see "Waiting".)
+		if f.waiting.Load() {
+			select {
+			case f.wake <- struct{}{}:
+			default: // a wake-up is already pending
+			}
+		}
+		return true
+	})
+	f.done = !stopped && !cut
+	normal = true
+}
+
+// wait returns once more than n items have been published, the feeder
+// has ended, or done is closed. One caller at a time.
+func (f *feed[T]) wait(n int64, done <-chan struct{}) {
+	for f.published.Load() <= n {
+		select {
+		case <-f.ended:
+			return
+		default:
+		}
+		// Nothing yet: say so, look once more, then sleep.
+		f.waiting.Store(true)
+		if f.published.Load() > n {
+			f.waiting.Store(false)
+			return
+		}
+		select {
+		case <-f.wake:
+		case <-f.ended:
+		case <-done:
+		}
+		f.waiting.Store(false)
+		if isClosed(done) {
+			return
+		}
+	}
+}
+
+// over reports whether the feeder has ended with n items published.
+func (f *feed[T]) over(n int64) bool {
+	select {
+	case <-f.ended:
+		return f.published.Load() <= n
+	default:
+		return false
+	}
+}
+
+// handed says that the positions below hi were handed out: the feeder may
+// run further ahead. Its callers serialize it.
+func (f *feed[T]) handed(hi int64) {
+	if hi > f.taken.Load() {
+		f.taken.Store(hi)
+		f.signalRoom()
+	}
+}
+
+// release tells the feeder that no position below low is in use any more:
+// it may write the slots of the ring up to low+ring.
+func (f *feed[T]) release(low int) {
+	if int64(low) > f.low.Load() {
+		f.low.Store(int64(low))
+		f.signalRoom()
+	}
+}
+
+// signalRoom wakes the feeder if it waits for room.
+func (f *feed[T]) signalRoom() {
+	select {
+	case f.room <- struct{}{}:
+	default: // a wake-up is already pending
+	}
+}
+
+// stop ends the feeder, if it still runs, and waits until it has. It is
+// idempotent.
+func (f *feed[T]) stop() {
+	f.once.Do(func() {
+		f.quitting.Store(true)
+		close(f.quit)
+	})
+	<-f.ended
+}
+
+// raise passes on, in the driver's goroutine, a panic or runtime.Goexit of
+// the seq. The feeder has ended.
+func (f *feed[T]) raise() {
+	switch {
+	case f.fail != nil:
+		panic(f.fail)
+	case f.exit:
+		goruntime.Goexit()
+	}
+}

@@ -1,0 +1,182 @@
+package pipe
+
+// The pool driver, runPool: the inline phase on the caller, then the
+// parallel phase over the partitioner, on the caller and the pool's workers.
+
+import (
+	"sync"
+	"sync/atomic"
+
+	"github.com/gopar-dev/gopar/internal/sched"
+	"github.com/gopar-dev/gopar/partition"
+	"github.com/gopar-dev/gopar/runtime"
+)
+
+// runPool is the pool driver: the loop over [lo, hi), not empty, on the
+// caller and the pool's workers.
+//
+// The caller starts alone, in blocks that grow while they are quick (see
+// sizer). If the loop is not done after goParallelAfter, the rest of it
+// goes to the work-stealing partitioner, split into one partition per pool
+// worker (or, for a loop with a Cut or too long for that, into partitions
+// that grow from the bottom), and Workers()-1 helper jobs are offered to the
+// pool: with the caller, that makes one participant per worker. The caller
+// keeps working as one of them and returns when every item is done. (On a
+// one-worker pool the caller therefore runs the whole loop itself.) A loop
+// of a few items per worker skips the inline phase: see fewItems.
+//
+// Once the loop is decided (Stop, a done context, a panic) or cut (Cut), the
+// partitioner hands out no more items that are not needed: what still runs
+// is at most the blocks already handed out, one per participant. Counted
+// from the callback that decided, which reports it when its block returns,
+// that is at most two blocks per participant: O(participants x block)
+// items, whatever the loop's length (par's TestWorkAfterTheDecision).
+func runPool[A any](cfg Config, lo, hi int, r Reducer[A]) A {
+	done := cfg.done()
+	defer func() {
+		if v := recover(); v != nil {
+			panic(sched.NewPanic(v))
+		}
+	}()
+
+	pool := cfg.Pool
+	if pool == nil {
+		pool = runtime.Default()
+	}
+	// A few items go parallel at once; any other loop starts with the
+	// inline phase: the caller alone, no shared state but, while its first
+	// block runs, the rest of the loop on the promotion board.
+	few := fewItems(pool, lo, hi)
+	var acc A // the inline phase's, made only if it runs (see Identity)
+	i, sz := lo, sizer{size: 1, growth: maxInlineGrowth}
+	if !few {
+		var over bool
+		if acc, i, sz, over = runInline(pool, cfg, lo, hi, r, done); over {
+			return acc
+		}
+	}
+	return runParallel(pool, cfg, r, lo, i, hi, acc, sz, few, done)
+}
+
+// runParallel is the pool driver's parallel phase over what is left of the
+// loop, [i, hi), where acc holds the inline phase's items, [lo, i), and sz
+// the sizer where that phase left off. It returns the loop's result.
+func runParallel[A any](pool *runtime.Pool, cfg Config, r Reducer[A], lo, i, hi int, acc A, sz sizer, few bool, done <-chan struct{}) A {
+	parts := parallelParts(pool, cfg, r, i, hi, sz, few)
+	sz.growth = 0 // the parallel phase's: maxGrowth
+	rec := cfg.rec
+	o := &loop[A]{r: r, cfg: cfg, stop: done, parts: parts, sizer: sz, rec: rec, workers: pool.Workers(), lo: lo, rest: i}
+	if r.Combine != nil && i > lo {
+		o.runs = append(o.runs, run[A]{lo: lo, hi: i, acc: acc})
+	}
+	// No more participants than partitions: a loop of two items on 16
+	// workers wakes one helper, not fifteen.
+	helpers := int(min(uint64(pool.Workers()), parts.Partitions())) - 1
+	o.runOn(pool, helpers)
+	if rec != nil {
+		rec.merge(o.logs)
+	}
+	// A panic, or a Goexit on another participant, which ends the
+	// caller's goroutine too.
+	sched.Raise(o.panicked.Load())
+	return o.combine()
+}
+
+// parallelParts returns the partitioner of the parallel phase over [i, hi).
+func parallelParts[A any](pool *runtime.Pool, cfg Config, r Reducer[A], i, hi int, sz sizer, few bool) *partition.Loop {
+	switch {
+	case few:
+		// One item per partition: participants claim the items in index
+		// order, one at a time, as goroutines started in a loop would
+		// run them; where the costly items come first (longest first),
+		// that keeps the costly ones apart.
+		return partition.NewLoop(i, hi, span(i, hi))
+	case r.Cut != nil:
+		return partition.NewGrowingLoop(i, hi, pool.Workers(), firstPartitionBlocks*cfg.clamp(sz.size))
+	default:
+		return partition.NewLoop(i, hi, pool.Workers())
+	}
+}
+
+// runOn runs the parallel phase on pool: the caller participates, with
+// helpers helper jobs offered to the pool, and returns once every
+// participant has left the loop.
+func (o *loop[A]) runOn(pool *runtime.Pool, helpers int) {
+	pool.Do(func(w *runtime.Worker) {
+		o.caller = w // before the helpers are offered, which read it
+		// Reached only if runtime.Goexit ends the caller's goroutine (its
+		// participate has left the loop by then): wait for the others, as
+		// after a panic, then let the Goexit go on, unless one of them
+		// panicked (see runtime's goexit.go).
+		waited := false
+		defer func() {
+			if !waited {
+				if w != nil {
+					sched.Wait(w, &o.done)
+				}
+				if p := o.panicked.Load(); p != nil && !p.IsGoexit() {
+					panic(p)
+				}
+			}
+		}()
+		if w == nil {
+			o.participate(nil)
+		} else {
+			// The helpers and the caller's wait live in the loop's frame:
+			// the wait runs only this loop's work, never a task that might
+			// block on a lock the caller holds (internal/sched/WAITING.md).
+			sched.Spread(w, &o.frame, helpers, o.participate, o.participate, &o.done)
+		}
+		waited = true
+	})
+}
+
+// fewItems reports whether the loop over [lo, hi) has so few items that it
+// should go parallel before its first item.
+//
+// The inline phase looks at the clock between blocks, and its first block is
+// item 0: if that item is costly (a file to process, one of seven analyses),
+// it runs alone for as long as it takes while the pool waits, and a loop of
+// two such items runs one after the other. With at most fewPerWorker items
+// per worker, item 0 is a large share of a participant's work (a quarter or
+// more), so the loop offers its items to the pool at once, at the cost of a
+// wake-up (a few microseconds, internal/sched/SLEEP.md) where the items turn
+// out to be cheap. A loop with more items per worker loses at most a small
+// share to its first item, and keeps the inline phase, which costs nothing
+// when the loop is short. One worker, or one item, has nothing to share.
+func fewItems(pool *runtime.Pool, lo, hi int) bool {
+	n := span(lo, hi)
+	if n < 2 || n > fewPerWorker*runtime.MaxWorkers {
+		return false
+	}
+	w := pool.Workers()
+	return w > 1 && n <= fewPerWorker*w
+}
+
+// loop is the shared state of the parallel phase of one Run.
+type loop[A any] struct {
+	r     Reducer[A]
+	cfg   Config
+	parts *partition.Loop
+	stop  <-chan struct{} // cfg.done(): cancels the loop
+	sizer sizer           // where the caller's inline phase left off: helpers start there
+	done  sched.Latch
+	frame sched.Frame // the loop's region of the fork tree
+
+	panicked atomic.Pointer[runtime.Panic]
+
+	// Recording a timeline (rec != nil): caller is the worker the caller
+	// entered the pool with, to give its lane to helper jobs it runs
+	// itself; workers is the pool's, to tell its workers from guests.
+	rec     *recording
+	caller  *runtime.Worker
+	workers int
+
+	// lo is the loop's first index, rest the first that the partitioner
+	// hands out (lo itself where the loop went parallel before item 0).
+	lo, rest int
+
+	mu   sync.Mutex
+	runs []run[A]
+	logs []*laneLog // the participants' timelines (rec != nil)
+}

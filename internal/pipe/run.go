@@ -1,0 +1,112 @@
+package pipe
+
+// Run reads a loop's Config and hands the loop to one driver (drive).
+
+import (
+	"math"
+	"time"
+
+	"github.com/gopar-dev/gopar/runtime"
+)
+
+// Run folds the items of [lo, hi) with r and returns the combined result.
+// Every lo <= hi is valid, up to [math.MinInt, math.MaxInt).
+//
+// Run is where a loop's Config is read: it starts the observers that cfg
+// asks for (runObserved), then hands the loop to one driver (drive). See
+// Config for the drivers and observers, and runPool for the default one.
+//
+// A panic in Fold stops the loop and is re-raised in the caller as a
+// *runtime.Panic, after every goroutine that ran the loop has left it. On a
+// closed pool, Run panics with runtime.ErrClosed before running any item.
+func Run[A any](cfg Config, lo, hi int, r Reducer[A]) A {
+	if p := cfg.Pool; p != nil && p.Closed() {
+		panic(runtime.ErrClosed) // before any item runs, whatever the size
+	}
+	if c, ok := cfg.seq.(configured); ok {
+		cfg.seq = c.withConfig(cfg) // the steps before an index adapter run with these settings (restream.go)
+	}
+	if cfg.Timeline != nil || cfg.Progress != nil {
+		return runObserved(cfg, lo, hi, r)
+	}
+	return drive(cfg, lo, hi, r)
+}
+
+// runObserved runs the loop on its driver with the observers that cfg asks
+// for. An observer plugs into any driver and never picks one: the timeline
+// through cfg.rec, to which each driver adds the blocks it runs, and
+// progress by counting the items of each call of Fold. Over an iter.Seq,
+// both span every batch of the loop.
+func runObserved[A any](cfg Config, lo, hi int, r Reducer[A]) A {
+	if t := cfg.Timeline; t != nil {
+		rec := &recording{start: time.Now(), others: map[laneKey][]Block{}}
+		cfg.rec = rec
+		defer rec.finish(t) // after a panic too: what ran until then
+	}
+	report := cfg.Progress
+	if report == nil {
+		return drive(cfg, lo, hi, r)
+	}
+	total := span(lo, hi)
+	if cfg.seq != nil {
+		total = -1 // unknown until the seq ends
+	}
+	p := startProgress(report, total)
+	defer p.stop() // the loop panicked: stop the reporter, then go on panicking
+	acc := drive(cfg, lo, hi, countItems(p, r))
+	p.finish()
+	return acc
+}
+
+// drive runs the loop on the driver that cfg calls for: the one place where
+// a driver is picked. The observers, if any, are already in place. The
+// stream driver comes back here for each of its batches, with cfg.stream
+// cleared.
+func drive[A any](cfg Config, lo, hi int, r Reducer[A]) A {
+	switch {
+	case cfg.stream != nil:
+		return runStream(cfg, lo, hi, r)
+	case cfg.seq != nil:
+		return runSeq(cfg, r)
+	case hi <= lo || isClosed(cfg.done()):
+		return r.identity()
+	case cfg.Blocking != 0:
+		return runBlocking(cfg, lo, hi, r)
+	}
+	return runPool(cfg, lo, hi, r)
+}
+
+// span returns the number of items in [lo, hi) as an int, at most
+// math.MaxInt: enough for a block, whose end it bounds.
+func span(lo, hi int) int {
+	if n := uint64(hi) - uint64(lo); n <= math.MaxInt {
+		return int(n)
+	}
+	return math.MaxInt
+}
+
+// RunBlocks runs body on blocks that together cover [lo, hi), as Run does,
+// for loops that produce no result but their side effects.
+func RunBlocks(cfg Config, lo, hi int, body func(lo, hi int)) {
+	Run(cfg, lo, hi, Reducer[struct{}]{
+		Identity: func() struct{} { return struct{}{} },
+		Fold: func(acc struct{}, lo, hi int) struct{} {
+			body(lo, hi)
+			return acc
+		},
+	})
+}
+
+// RunPrefix is RunBlocks for a loop whose results land in place (Collect
+// into a slice): it returns how many items from lo ran without a hole, all
+// of them unless a done context stopped the loop (see Reducer.AllRuns).
+// Items after the first hole may have run too; their results do not count.
+func RunPrefix(cfg Config, lo, hi int, body func(lo, hi int)) int {
+	return Run(cfg, lo, hi, Reducer[int]{
+		Fold: func(acc int, lo, hi int) int {
+			body(lo, hi)
+			return acc + (hi - lo)
+		},
+		Combine: func(a, b int) int { return a + b },
+	})
+}

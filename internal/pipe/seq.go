@@ -1,0 +1,376 @@
+package pipe
+
+import (
+	"iter"
+	"math"
+	"sync/atomic"
+	"time"
+	"unsafe"
+)
+
+// A pipeline over an iter.Seq (FromSeq) has no items to address until the
+// seq produces them. Its Spec addresses items by their position in the seq,
+// over [0, math.MaxInt), through a window onto the current batch, and its
+// Config carries the window as a batchSource. Run, given such a Config,
+// picks the sequence driver, runSeq: a feeder goroutine pulls the seq
+// (feed.go) while the loop's participants take what it pulled, a chunk at
+// a time, into the window's ring and fold each chunk's positions, until
+// the seq ends or the Reducer says the result is decided (seqpool.go,
+// blockseq.go). The seq is therefore called on one goroutine, one item at
+// a time, and the adapters
+// built on the Spec (Map, Filter) and every terminal operation need no
+// change. (The stream driver, whose producer goroutine already runs beside
+// the loop that takes its items, pulls the seq itself: window.batches.)
+
+// batchSource drives a seq in batches: body runs the batch at positions
+// [lo, hi) and says whether to go on.
+type batchSource interface {
+	// batches pulls on the calling goroutine; done ends the wait of a
+	// channel's seq.
+	batches(b *batching, done <-chan struct{}, body func(lo, hi int) bool)
+	// open starts a feeder for the sequence drivers, whose participants
+	// take the items a chunk at a time into a ring of ring slots (a power
+	// of two). Nil: the seq is nil, or done is closed and not exact (the
+	// seq is not pulled at all). The feeder runs ahead of the takes by at
+	// least least items (see feed.go). With exact, the seq is pulled even
+	// if done is closed, so that the number of items and the end that
+	// seqTaker.stop reports tell whether the context left an item out.
+	open(ring, least int, exact bool, done <-chan struct{}) seqTaker
+	// itemSize is the size of an item in the ring, which the sequence
+	// drivers size by it.
+	itemSize() uintptr
+}
+
+// seqTaker holds the items of a seq, in order, for the participants of the
+// sequence drivers (runPoolSeq, runBlockingSeq), which seqBlocks hands out:
+// the items arrive in the window's ring, at their positions.
+type seqTaker interface {
+	// arrived returns how many items have arrived: positions [0, n), of
+	// which those at or above the last release are in the ring.
+	arrived() int
+	// wait returns once more than n items have arrived, no more will
+	// come, or done is closed. One caller at a time.
+	wait(n int, done <-chan struct{})
+	// over reports whether no item will arrive after the first n.
+	over(n int) bool
+	// handed says that the positions below hi were handed out: a feeder
+	// runs ahead of them (see feed.go).
+	handed(hi int)
+	// release says that no position below low is in use any more: the
+	// slots of the ring up to low+ring may take new items.
+	release(low int)
+	// stop ends the feeder, if it still runs, and waits until it has:
+	// n items were pulled, and ended tells whether the seq returned by
+	// itself. The iterator may then run another operation.
+	stop() (n int, ended bool)
+	// raise passes on a panic or runtime.Goexit of the seq, after stop.
+	raise()
+}
+
+// Batch sizes adapt to the item cost: a batch should take about
+// batchTarget (pulled and run), long enough that waking the pool (see
+// goParallelAfter) and the pause between batches stay small.
+const (
+	batchTarget = time.Millisecond
+	maxBatch    = 1 << 16
+	// blockingBatches: in blocking mode, a batch holds at least this many
+	// times the limit (see runSeq).
+	blockingBatches = 4
+)
+
+// batching sizes the batches of the sequence and stream drivers: a batch
+// holds at least least items (but the last) and at most most, and grows
+// while batches take under batchTarget/2, shrinks when they take over
+// twice it.
+type batching struct {
+	least, most int
+	size        int // items in the next batch
+	// reserve, if not nil, is called before a batch of up to size items is
+	// pulled or started: the stream driver waits there for room in its
+	// window. False stops the loop.
+	reserve func(size int) bool
+	start   time.Time // when the current batch started
+}
+
+// newBatching returns the batching of the sequence and stream drivers for
+// cfg: in blocking mode a batch holds at least blockingBatches times the
+// limit, so that the limit is reached (a batch sized by time alone would
+// hold one item that waits a millisecond, and run it alone). A positive
+// bound bounds every batch, least included; 0 lets batches grow to
+// maxBatch, or least if that is more.
+func newBatching(cfg Config, bound int) *batching {
+	least := 1
+	if cfg.Blocking > 0 {
+		least = blockingBatches * cfg.Blocking
+	}
+	most := max(maxBatch, least)
+	if bound > 0 {
+		least, most = min(least, bound), bound
+	}
+	return &batching{least: least, most: most, size: least}
+}
+
+// ready waits, if it must, until the next batch may start, and starts its
+// clock; false stops the loop.
+func (b *batching) ready() bool {
+	if b.reserve != nil && !b.reserve(b.size) {
+		return false
+	}
+	b.start = time.Now()
+	return true
+}
+
+// adapt sizes the next batch after one has ended.
+func (b *batching) adapt() {
+	took := time.Since(b.start)
+	switch {
+	case took < batchTarget/2 && b.size < b.most:
+		b.size = min(2*b.size, b.most)
+	case took > 2*batchTarget && b.size > b.least:
+		b.size = max(b.size/2, b.least)
+	}
+}
+
+// FromSeq is the Spec of the items of seq, in order. See the package par
+// for the guarantees.
+func FromSeq[T any](seq iter.Seq[T]) Spec[T] {
+	w := &window[T]{seq: seq}
+	return Spec[T]{
+		Lo: 0, Hi: math.MaxInt,
+		Config: Config{seq: w},
+		kind:   formGen,
+		gen:    func(i int) (T, bool) { return w.at(i), true },
+	}
+}
+
+// FromChan is the Spec of the values received from ch until it is closed.
+// It is FromSeq of a range over ch, except that a driver that stops
+// pulling also stops waiting on ch.
+func FromChan[T any](ch <-chan T) Spec[T] {
+	s := FromSeq[T](nil)
+	s.seq.(*window[T]).recv = ch
+	return s
+}
+
+// empty reports whether w has no seq at all (FromSeq(nil)).
+func (w *window[T]) empty() bool { return w.seq == nil && w.recv == nil }
+
+// source returns the seq to pull. A channel's returns when quit is closed
+// while it waits, setting *cut unless the channel was closed and empty (so
+// that the driver does not take it for the end of the items). Before it
+// waits on an empty channel it calls idle, if not nil, which may hand on
+// the items pulled so far; false stops the seq.
+func (w *window[T]) source(quit <-chan struct{}, cut *bool, idle func() bool) iter.Seq[T] {
+	if w.recv == nil {
+		return w.seq
+	}
+	ch := w.recv
+	return func(yield func(T) bool) {
+		for {
+			var v T
+			ok := false
+			select {
+			case v, ok = <-ch:
+				if !ok || !yield(v) {
+					return
+				}
+				continue
+			default:
+			}
+			if idle != nil && !idle() {
+				*cut = true
+				return
+			}
+			select {
+			case v, ok = <-ch:
+			case <-quit:
+				select {
+				case v, ok = <-ch: // an item that came with quit goes to yield, which stops
+				default:
+					*cut = true // open and empty: more items may come
+					return
+				}
+			}
+			if !ok || !yield(v) {
+				return
+			}
+		}
+	}
+}
+
+// IsSeq reports whether s is a pipeline over an iter.Seq, whose length is
+// unknown until it has run.
+func IsSeq[T any](s *Spec[T]) bool { return s.seq != nil }
+
+// window is what the Spec of a seq reads its items from: the current batch
+// of the batch drivers, the items at positions [base, base+len(batch)), or
+// the ring of the sequence drivers (open), where position i lives in slot
+// i&(slots-1). The ring's slots come in segments of seqSegment, each
+// allocated when the feeder first writes into it, so that a short seq
+// costs a segment, not a ring: a ring holds up to seqRingMost slots.
+type window[T any] struct {
+	seq   iter.Seq[T]
+	recv  <-chan T // FromChan's channel, instead of seq
+	busy  atomic.Bool
+	base  int
+	batch []T              // the batch, where ring is nil
+	ring  []*[seqSegment]T // the ring's segments, nil until written
+	slots int              // the ring's slots: len(ring)*seqSegment
+}
+
+// seqSegment is the slots of a segment of a window's ring.
+const (
+	seqSegment      = 1 << seqSegmentShift
+	seqSegmentShift = 10
+)
+
+// at returns the item at position i.
+func (w *window[T]) at(i int) T {
+	if w.ring == nil {
+		return w.batch[i-w.base]
+	}
+	return w.ring[(i&(w.slots-1))>>seqSegmentShift][i&(seqSegment-1)]
+}
+
+// put writes v at position p of the ring, allocating its segment the first
+// time. Only the feeder writes; a participant reads a position once it has
+// been published, after its segment was stored.
+func (w *window[T]) put(p int, v T) {
+	s := &w.ring[(p&(w.slots-1))>>seqSegmentShift]
+	if *s == nil {
+		*s = new([seqSegment]T)
+	}
+	(*s)[p&(seqSegment-1)] = v
+}
+
+// openRing makes w's ring, of at least slots slots (a power of two), and
+// returns its size.
+func (w *window[T]) openRing(slots int) int {
+	slots = max(slots, seqSegment)
+	w.base, w.batch = 0, nil
+	w.ring, w.slots = make([]*[seqSegment]T, slots/seqSegment), slots
+	return slots
+}
+
+// itemSize is the size of an item in the ring.
+func (w *window[T]) itemSize() uintptr {
+	var zero T
+	return unsafe.Sizeof(zero)
+}
+
+// batches pulls the seq into batches of b's sizes on the calling goroutine
+// and runs body on each (the stream driver's way through a seq: its
+// producer goroutine already runs beside the loop that takes the items).
+func (w *window[T]) batches(b *batching, done <-chan struct{}, body func(lo, hi int) bool) {
+	// A second operation on the same iterator is refused first, whatever
+	// the state of its context.
+	if !w.busy.CompareAndSwap(false, true) {
+		panic("gopar: an iterator from par.FromSeq runs one terminal operation at a time")
+	}
+	defer w.busy.Store(false)
+	if w.empty() {
+		return
+	}
+	var (
+		cut     bool
+		buf     []T
+		stopped bool
+		caught  any // a panic in body, re-raised once seq has returned
+	)
+	flush := func() (more bool) {
+		defer func() {
+			if v := recover(); v != nil {
+				caught, more = v, false
+			}
+		}()
+		w.base, w.batch = w.base+len(w.batch), buf
+		more = body(w.base, w.base+len(buf))
+		b.adapt()
+		buf = buf[:0]
+		// The next item is pulled once the next batch may start.
+		return more && b.ready()
+	}
+	w.base, w.batch, w.ring = 0, nil, nil
+	if !b.ready() {
+		return
+	}
+	idle := func() bool {
+		if len(buf) > 0 && !flush() {
+			stopped = true
+		}
+		return !stopped
+	}
+	w.source(done, &cut, idle)(func(v T) bool {
+		if stopped {
+			if caught != nil {
+				// yield returned false because a callback panicked:
+				// that panic, with its stack, is the one to report.
+				panic(caught)
+			}
+			panic("gopar: par.FromSeq: the sequence called yield again after yield returned false")
+		}
+		buf = append(buf, v)
+		if len(buf) >= b.size && !flush() {
+			stopped = true
+		}
+		return !stopped
+	})
+	if !stopped && len(buf) > 0 {
+		flush()
+	}
+	w.batch = nil
+	if caught != nil {
+		panic(caught)
+	}
+}
+
+func (w *window[T]) open(ring, least int, exact bool, done <-chan struct{}) seqTaker {
+	if !w.busy.CompareAndSwap(false, true) {
+		panic("gopar: an iterator from par.FromSeq runs one terminal operation at a time")
+	}
+	if w.empty() || isClosed(done) && !exact {
+		w.busy.Store(false)
+		return nil
+	}
+	ring = w.openRing(ring)
+	return &ringTaker[T]{w: w, f: startFeed(w, ring, least, max(maxBatch, ring/2))}
+}
+
+// ringTaker is the seqTaker of a window: the feeder writes the items into
+// the window's ring itself.
+type ringTaker[T any] struct {
+	w       *window[T]
+	f       *feed[T]
+	stopped bool
+}
+
+func (t *ringTaker[T]) arrived() int                     { return int(t.f.published.Load()) }
+func (t *ringTaker[T]) wait(n int, done <-chan struct{}) { t.f.wait(int64(n), done) }
+func (t *ringTaker[T]) over(n int) bool                  { return t.f.over(int64(n)) }
+func (t *ringTaker[T]) handed(hi int)                    { t.f.handed(int64(hi)) }
+func (t *ringTaker[T]) release(low int)                  { t.f.release(low) }
+
+func (t *ringTaker[T]) stop() (n int, ended bool) {
+	if !t.stopped {
+		t.stopped = true
+		t.f.stop()
+		t.w.ring = nil
+		t.w.busy.Store(false)
+	}
+	return t.f.pulled, t.f.done
+}
+
+func (t *ringTaker[T]) raise() { t.f.raise() }
+
+// runSeq is the sequence driver, for a pipeline over a seq (cfg.seq !=
+// nil): one loop over the whole seq, on the pool (runPoolSeq) or the
+// blocking driver's goroutines (runBlockingSeq). The observers were started
+// by Run.
+func runSeq[A any](cfg Config, r Reducer[A]) A {
+	src := cfg.seq
+	cfg.seq = nil
+	if cfg.Blocking != 0 {
+		return runBlockingSeq(cfg, src, r)
+	}
+	return runPoolSeq(cfg, src, r)
+}
