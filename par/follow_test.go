@@ -26,6 +26,7 @@ func settleDefaultPool(t *testing.T) {
 			return
 		}
 		par.Range(0, 1<<16).ForEach(func(int) {}) // long enough to go parallel
+		goruntime.Gosched()                       // the workers' turn (see TestDefaultPoolFollowsGOMAXPROCS)
 	}
 	t.Fatalf("the default pool has %d workers after 1000 operations at GOMAXPROCS %d", par.DefaultPool().Workers(), want)
 }
@@ -33,6 +34,12 @@ func settleDefaultPool(t *testing.T) {
 // TestDefaultPoolFollowsGOMAXPROCS: GOMAXPROCS goes 1, 2, 1 in one
 // process; within a bounded number of operations the default pool has
 // GOMAXPROCS workers, and every operation's result is right meanwhile.
+//
+// The pool follows once one of its workers looks, and at GOMAXPROCS 1 a
+// worker runs only when the caller gives up the one P: a caller that never
+// blocks gives it up only when the Go scheduler preempts it (every 10 ms),
+// which may be more than 1,000 short operations. So the caller yields
+// after each operation, as a program that blocks now and then does.
 func TestDefaultPoolFollowsGOMAXPROCS(t *testing.T) {
 	if os.Getenv(runtime.WorkersEnv) != "" {
 		t.Skipf("%s pins the default pool's size", runtime.WorkersEnv)
@@ -48,6 +55,7 @@ func TestDefaultPoolFollowsGOMAXPROCS(t *testing.T) {
 			if got := par.Range(0, n).Map(triple).Sum(); got != want {
 				t.Fatalf("GOMAXPROCS(%d): Sum = %d, want %d", procs, got, want)
 			}
+			goruntime.Gosched() // the workers' turn
 		}
 		if got := par.DefaultPool().Workers(); got != procs {
 			t.Fatalf("after GOMAXPROCS(%d) and %d operations, the default pool has %d workers", procs, ops, got)
