@@ -148,11 +148,9 @@ func (b *blockingLoop[A]) work(k int, w *runtime.Worker) {
 type blockingWorker[A any] struct {
 	k        int
 	w        *runtime.Worker
-	mine     []run[A] // finished runs
-	cur      run[A]   // the run being folded
-	blocks   []Block  // a timeline's, if b.rec != nil
-	inRun    bool     // whether cur holds a run
-	returned bool     // foldBlocks returned: no panic or Goexit
+	runs     runBook[A]
+	blocks   []Block // a timeline's, if b.rec != nil
+	returned bool    // foldBlocks returned: no panic or Goexit
 }
 
 // leave, deferred by work, records st's timeline lane, a panic or Goexit
@@ -175,17 +173,17 @@ func (b *blockingLoop[A]) leave(st *blockingWorker[A]) {
 		// the caller raises it once every participant has left.
 		sched.Record(&b.panicked, sched.Unwinding(v))
 		b.decided.Store(true)
-		st.inRun = false // the run's accumulator is lost with the panic
+		st.runs.end() // the run's accumulator is lost with the panic
 	}
-	if st.inRun {
-		st.mine = b.keep(st.mine, st.cur)
+	if last, ok := st.runs.end(); ok {
+		st.runs.mine = b.keep(st.runs.mine, last)
 	}
 	if b.seq != nil {
 		b.seq.finished(st.k)
 	}
-	if len(st.mine) > 0 && b.r.Combine != nil {
+	if len(st.runs.mine) > 0 && b.r.Combine != nil {
 		b.mu.Lock()
-		b.runs = append(b.runs, st.mine...)
+		b.runs = append(b.runs, st.runs.mine...)
 		b.mu.Unlock()
 	}
 }
@@ -209,12 +207,12 @@ func (b *blockingLoop[A]) foldBlocks(st *blockingWorker[A]) {
 		if b.onPool == nil && b.started.Load() < int64(b.limit) && (b.seq != nil || b.next.Load() < b.n) {
 			b.start()
 		}
-		if !st.inRun || (st.cur.hi != i && !b.r.Unordered) {
-			if st.inRun {
-				st.mine = b.keep(st.mine, st.cur)
+		bk := &st.runs
+		if !bk.extends(i, b.r.Unordered) {
+			if prev, ok := bk.end(); ok {
+				bk.mine = b.keep(bk.mine, prev)
 			}
-			st.inRun = false // if Identity panics, there is no current run
-			st.cur = run[A]{lo: i, acc: b.r.identity()}
+			bk.begin(i, &b.r)
 		}
 		var t0, start time.Duration
 		if b.rec != nil {
@@ -223,17 +221,15 @@ func (b *blockingLoop[A]) foldBlocks(st *blockingWorker[A]) {
 		if b.onPool != nil {
 			start = sinceEpoch()
 		}
-		st.cur.acc = b.r.Fold(st.cur.acc, i, e)
+		bk.cur.acc = b.r.Fold(bk.cur.acc, i, e)
 		if b.rec != nil {
 			st.blocks = append(st.blocks, Block{Lo: i, Hi: e, Start: t0, End: b.rec.since()})
 		}
-		st.cur.hi, st.inRun = e, true
-		if b.r.Stop != nil && b.r.Stop(st.cur.acc) {
+		bk.folded(e)
+		if stop, cut := b.r.verdict(bk.cur.acc); stop {
 			b.decided.Store(true)
-		} else if b.r.Cut != nil {
-			if c := b.r.Cut(st.cur.acc); c < math.MaxInt {
-				b.cutAt(c)
-			}
+		} else if cut < math.MaxInt {
+			b.cutAt(cut)
 		}
 		if b.seq != nil {
 			b.seq.finished(k) // after the decision: a waiting taker sees it

@@ -51,11 +51,9 @@ func (o *loop[A]) participate(w *runtime.Worker) {
 		o.parts.Cancel()
 	}
 	left = true
-	if st.inRun && o.r.Combine != nil {
-		st.cur.hi = st.next
-		st.mine = append(st.mine, st.cur)
+	if last, ok := st.runs.end(); ok && o.r.Combine != nil {
 		o.mu.Lock()
-		o.runs = append(o.runs, st.mine...)
+		o.runs = append(append(o.runs, st.runs.mine...), last)
 		o.mu.Unlock()
 	}
 	o.publishLog(&st)
@@ -68,10 +66,7 @@ func (o *loop[A]) participate(w *runtime.Worker) {
 
 // participant is one goroutine's state in the parallel phase.
 type participant[A any] struct {
-	mine  []run[A] // finished runs
-	cur   run[A]   // the run being folded
-	next  int      // end of cur
-	inRun bool     // whether cur holds a run (indexes may be negative: no sentinel)
+	runs runBook[A] // its runs (kept only if the loop combines them)
 
 	// The block size is measured over windows of takesPerClock pieces of
 	// sizer.size/takesPerClock items each: the clock is read once per
@@ -133,31 +128,28 @@ func (o *loop[A]) runBlocks(p *partition.Participant, st *participant[A]) (finis
 		if !ok {
 			return true
 		}
-		if !st.inRun || (lo != st.next && !o.r.Unordered) {
-			if st.inRun && o.r.Combine != nil {
-				st.cur.hi = st.next
-				st.mine = append(st.mine, st.cur)
+		bk := &st.runs
+		if !bk.extends(lo, o.r.Unordered) {
+			if prev, ok := bk.end(); ok && o.r.Combine != nil {
+				bk.mine = append(bk.mine, prev)
 			}
 			st.newRange()
-			st.inRun = false // if Identity panics, there is no current run
-			st.cur = run[A]{lo: lo, acc: o.r.identity()}
+			bk.begin(lo, &o.r)
 		}
 		// The one test a block pays for the timeline when none is
 		// recorded.
 		if g := st.log; g == nil {
-			st.cur.acc = o.r.Fold(st.cur.acc, lo, hi)
+			bk.cur.acc = o.r.Fold(bk.cur.acc, lo, hi)
 		} else {
 			t0 := g.rec.since()
-			st.cur.acc = o.r.Fold(st.cur.acc, lo, hi)
+			bk.cur.acc = o.r.Fold(bk.cur.acc, lo, hi)
 			g.block(lo, hi, t0)
 		}
-		st.next, st.inRun = hi, true
-		if (o.r.Stop != nil && o.r.Stop(st.cur.acc)) || isClosed(o.stop) {
+		bk.folded(hi)
+		if stop, cut := o.r.verdict(bk.cur.acc); stop || isClosed(o.stop) {
 			o.parts.Cancel()
-		} else if o.r.Cut != nil {
-			if c := o.r.Cut(st.cur.acc); c < math.MaxInt {
-				o.parts.CutAt(c)
-			}
+		} else if cut < math.MaxInt {
+			o.parts.CutAt(cut)
 		}
 		st.measured += hi - lo
 		st.takes++

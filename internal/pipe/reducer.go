@@ -2,6 +2,8 @@ package pipe
 
 // The Reducer: how a loop turns blocks of indices into a result.
 
+import "math"
+
 // Reducer says how a parallel loop turns blocks of indices into a result.
 //
 // The loop is cut into runs: maximal sequences of contiguous blocks that one
@@ -71,6 +73,20 @@ func (r *Reducer[A]) identity() A {
 	return r.Identity()
 }
 
+// verdict is what a participant's run says of the loop after a block:
+// stop, the loop is answered (Stop); or else cut, the index at and above
+// which no item is needed any more (Cut; math.MaxInt if none). Every driver
+// asks it after each block it folds.
+func (r *Reducer[A]) verdict(acc A) (stop bool, cut int) {
+	if r.Stop != nil && r.Stop(acc) {
+		return true, math.MaxInt
+	}
+	if r.Cut != nil {
+		return false, r.Cut(acc)
+	}
+	return false, math.MaxInt
+}
+
 // answered reports whether acc, the result of the loop's items in order
 // from its start up to some index, holds the answer of a loop that ends at
 // hi: Stop says so, or Cut is below hi (the prefix ran in order, so a match
@@ -78,7 +94,8 @@ func (r *Reducer[A]) identity() A {
 // where the items run in order: the inline phase, the first block beside a
 // promoted rest, a FromSeq's batches.
 func (r *Reducer[A]) answered(acc A, hi int) bool {
-	return (r.Stop != nil && r.Stop(acc)) || (r.Cut != nil && r.Cut(acc) < hi)
+	stop, cut := r.verdict(acc)
+	return stop || cut < hi
 }
 
 // decided reports whether the loop ends after acc: it is answered, or done

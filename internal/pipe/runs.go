@@ -18,6 +18,41 @@ type run[A any] struct {
 	acc    A
 }
 
+// runBook is one participant's runs, under every driver: the run it folds
+// (cur, whose hi is where its last block ended) and the runs it finished
+// (mine). A participant asks it whether each block it takes extends the
+// current run (extends); if not, it ends that run (end), keeps it, and
+// begins the next.
+type runBook[A any] struct {
+	mine  []run[A] // finished runs
+	cur   run[A]   // the run being folded
+	inRun bool     // whether cur holds a run (indexes may be negative: no sentinel)
+}
+
+// extends reports whether a block from lo folds into the current run:
+// there is one, and lo is where it ends, or the loop is unordered (any
+// block extends it).
+func (bk *runBook[A]) extends(lo int, unordered bool) bool {
+	return bk.inRun && (lo == bk.cur.hi || unordered)
+}
+
+// begin starts a new current run at lo from r.identity(), after end: it
+// holds a run once the caller has folded a block into it (folded), so that
+// if Identity or Fold panics, there is no current run.
+func (bk *runBook[A]) begin(lo int, r *Reducer[A]) {
+	bk.cur = run[A]{lo: lo, hi: lo, acc: r.identity()}
+}
+
+// folded records that the block ending at hi is folded into cur.
+func (bk *runBook[A]) folded(hi int) { bk.cur.hi, bk.inRun = hi, true }
+
+// end returns the current run, if there is one, and forgets it.
+func (bk *runBook[A]) end() (last run[A], ok bool) {
+	last, ok = bk.cur, bk.inRun
+	bk.cur, bk.inRun = run[A]{}, false
+	return last, ok
+}
+
 // checkRunsTile checks that the sorted runs of a loop that ran to the end
 // cover [lo, hi) exactly once (gopar_debug only).
 func (o *loop[A]) checkRunsTile() {
