@@ -9,6 +9,8 @@ import (
 	"golang.org/x/sys/cpu"
 
 	"github.com/gopar-dev/gopar/internal/invariant"
+
+	"github.com/gopar-dev/gopar/internal/cut"
 )
 
 // A Loop coordinates one parallel loop over [lo, hi) among participants:
@@ -47,8 +49,8 @@ type Loop struct {
 	// Participants inside the loop, with doneBit set by the last to leave.
 	active atomic.Uint64
 	_      cpu.CacheLinePad
-	// Items at or above cut are no longer needed (math.MaxInt: all are).
-	cut atomic.Int64
+	// Items at or above cut are no longer needed (uncut: all are).
+	cut cut.Line
 	_   cpu.CacheLinePad
 
 	// seen has one bit per item, set when a participant claims it: under
@@ -107,7 +109,6 @@ func span(lo, hi int) uint64 {
 
 func newLoop(lo, hi int, every, first uint64) *Loop {
 	l := &Loop{lo: lo, n: span(lo, hi), first: first}
-	l.cut.Store(math.MaxInt)
 	if l.n == 0 {
 		l.active.Store(doneBit)
 		return l
@@ -210,14 +211,7 @@ func (l *Loop) Done() bool { return l.active.Load()&doneBit != 0 }
 // below c are handed out as before, each exactly once. The cut only moves
 // down: a call with a higher c than an earlier one changes nothing. Any
 // goroutine may call CutAt, at any time.
-func (l *Loop) CutAt(c int) {
-	for {
-		old := l.cut.Load()
-		if int64(c) >= old || l.cut.CompareAndSwap(old, int64(c)) {
-			return
-		}
-	}
-}
+func (l *Loop) CutAt(c int) { l.cut.Lower(c) }
 
 // Cancel stops the loop early: it is CutAt(math.MinInt), which leaves no
 // item to hand out.
@@ -225,7 +219,7 @@ func (l *Loop) Cancel() { l.CutAt(math.MinInt) }
 
 // Cut returns the current cut: math.MaxInt if the loop was never cut,
 // math.MinInt after Cancel.
-func (l *Loop) Cut() int { return int(l.cut.Load()) }
+func (l *Loop) Cut() int { return l.cut.At() }
 
 // claim claims the next unclaimed partition below the cut and returns its
 // Range, or nil if there is none.
@@ -314,7 +308,7 @@ func (l *Loop) Enter(p *Participant) bool {
 func (p *Participant) Next(grain int) (lo, hi int, ok bool) {
 	l := p.loop
 	for {
-		cut := int(l.cut.Load())
+		cut := l.cut.At()
 		if r := p.r; r != nil {
 			if lo, hi, ok := r.Take(grain); ok && lo < cut {
 				hi = min(hi, cut)
@@ -386,7 +380,7 @@ func (p *Participant) steal(cut, atLeast int) *Range {
 		if !retry {
 			return nil
 		}
-		cut = int(l.cut.Load())
+		cut = l.cut.At()
 	}
 }
 

@@ -9,6 +9,8 @@ import (
 
 	"github.com/gopar-dev/gopar/internal/sched"
 	"github.com/gopar-dev/gopar/runtime"
+
+	"github.com/gopar-dev/gopar/internal/cut"
 )
 
 // runBlocking is Run for callbacks that may block (Config.Blocking set):
@@ -36,7 +38,6 @@ func runBlocking[A any](cfg Config, lo, hi int, r Reducer[A]) A {
 	}
 	b := &blockingLoop[A]{r: r, lo: lo, n: uint64(hi) - uint64(lo), limit: cfg.Blocking,
 		take: uint64(max(cfg.MinBlock, 1)), stop: cfg.done(), rec: cfg.rec}
-	b.cut.Store(math.MaxInt)
 	b.start()
 	b.wg.Wait()
 	if b.rec != nil {
@@ -62,7 +63,7 @@ type blockingLoop[A any] struct {
 	stop  <-chan struct{}
 
 	next     atomic.Uint64 // offset of the next item to hand out
-	cut      atomic.Int64  // items at or above it are no longer needed
+	cut      cut.Line      // items at or above it are no longer needed
 	decided  atomic.Bool   // Stop, a done context or a panic: hand out nothing
 	started  atomic.Int64  // goroutines started
 	wg       sync.WaitGroup
@@ -123,7 +124,7 @@ func (b *blockingLoop[A]) nextBlock(k, take int) (i, e int, ok bool) {
 		}
 	}
 	i, e = int(uint64(b.lo)+off), int(uint64(b.lo)+end)
-	if int64(i) >= b.cut.Load() {
+	if i >= b.cut.At() {
 		return 0, 0, false
 	}
 	return i, e, true
@@ -229,7 +230,7 @@ func (b *blockingLoop[A]) foldBlocks(st *blockingWorker[A]) {
 		if stop, cut := b.r.verdict(bk.cur.acc); stop {
 			b.decided.Store(true)
 		} else if cut < math.MaxInt {
-			b.cutAt(cut)
+			b.cut.Lower(cut)
 		}
 		if b.seq != nil {
 			b.seq.finished(k) // after the decision: a waiting taker sees it
@@ -246,15 +247,5 @@ func (b *blockingLoop[A]) foldBlocks(st *blockingWorker[A]) {
 // stopped reports whether the loop needs no item at or past position at:
 // it is decided, its context is done, or at is past the cut.
 func (b *blockingLoop[A]) stopped(at int) bool {
-	return b.decided.Load() || isClosed(b.stop) || int64(at) >= b.cut.Load()
-}
-
-// cutAt lowers the cut to c.
-func (b *blockingLoop[A]) cutAt(c int) {
-	for {
-		old := b.cut.Load()
-		if int64(c) >= old || b.cut.CompareAndSwap(old, int64(c)) {
-			return
-		}
-	}
+	return b.decided.Load() || isClosed(b.stop) || at >= b.cut.At()
 }

@@ -99,7 +99,6 @@ func (b *blockingLoop[A]) overSeq(cfg Config, src batchSource, ring, reach, leas
 		// A take waiting on the seq returns once the context is done.
 		defer context.AfterFunc(cfg.Context, b.seq.interrupt)()
 	}
-	b.cut.Store(int64(^uint64(0) >> 1))
 	run()
 	n, ended := t.stop()
 	stopped = true
