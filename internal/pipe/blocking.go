@@ -169,10 +169,7 @@ func (b *blockingLoop[A]) leave(st *blockingWorker[A]) {
 		b.lanes[key] = append(b.lanes[key], st.blocks...)
 		b.mu.Unlock()
 	}
-	if v := recover(); v != nil || !st.returned {
-		// A panic, or runtime.Goexit ending this goroutine (v nil):
-		// the caller raises it once every participant has left.
-		sched.Record(&b.panicked, sched.Unwinding(v))
+	if unwound(&b.panicked, recover(), st.returned) {
 		b.decided.Store(true)
 		st.runs.end() // the run's accumulator is lost with the panic
 	}

@@ -6,6 +6,7 @@ package pipe
 import (
 	"math"
 	goruntime "runtime"
+	"sync/atomic"
 	"time"
 
 	"github.com/gopar-dev/gopar/internal/sched"
@@ -14,8 +15,7 @@ import (
 )
 
 // participate runs blocks of the loop until the partitioner has nothing more
-// for this goroutine, records its runs, and leaves; the last to leave sets
-// done.
+// for this goroutine, then leaves.
 func (o *loop[A]) participate(w *runtime.Worker) {
 	var p partition.Participant
 	if !o.parts.Enter(&p) {
@@ -26,37 +26,34 @@ func (o *loop[A]) participate(w *runtime.Worker) {
 		st.log = o.newLaneLog(w, &p)
 	}
 	st.take = o.cfg.clamp(st.sizer.size / takesPerClock)
-	// A runtime.Goexit in the user's code ends this goroutine: the
-	// deferred function records it, stops the loop and leaves it, as after
-	// a panic; the caller then ends its own goroutine the same way.
-	left := false
-	defer func() {
-		if !left {
-			sched.Record(&o.panicked, sched.Unwinding(nil))
-			o.parts.Cancel()
-			for {
-				if _, _, ok := p.Next(1); !ok {
-					break
-				}
-			}
-			o.publishLog(&st)
-			if p.Leave() {
-				o.done.Set()
+	defer o.leave(&p, &st)
+	o.runBlocks(&p, &st)
+	st.returned = true
+}
+
+// leave, deferred by participate, ends st's part in the loop: it records
+// a panic or runtime.Goexit that ends it, and then stops the loop and lets
+// Next say it is over for st; it hands the loop st's runs and timeline
+// lane; the last participant to leave sets done. Helpers are detached
+// jobs, where an escaping panic would crash the program: leave's recover
+// keeps a panic in the user's code (Identity, Fold, Stop) from escaping,
+// and the caller re-raises it (a Goexit ends the caller's goroutine too).
+func (o *loop[A]) leave(p *partition.Participant, st *participant[A]) {
+	if unwound(&o.panicked, recover(), st.returned) {
+		o.parts.Cancel()
+		for {
+			if _, _, ok := p.Next(1); !ok {
+				break
 			}
 		}
-	}()
-	// A panic stops runBlocks: cancel the loop, then let Next say it is
-	// over for us.
-	for !o.runBlocks(&p, &st) {
-		o.parts.Cancel()
+		st.runs.end() // the run's accumulator is lost with the panic
 	}
-	left = true
 	if last, ok := st.runs.end(); ok && o.r.Combine != nil {
 		o.mu.Lock()
 		o.runs = append(append(o.runs, st.runs.mine...), last)
 		o.mu.Unlock()
 	}
-	o.publishLog(&st)
+	o.publishLog(st)
 	// Leave publishes the runs and the timeline recorded above to whoever
 	// sees the loop done.
 	if p.Leave() {
@@ -89,10 +86,12 @@ type participant[A any] struct {
 	yielded time.Duration
 
 	log *laneLog // nil unless a timeline is recorded
+
+	returned bool // runBlocks returned: no panic or Goexit
 }
 
 // publishLog hands the timeline lane st recorded, if any, to the loop, on
-// every way out of participate (before Leave, which publishes it).
+// its way out of the loop (before Leave, which publishes it).
 func (o *loop[A]) publishLog(st *participant[A]) {
 	if st.log == nil {
 		return
@@ -104,17 +103,10 @@ func (o *loop[A]) publishLog(st *participant[A]) {
 }
 
 // runBlocks folds the blocks the partitioner hands out into st until it has
-// no more (true), or until the user's code panics (false; the first panic of
-// the loop is recorded). All the user's code that a participant runs
-// (Identity, Fold, Stop) runs here, under one recover: helpers are detached
-// jobs, where an escaping panic would crash the program.
-func (o *loop[A]) runBlocks(p *partition.Participant, st *participant[A]) (finished bool) {
-	defer func() {
-		if v := recover(); v != nil {
-			sched.Record(&o.panicked, sched.NewPanic(v))
-			finished = false
-		}
-	}()
+// no more. All the user's code that a participant runs (Identity, Fold,
+// Stop) runs here; a panic or runtime.Goexit in it ends runBlocks, and
+// leave records it.
+func (o *loop[A]) runBlocks(p *partition.Participant, st *participant[A]) {
 	for {
 		take, pieces := st.take, 1
 		if o.r.Setup {
@@ -126,7 +118,7 @@ func (o *loop[A]) runBlocks(p *partition.Participant, st *participant[A]) (finis
 		}
 		lo, hi, ok := p.Next(take)
 		if !ok {
-			return true
+			return
 		}
 		bk := &st.runs
 		if !bk.extends(lo, o.r.Unordered) {
@@ -208,4 +200,19 @@ func (st *participant[A]) wholeWindow(p *partition.Participant, maxBlock int) in
 		return 1
 	}
 	return n
+}
+
+// unwound tells how a participant's user code ended, from a deferred
+// function that passes it recover()'s value v and whether the code
+// returned: false if it returned; true if a panic (v) or runtime.Goexit
+// (v nil) unwinds the participant, which it records in the loop's failure
+// slot for the caller to raise once every participant has left (the first
+// panic wins over a Goexit). The pool's and the blocking drivers'
+// participants end through it.
+func unwound(failed *atomic.Pointer[runtime.Panic], v any, returned bool) bool {
+	if v == nil && returned {
+		return false
+	}
+	sched.Record(failed, sched.Unwinding(v))
+	return true
 }
