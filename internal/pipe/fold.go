@@ -7,30 +7,55 @@ package pipe
 // costs a second call per item, and acc, captured by Each's closure, is
 // loaded and stored in memory at every item.
 func FoldBlock[T, A any](s *Spec[T], acc A, lo, hi int, fold func(A, T) A) A {
-	if s.bind != nil {
-		t, release := s.bind()
-		acc = FoldBlock(&t, acc, lo, hi, fold)
-		release() // not after a panic: see Spec.bind
-		return acc
+	return onBlock[T, A](s, lo, hi, foldLoop[T, A]{acc, fold})
+}
+
+// foldLoop is FoldBlock's loops, from the accumulator acc.
+type foldLoop[T, A any] struct {
+	acc  A
+	fold func(A, T) A
+}
+
+func (l foldLoop[T, A]) ints(lo, hi int) A {
+	foldInt := any(l.fold).(func(A, int) A) // T is int
+	acc := l.acc
+	for i := lo; i < hi; i++ {
+		acc = foldInt(acc, i)
 	}
-	switch s.kind {
-	case formFlat, formGen:
-		s.Each(lo, hi, func(v T) { acc = fold(acc, v) })
-	case formAt:
-		at := s.at
-		for i := lo; i < hi; i++ {
-			acc = fold(acc, at(i))
+	return acc
+}
+
+func (l foldLoop[T, A]) slice(xs []T, _ int) A {
+	acc := l.acc
+	for _, v := range xs {
+		acc = l.fold(acc, v)
+	}
+	return acc
+}
+
+func (l foldLoop[T, A]) at(at func(int) T, lo, hi int) A {
+	acc := l.acc
+	for i := lo; i < hi; i++ {
+		acc = l.fold(acc, at(i))
+	}
+	return acc
+}
+
+func (l foldLoop[T, A]) gen(gen func(int) (T, bool), lo, hi int) A {
+	acc := l.acc
+	for i := lo; i < hi; i++ {
+		if v, ok := gen(i); ok {
+			acc = l.fold(acc, v)
 		}
-	case formSlice:
-		for _, v := range s.slice[lo:hi] {
-			acc = fold(acc, v)
-		}
-	default:
-		// T is int: convert fold once rather than every item.
-		foldInt := any(fold).(func(A, int) A)
-		for i := lo; i < hi; i++ {
-			acc = foldInt(acc, i)
-		}
+	}
+	return acc
+}
+
+func (l foldLoop[T, A]) flat(s flatItems[T], lo, hi int) A {
+	acc, fold := l.acc, l.fold
+	more := func(v T) bool { acc = fold(acc, v); return true }
+	for i := lo; i < hi; i++ {
+		s.flat(i, more)
 	}
 	return acc
 }
@@ -84,18 +109,53 @@ func FoldUnordered[A any](cfg Config, lo, hi int, init func() A, fold func(acc A
 // of a few nanoseconds (a map update) is most of the cost of the loop.
 // Over the other forms fold gets one item at a time, as from FoldBlock.
 func FoldSlices[T, A any](s *Spec[T], acc A, lo, hi int, fold func(A, []T) A) A {
-	if s.bind != nil {
-		t, release := s.bind()
-		acc = FoldSlices(&t, acc, lo, hi, fold)
-		release() // not after a panic: see Spec.bind
+	if lo >= hi {
 		return acc
 	}
-	switch {
-	case lo >= hi:
-		return acc
-	case s.kind == formSlice:
-		return fold(acc, s.slice[lo:hi])
-	case s.slices != nil:
+	return onBlock[T, A](s, lo, hi, foldSlicesLoop[T, A]{acc, fold})
+}
+
+// foldSlicesLoop is FoldSlices' loops, from the accumulator acc.
+type foldSlicesLoop[T, A any] struct {
+	acc  A
+	fold func(A, []T) A
+}
+
+func (l foldSlicesLoop[T, A]) ints(lo, hi int) A {
+	fold := any(l.fold).(func(A, []int) A) // T is int
+	acc, one := l.acc, make([]int, 1)      // the item, reused for the block
+	for i := lo; i < hi; i++ {
+		one[0] = i
+		acc = fold(acc, one)
+	}
+	return acc
+}
+
+func (l foldSlicesLoop[T, A]) slice(xs []T, _ int) A { return l.fold(l.acc, xs) }
+
+func (l foldSlicesLoop[T, A]) at(at func(int) T, lo, hi int) A {
+	acc, one := l.acc, make([]T, 1)
+	for i := lo; i < hi; i++ {
+		one[0] = at(i)
+		acc = l.fold(acc, one)
+	}
+	return acc
+}
+
+func (l foldSlicesLoop[T, A]) gen(gen func(int) (T, bool), lo, hi int) A {
+	acc, one := l.acc, make([]T, 1)
+	for i := lo; i < hi; i++ {
+		if v, ok := gen(i); ok {
+			one[0] = v
+			acc = l.fold(acc, one)
+		}
+	}
+	return acc
+}
+
+func (l foldSlicesLoop[T, A]) flat(s flatItems[T], lo, hi int) A {
+	acc, fold := l.acc, l.fold
+	if s.slices != nil {
 		for i := lo; i < hi; i++ {
 			if xs := s.slices(i); len(xs) > 0 {
 				acc = fold(acc, xs)
@@ -103,25 +163,14 @@ func FoldSlices[T, A any](s *Spec[T], acc A, lo, hi int, fold func(A, []T) A) A 
 		}
 		return acc
 	}
-	one := make([]T, 1) // the item, reused for the block
-	switch s.kind {
-	case formAt:
-		for i := lo; i < hi; i++ {
-			one[0] = s.at(i)
-			acc = fold(acc, one)
-		}
-	case formGen:
-		for i := lo; i < hi; i++ {
-			if v, ok := s.gen(i); ok {
-				one[0] = v
-				acc = fold(acc, one)
-			}
-		}
-	default:
-		s.Each(lo, hi, func(v T) {
-			one[0] = v
-			acc = fold(acc, one)
-		})
+	one := make([]T, 1)
+	more := func(v T) bool {
+		one[0] = v
+		acc = fold(acc, one)
+		return true
+	}
+	for i := lo; i < hi; i++ {
+		s.flat(i, more)
 	}
 	return acc
 }
@@ -131,50 +180,70 @@ func FoldSlices[T, A any](s *Spec[T], acc A, lo, hi int, fold func(A, []T) A) A 
 // both: Partition's loop, with one call per item (pred) on the unfiltered
 // forms.
 func SplitBlock[T any](s *Spec[T], lo, hi int, pred func(T) bool, yes, no []T) ([]T, []T) {
-	if s.bind != nil {
-		t, release := s.bind()
-		yes, no = SplitBlock(&t, lo, hi, pred, yes, no)
-		release()
-		return yes, no
+	out := onBlock[T, split[T]](s, lo, hi, splitLoop[T]{split[T]{yes, no}, pred})
+	return out.yes, out.no
+}
+
+// split is SplitBlock's result.
+type split[T any] struct{ yes, no []T }
+
+// add appends v to yes or no.
+func (sp *split[T]) add(v T, yes bool) {
+	if yes {
+		sp.yes = append(sp.yes, v)
+	} else {
+		sp.no = append(sp.no, v)
 	}
-	switch s.kind {
-	case formFlat, formGen:
-		s.Each(lo, hi, func(v T) {
-			if pred(v) {
-				yes = append(yes, v)
-			} else {
-				no = append(no, v)
-			}
-		})
-	case formAt:
-		at := s.at
-		for i := lo; i < hi; i++ {
-			if v := at(i); pred(v) {
-				yes = append(yes, v)
-			} else {
-				no = append(no, v)
-			}
-		}
-	case formSlice:
-		for _, v := range s.slice[lo:hi] {
-			if pred(v) {
-				yes = append(yes, v)
-			} else {
-				no = append(no, v)
-			}
-		}
-	default:
-		// T is int: convert once rather than every item.
-		predInt := any(pred).(func(int) bool)
-		yesInt, noInt := any(yes).([]int), any(no).([]int)
-		for i := lo; i < hi; i++ {
-			if predInt(i) {
-				yesInt = append(yesInt, i)
-			} else {
-				noInt = append(noInt, i)
-			}
-		}
-		yes, no = any(yesInt).([]T), any(noInt).([]T)
+}
+
+// splitLoop is SplitBlock's loops, from the slices in to.
+type splitLoop[T any] struct {
+	to   split[T]
+	pred func(T) bool
+}
+
+func (l splitLoop[T]) ints(lo, hi int) split[T] {
+	// T is int: convert once rather than every item.
+	predInt := any(l.pred).(func(int) bool)
+	to := any(l.to).(split[int])
+	for i := lo; i < hi; i++ {
+		to.add(i, predInt(i))
 	}
-	return yes, no
+	return any(to).(split[T])
+}
+
+func (l splitLoop[T]) slice(xs []T, _ int) split[T] {
+	to := l.to
+	for _, v := range xs {
+		to.add(v, l.pred(v))
+	}
+	return to
+}
+
+func (l splitLoop[T]) at(at func(int) T, lo, hi int) split[T] {
+	to := l.to
+	for i := lo; i < hi; i++ {
+		v := at(i)
+		to.add(v, l.pred(v))
+	}
+	return to
+}
+
+func (l splitLoop[T]) gen(gen func(int) (T, bool), lo, hi int) split[T] {
+	to := l.to
+	for i := lo; i < hi; i++ {
+		if v, ok := gen(i); ok {
+			to.add(v, l.pred(v))
+		}
+	}
+	return to
+}
+
+func (l splitLoop[T]) flat(s flatItems[T], lo, hi int) split[T] {
+	to, pred := l.to, l.pred
+	more := func(v T) bool { to.add(v, pred(v)); return true }
+	for i := lo; i < hi; i++ {
+		s.flat(i, more)
+	}
+	return to
 }

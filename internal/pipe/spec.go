@@ -30,12 +30,10 @@ type Spec[T any] struct {
 
 	// bind, if not nil, says that the pipeline has a stage with state of
 	// its own per goroutine (MapInitSpec). The item functions above then
-	// only give the pipeline's shape (kind): every block entry point (Each,
-	// EachUntil, Fill, SumBlock, SearchBlock, TryFill, FoldBlock,
-	// SplitBlock, EachIndex; a new one must do the same) runs its block on
-	// bind(), the pipeline with a state checked out for the block, and
-	// calls the release function bind returned once the block is done.
-	// The adapters compose into bind.
+	// only give the pipeline's shape (kind): every block entry point runs
+	// its block on bind(), the pipeline with a state checked out for the
+	// block, and calls the release function bind returned once the block
+	// is done (onBlock, dispatch.go). The adapters compose into bind.
 	bind func() (Spec[T], func())
 
 	_ [8]byte // a size in whole 16-byte words: see TestCopiesInWholeWords
@@ -271,87 +269,140 @@ func Item[T any](s *Spec[T], i int) (T, bool) {
 // Each calls yield for every surviving item with index in [lo, hi), in
 // index order.
 func (s *Spec[T]) Each(lo, hi int, yield func(T)) {
-	if s.bind != nil {
-		t, release := s.bind()
-		t.Each(lo, hi, yield)
-		release() // not after a panic: a state a panic left behind is not reused
-		return
+	onBlock[T, struct{}](s, lo, hi, eachLoop[T]{yield})
+}
+
+// eachLoop is Each's loops.
+type eachLoop[T any] struct{ yield func(T) }
+
+func (l eachLoop[T]) ints(lo, hi int) struct{} {
+	// T is int: convert yield once rather than every item.
+	yieldInt := any(l.yield).(func(int))
+	for i := lo; i < hi; i++ {
+		yieldInt(i)
 	}
-	switch s.kind {
-	case formFlat:
-		more := func(v T) bool { yield(v); return true }
-		for i := lo; i < hi; i++ {
-			s.flat(i, more)
-		}
-	case formGen:
-		for i := lo; i < hi; i++ {
-			if v, ok := s.gen(i); ok {
-				yield(v)
-			}
-		}
-	case formAt:
-		at := s.at
-		for i := lo; i < hi; i++ {
-			yield(at(i))
-		}
-	case formSlice:
-		for _, v := range s.slice[lo:hi] {
-			yield(v)
-		}
-	default:
-		// T is int: convert yield once rather than every item.
-		yieldInt := any(yield).(func(int))
-		for i := lo; i < hi; i++ {
-			yieldInt(i)
+	return struct{}{}
+}
+
+func (l eachLoop[T]) slice(xs []T, _ int) struct{} {
+	for _, v := range xs {
+		l.yield(v)
+	}
+	return struct{}{}
+}
+
+func (l eachLoop[T]) at(at func(int) T, lo, hi int) struct{} {
+	for i := lo; i < hi; i++ {
+		l.yield(at(i))
+	}
+	return struct{}{}
+}
+
+func (l eachLoop[T]) gen(gen func(int) (T, bool), lo, hi int) struct{} {
+	for i := lo; i < hi; i++ {
+		if v, ok := gen(i); ok {
+			l.yield(v)
 		}
 	}
+	return struct{}{}
+}
+
+func (l eachLoop[T]) flat(s flatItems[T], lo, hi int) struct{} {
+	yield := l.yield
+	more := func(v T) bool { yield(v); return true }
+	for i := lo; i < hi; i++ {
+		s.flat(i, more)
+	}
+	return struct{}{}
 }
 
 // Fill stores the items with index in [lo, hi) at dst[i-s.Lo]. It must
 // only be used on an unfiltered Spec.
 func Fill[T any](s *Spec[T], dst []T, lo, hi int) {
-	if s.bind != nil {
-		t, release := s.bind()
-		t.Lo = s.Lo
-		Fill(&t, dst, lo, hi)
-		release()
-		return
+	onBlock[T, struct{}](s, lo, hi, fillLoop[T]{dst[lo-s.Lo : hi-s.Lo]})
+}
+
+// fillLoop is Fill's loops; out is the block's part of dst.
+type fillLoop[T any] struct{ out []T }
+
+func (l fillLoop[T]) ints(lo, _ int) struct{} {
+	ints := any(l.out).([]int) // T is int
+	for k := range ints {
+		ints[k] = lo + k
 	}
-	out := dst[lo-s.Lo : hi-s.Lo]
-	switch s.kind {
-	case formAt:
-		for k := range out {
-			out[k] = s.at(lo + k)
-		}
-	case formSlice:
-		copy(out, s.slice[lo:hi])
-	default:
-		ints := any(out).([]int)
-		for k := range ints {
-			ints[k] = lo + k
-		}
+	return struct{}{}
+}
+
+func (l fillLoop[T]) slice(xs []T, _ int) struct{} {
+	copy(l.out, xs)
+	return struct{}{}
+}
+
+func (l fillLoop[T]) at(at func(int) T, lo, _ int) struct{} {
+	for k := range l.out {
+		l.out[k] = at(lo + k)
 	}
+	return struct{}{}
+}
+
+func (fillLoop[T]) gen(func(int) (T, bool), int, int) struct{} { panic(unfiltered("Fill")) }
+func (fillLoop[T]) flat(flatItems[T], int, int) struct{}       { panic(unfiltered("Fill")) }
+
+// unfiltered is the panic of an entry point that takes only an unfiltered
+// Spec (one item per index), called on another.
+func unfiltered(entry string) string {
+	return "pipe: " + entry + " on a filtered or flat Spec"
 }
 
 // EachUntil is Each that stops as soon as yield returns false; it reports
 // whether it went through the whole block.
 func (s *Spec[T]) EachUntil(lo, hi int, yield func(T) bool) bool {
-	if s.bind != nil {
-		t, release := s.bind()
-		all := t.EachUntil(lo, hi, yield)
-		release()
-		return all
-	}
-	if s.kind == formFlat {
-		for i := lo; i < hi; i++ {
-			if !s.flat(i, yield) {
-				return false
-			}
-		}
-		return true
-	}
+	return onBlock[T, bool](s, lo, hi, eachUntilLoop[T]{yield})
+}
+
+// eachUntilLoop is EachUntil's loops.
+type eachUntilLoop[T any] struct{ yield func(T) bool }
+
+func (l eachUntilLoop[T]) ints(lo, hi int) bool {
+	yieldInt := any(l.yield).(func(int) bool) // T is int
 	for i := lo; i < hi; i++ {
-		if v, ok := Item(s, i); ok && !yield(v) {
+		if !yieldInt(i) {
+			return false
+		}
+	}
+	return true
+}
+
+func (l eachUntilLoop[T]) slice(xs []T, _ int) bool {
+	for _, v := range xs {
+		if !l.yield(v) {
+			return false
+		}
+	}
+	return true
+}
+
+func (l eachUntilLoop[T]) at(at func(int) T, lo, hi int) bool {
+	for i := lo; i < hi; i++ {
+		if !l.yield(at(i)) {
+			return false
+		}
+	}
+	return true
+}
+
+func (l eachUntilLoop[T]) gen(gen func(int) (T, bool), lo, hi int) bool {
+	for i := lo; i < hi; i++ {
+		if v, ok := gen(i); ok && !l.yield(v) {
+			return false
+		}
+	}
+	return true
+}
+
+func (l eachUntilLoop[T]) flat(s flatItems[T], lo, hi int) bool {
+	for i := lo; i < hi; i++ {
+		if !s.flat(i, l.yield) {
 			return false
 		}
 	}
@@ -366,43 +417,51 @@ type Number interface {
 
 // SumBlock adds up the surviving items with index in [lo, hi).
 func SumBlock[T Number](s *Spec[T], lo, hi int) T {
-	if s.bind != nil {
-		return sumBound(s, lo, hi)
+	return onBlock[T, T](s, lo, hi, sumLoop[T]{})
+}
+
+// sumLoop is SumBlock's loops.
+type sumLoop[T Number] struct{}
+
+func (sumLoop[T]) ints(lo, hi int) T {
+	// T is int: add as ints and convert once.
+	var sum int
+	for i := lo; i < hi; i++ {
+		sum += i
 	}
+	return any(sum).(T)
+}
+
+func (sumLoop[T]) slice(xs []T, _ int) T {
 	var acc T
-	switch s.kind {
-	case formGen, formFlat:
-		// A variable of its own for the closure: one that a closure
-		// captures lives in memory, and acc would then be loaded and stored
-		// at every addition of the other loops too (3.7 ns per float64
-		// addition instead of about 1).
-		var kept T
-		s.Each(lo, hi, func(v T) { kept += v })
-		return kept
-	case formAt:
-		// The hot loop of par.Range(lo, hi).Map(f).Sum(): one call per item.
-		acc = sumAt(s.at, lo, hi)
-	case formSlice:
-		for _, v := range s.slice[lo:hi] {
-			acc += v
-		}
-	default:
-		// T is int: add as ints and convert once.
-		var sum int
-		for i := lo; i < hi; i++ {
-			sum += i
-		}
-		acc = any(sum).(T)
+	for _, v := range xs {
+		acc += v
 	}
 	return acc
 }
 
-// sumBound is SumBlock on a pipeline with a stage of per-goroutine state.
-func sumBound[T Number](s *Spec[T], lo, hi int) T {
-	t, release := s.bind()
-	acc := SumBlock(&t, lo, hi)
-	release()
+// at is the hot loop of par.Range(lo, hi).Map(f).Sum(): one call per item.
+func (sumLoop[T]) at(at func(int) T, lo, hi int) T { return sumAt(at, lo, hi) }
+
+func (sumLoop[T]) gen(gen func(int) (T, bool), lo, hi int) T {
+	var acc T
+	for i := lo; i < hi; i++ {
+		if v, ok := gen(i); ok {
+			acc += v
+		}
+	}
 	return acc
+}
+
+func (sumLoop[T]) flat(s flatItems[T], lo, hi int) T {
+	// A variable of its own for the closure: one that a closure captures
+	// lives in memory, and is loaded and stored at every addition.
+	var kept T
+	add := func(v T) bool { kept += v; return true }
+	for i := lo; i < hi; i++ {
+		s.flat(i, add)
+	}
+	return kept
 }
 
 // sumAt is the per-item loop of par.Range(lo, hi).Map(f).Sum(): one call
@@ -457,55 +516,74 @@ func sumAt[T Number](at func(int) T, lo, hi int) T {
 // where Item would add a second. After a FlatMap, v is the first match
 // among the items of index i.
 func SearchBlock[T any](s *Spec[T], lo, hi int, pred func(T) bool) (i int, v T, found bool) {
-	if s.bind != nil {
-		t, release := s.bind()
-		i, v, found = SearchBlock(&t, lo, hi, pred)
-		release()
-		return i, v, found
-	}
-	switch s.kind {
-	case formFlat:
-		match := func(x T) bool {
-			if pred(x) {
-				v, found = x, true
-				return false
-			}
-			return true
-		}
-		for i := lo; i < hi; i++ {
-			if !s.flat(i, match) {
-				return i, v, true
-			}
-		}
-	case formGen:
-		for i := lo; i < hi; i++ {
-			if v, ok := s.gen(i); ok && pred(v) {
-				return i, v, true
-			}
-		}
-	case formAt:
-		at := s.at
-		for i := lo; i < hi; i++ {
-			if v := at(i); pred(v) {
-				return i, v, true
-			}
-		}
-	case formSlice:
-		for k, v := range s.slice[lo:hi] {
-			if pred(v) {
-				return lo + k, v, true
-			}
-		}
-	default:
-		// T is int: convert pred once rather than every item.
-		predInt := any(pred).(func(int) bool)
-		for i := lo; i < hi; i++ {
-			if predInt(i) {
-				return i, any(i).(T), true
-			}
+	h := onBlock[T, hit[T]](s, lo, hi, searchLoop[T]{pred})
+	return h.i, h.v, h.found
+}
+
+// hit is SearchBlock's result.
+type hit[T any] struct {
+	i     int
+	v     T
+	found bool
+}
+
+// searchLoop is SearchBlock's loops.
+type searchLoop[T any] struct{ pred func(T) bool }
+
+func (l searchLoop[T]) ints(lo, hi int) hit[T] {
+	predInt := any(l.pred).(func(int) bool) // T is int
+	for i := lo; i < hi; i++ {
+		if predInt(i) {
+			return hit[T]{i, any(i).(T), true}
 		}
 	}
-	return 0, v, false
+	return hit[T]{}
+}
+
+func (l searchLoop[T]) slice(xs []T, lo int) hit[T] {
+	for k, v := range xs {
+		if l.pred(v) {
+			return hit[T]{lo + k, v, true}
+		}
+	}
+	return hit[T]{}
+}
+
+func (l searchLoop[T]) at(at func(int) T, lo, hi int) hit[T] {
+	for i := lo; i < hi; i++ {
+		if v := at(i); l.pred(v) {
+			return hit[T]{i, v, true}
+		}
+	}
+	return hit[T]{}
+}
+
+func (l searchLoop[T]) gen(gen func(int) (T, bool), lo, hi int) hit[T] {
+	for i := lo; i < hi; i++ {
+		if v, ok := gen(i); ok && l.pred(v) {
+			return hit[T]{i, v, true}
+		}
+	}
+	return hit[T]{}
+}
+
+func (l searchLoop[T]) flat(s flatItems[T], lo, hi int) hit[T] {
+	var h hit[T]
+	pred := l.pred
+	match := func(x T) bool {
+		if pred(x) {
+			h.v, h.found = x, true
+			return false
+		}
+		return true
+	}
+	for i := lo; i < hi; i++ {
+		if !s.flat(i, match) {
+			h.i = i
+			return h
+		}
+	}
+	return h
 }
 
 // TryFill stores f(item) for the items with index in [lo, hi) at
@@ -514,36 +592,45 @@ func SearchBlock[T any](s *Spec[T], lo, hi int, pred func(T) bool) (i int, v T, 
 // the Spec's form once per block, so an item costs the call of f (and of at
 // for a mapped source) and nothing more.
 func TryFill[T, U any](s *Spec[T], dst []U, lo, hi int, f func(T) (U, error)) error {
-	if s.bind != nil {
-		t, release := s.bind()
-		err := TryFill(&t, dst, lo, hi, f)
-		release()
-		return err
-	}
+	return onBlock[T, error](s, lo, hi, tryFillLoop[T, U]{dst[:hi-lo], f})
+}
+
+// tryFillLoop is TryFill's loops; out is the block's part of dst.
+type tryFillLoop[T, U any] struct {
+	out []U
+	f   func(T) (U, error)
+}
+
+func (l tryFillLoop[T, U]) ints(lo, _ int) error {
+	fInt := any(l.f).(func(int) (U, error)) // T is int
 	var err error
-	out := dst[:hi-lo]
-	switch s.kind {
-	case formAt:
-		at := s.at
-		for k := range out {
-			if out[k], err = f(at(lo + k)); err != nil {
-				return err
-			}
-		}
-	case formSlice:
-		for k, v := range s.slice[lo:hi] {
-			if out[k], err = f(v); err != nil {
-				return err
-			}
-		}
-	default:
-		// T is int: convert f once rather than every item.
-		fInt := any(f).(func(int) (U, error))
-		for k := range out {
-			if out[k], err = fInt(lo + k); err != nil {
-				return err
-			}
+	for k := range l.out {
+		if l.out[k], err = fInt(lo + k); err != nil {
+			return err
 		}
 	}
 	return nil
 }
+
+func (l tryFillLoop[T, U]) slice(xs []T, _ int) error {
+	var err error
+	for k, v := range xs {
+		if l.out[k], err = l.f(v); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+func (l tryFillLoop[T, U]) at(at func(int) T, lo, _ int) error {
+	var err error
+	for k := range l.out {
+		if l.out[k], err = l.f(at(lo + k)); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+func (tryFillLoop[T, U]) gen(func(int) (T, bool), int, int) error { panic(unfiltered("TryFill")) }
+func (tryFillLoop[T, U]) flat(flatItems[T], int, int) error       { panic(unfiltered("TryFill")) }
