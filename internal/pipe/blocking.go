@@ -41,9 +41,7 @@ func runBlocking[A any](cfg Config, lo, hi int, r Reducer[A]) A {
 	b.start()
 	b.wg.Wait()
 	if b.rec != nil {
-		for k, blocks := range b.lanes {
-			b.rec.add(k, blocks)
-		}
+		b.rec.merge(b.logs)
 	}
 	sched.Raise(b.panicked.Load())
 	if r.Combine == nil {
@@ -69,10 +67,10 @@ type blockingLoop[A any] struct {
 	wg       sync.WaitGroup
 	panicked atomic.Pointer[runtime.Panic]
 
-	mu    sync.Mutex
-	runs  []run[A]
-	rec   *recording          // nil unless a timeline is recorded
-	lanes map[laneKey][]Block // the blocks of each participant's lane (rec != nil)
+	mu   sync.Mutex
+	runs []run[A]
+	rec  *recording // nil unless a timeline is recorded
+	logs []*laneLog // the participants' lanes (rec != nil)
 
 	// Over a seq (runBlockingSeq, runPoolSeq), where the items come from,
 	// and, for an ordered result, the prefix of the runs combined as they
@@ -130,114 +128,102 @@ func (b *blockingLoop[A]) nextBlock(k, take int) (i, e int, ok bool) {
 	return i, e, true
 }
 
-// work runs items until none is left for it, then records its runs; k
-// numbers the participant, for its lane of a timeline and its slot in the
-// seq's ring. On the pool, w is the worker it runs on (nil off the pool).
+// work runs participant k of the loop, through the engine, until no item
+// is left for it; k numbers the participant, for its lane of a timeline
+// and its slot in the seq's ring. On the pool, w is the worker it runs on
+// (nil off the pool).
 func (b *blockingLoop[A]) work(k int, w *runtime.Worker) {
 	if b.onPool != nil {
 		defer b.onPool.leave()
 	} else {
 		defer b.wg.Done()
 	}
-	st := blockingWorker[A]{k: k, w: w}
-	defer b.leave(&st)
-	b.foldBlocks(&st)
-	st.returned = true
-}
-
-// blockingWorker is the state of one participant of a blocking loop (work).
-type blockingWorker[A any] struct {
-	k        int
-	w        *runtime.Worker
-	runs     runBook[A]
-	blocks   []Block // a timeline's, if b.rec != nil
-	returned bool    // foldBlocks returned: no panic or Goexit
-}
-
-// leave, deferred by work, records st's timeline lane, a panic or Goexit
-// that ends it, and its runs.
-func (b *blockingLoop[A]) leave(st *blockingWorker[A]) {
+	h := &blockingHand[A]{b: b, k: k, w: w, take: int(b.take)}
+	if b.onPool != nil {
+		h.size = b.onPool.newChunkSize()
+		h.take = h.size.take
+	}
+	var log *laneLog
 	if b.rec != nil {
-		b.mu.Lock()
-		if b.lanes == nil {
-			b.lanes = map[laneKey][]Block{}
-		}
-		key := laneKey{goroutineLane, st.k}
+		key := laneKey{goroutineLane, k}
 		if p := b.onPool; p != nil {
-			key = p.lane(st.k, st.w)
+			key = p.lane(k, w)
 		}
-		b.lanes[key] = append(b.lanes[key], st.blocks...)
-		b.mu.Unlock()
+		log = &laneLog{rec: b.rec, key: key}
 	}
-	if unwound(&b.panicked, recover(), st.returned) {
+	participate(&b.r, &b.panicked, log, hand[A](h))
+}
+
+// blockingHand is how the blocking and the sequence drivers hand one
+// participant its work: the next items in index order, or the next chunk
+// of the seq (nextBlock).
+type blockingHand[A any] struct {
+	b     *blockingLoop[A]
+	k     int
+	w     *runtime.Worker
+	take  int           // items per block
+	size  chunkSize     // on the pool: the chunk size, which follows the clock
+	start time.Duration // on the pool: when the last block was taken
+}
+
+func (h *blockingHand[A]) next() (lo, hi int, ok bool) {
+	b := h.b
+	lo, hi, ok = b.nextBlock(h.k, h.take)
+	switch {
+	case !ok:
+	case b.onPool != nil:
+		h.start = sinceEpoch()
+	case b.started.Load() < int64(b.limit) && (b.seq != nil || b.next.Load() < b.n):
+		// Hand the next item to a new goroutine while this one runs.
+		b.start()
+	}
+	return lo, hi, ok
+}
+
+func (h *blockingHand[A]) newRun() {}
+
+// folded decides or cuts the loop as the Reducer says, tells the seq the
+// chunk is done, and, on the pool, resizes the chunks and has the caller
+// offer the helpers once it has run alone for long enough.
+func (h *blockingHand[A]) folded(lo, hi int, stop bool, cut int) {
+	b := h.b
+	if stop {
 		b.decided.Store(true)
-		st.runs.end() // the run's accumulator is lost with the panic
-	}
-	if last, ok := st.runs.end(); ok {
-		st.runs.mine = b.keep(st.runs.mine, last)
+	} else if cut < math.MaxInt {
+		b.cut.Lower(cut)
 	}
 	if b.seq != nil {
-		b.seq.finished(st.k)
+		b.seq.finished(h.k) // after the decision: a waiting taker sees it
 	}
-	if len(st.runs.mine) > 0 && b.r.Combine != nil {
-		b.mu.Lock()
-		b.runs = append(b.runs, st.runs.mine...)
-		b.mu.Unlock()
+	if p := b.onPool; p != nil {
+		h.take = h.size.next(hi-lo, sinceEpoch()-h.start)
+		if h.k == 0 {
+			p.spread(h.w)
+		}
 	}
 }
 
-// foldBlocks takes blocks of the loop, folds them into st's runs and
-// records them, until none is left for st.
-func (b *blockingLoop[A]) foldBlocks(st *blockingWorker[A]) {
-	k, w := st.k, st.w
-	var size chunkSize
-	take := int(b.take)
-	if b.onPool != nil {
-		size = b.onPool.newChunkSize()
-		take = size.take
+func (h *blockingHand[A]) keep(mine []run[A], x run[A]) []run[A] { return h.b.keep(mine, x) }
+
+func (h *blockingHand[A]) abandon() { h.b.decided.Store(true) }
+
+// leave hands the loop the participant's runs and lane, and frees its slot
+// in the seq's ring.
+func (h *blockingHand[A]) leave(mine []run[A], log *laneLog) {
+	b := h.b
+	if b.seq != nil {
+		b.seq.finished(h.k)
 	}
-	for {
-		i, e, ok := b.nextBlock(k, take)
-		if !ok {
-			return
+	if b.r.Combine == nil {
+		mine = nil
+	}
+	if len(mine) > 0 || log != nil {
+		b.mu.Lock()
+		b.runs = append(b.runs, mine...)
+		if log != nil {
+			b.logs = append(b.logs, log)
 		}
-		// Hand the next item to a new goroutine while this one runs.
-		if b.onPool == nil && b.started.Load() < int64(b.limit) && (b.seq != nil || b.next.Load() < b.n) {
-			b.start()
-		}
-		bk := &st.runs
-		if !bk.extends(i, b.r.Unordered) {
-			if prev, ok := bk.end(); ok {
-				bk.mine = b.keep(bk.mine, prev)
-			}
-			bk.begin(i, &b.r)
-		}
-		var t0, start time.Duration
-		if b.rec != nil {
-			t0 = b.rec.since()
-		}
-		if b.onPool != nil {
-			start = sinceEpoch()
-		}
-		bk.cur.acc = b.r.Fold(bk.cur.acc, i, e)
-		if b.rec != nil {
-			st.blocks = append(st.blocks, Block{Lo: i, Hi: e, Start: t0, End: b.rec.since()})
-		}
-		bk.folded(e)
-		if stop, cut := b.r.verdict(bk.cur.acc); stop {
-			b.decided.Store(true)
-		} else if cut < math.MaxInt {
-			b.cut.Lower(cut)
-		}
-		if b.seq != nil {
-			b.seq.finished(k) // after the decision: a waiting taker sees it
-		}
-		if p := b.onPool; p != nil {
-			take = size.next(e-i, sinceEpoch()-start)
-			if k == 0 {
-				p.spread(w)
-			}
-		}
+		b.mu.Unlock()
 	}
 }
 

@@ -103,9 +103,7 @@ func (b *blockingLoop[A]) overSeq(cfg Config, src batchSource, ring, reach, leas
 	n, ended := t.stop()
 	stopped = true
 	if b.rec != nil {
-		for k, blocks := range b.lanes {
-			b.rec.add(k, blocks)
-		}
+		b.rec.merge(b.logs)
 	}
 	sched.Raise(b.panicked.Load()) // a callback's panic before the seq's
 	t.raise()

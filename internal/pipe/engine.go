@@ -1,0 +1,135 @@
+package pipe
+
+// The participant engine: one goroutine's part in a loop, under every
+// driver (participate).
+
+import (
+	"sync/atomic"
+
+	"github.com/gopar-dev/gopar/internal/sched"
+	"github.com/gopar-dev/gopar/runtime"
+)
+
+// A driver runs a loop on participants (goroutines), and hands each one its
+// work through a hand: the pool driver pieces of the partitioner's ranges
+// (poolHand), the blocking driver items in index order, and both sequence
+// drivers chunks of the seq (blockingHand). Everything else a participant
+// does is the engine's, the same under every driver: it folds each block
+// into its current run, or ends that run and begins the next where the
+// block does not extend it (runBook); it records the block on its timeline
+// lane, if one is recorded; it asks the Reducer whether the loop is decided
+// or cut (verdict) and tells the hand; and when the hand has no more work
+// for it, or the user's code it runs (Identity, Fold, Stop, Cut) panics or
+// calls runtime.Goexit, it ends: it records the failure for the caller to
+// raise (unwound), and hands its runs and its lane to the loop. The
+// progress observer counts the items of each Fold (countItems), so it
+// needs nothing of its own here.
+
+// hand is what a driver gives one participant of its loop.
+type hand[A any] interface {
+	// next returns the participant's next block, [lo, hi), or false once
+	// there is none for it.
+	next() (lo, hi int, ok bool)
+	// newRun says that the block next returned begins a new run: it
+	// does not extend the participant's current one.
+	newRun()
+	// folded says that the block [lo, hi) is folded, and what the Reducer
+	// made of the run it ended: stop, whether the loop is decided, and
+	// cut, the least index no longer needed (math.MaxInt: none).
+	folded(lo, hi int, stop bool, cut int)
+	// keep adds the run x, which has ended, to mine, the participant's
+	// runs, and returns them.
+	keep(mine []run[A], x run[A]) []run[A]
+	// abandon says that the participant's user code panicked or called
+	// runtime.Goexit: the loop must hand out no more work.
+	abandon()
+	// leave hands the loop the participant's runs and its timeline lane
+	// (nil unless a timeline is recorded), as the participant leaves.
+	leave(mine []run[A], log *laneLog)
+}
+
+// participate runs one participant of a loop with Reducer r: it takes
+// blocks from h and folds them until h has none for it, then leaves. A
+// panic or runtime.Goexit in the user's code is recorded in failed, for the
+// caller to raise once every participant has left (the participants of the
+// pool are detached jobs, where an escaping panic would crash the
+// program). log is the participant's timeline lane, or nil.
+func participate[A any](r *Reducer[A], failed *atomic.Pointer[runtime.Panic], log *laneLog, h hand[A]) {
+	e := engine[A]{r: r, failed: failed, log: log}
+	defer e.leave(h)
+	e.fold(h)
+	e.returned = true
+}
+
+// engine is one participant's state, under every driver.
+type engine[A any] struct {
+	r        *Reducer[A]
+	failed   *atomic.Pointer[runtime.Panic]
+	runs     runBook[A]
+	log      *laneLog // nil unless a timeline is recorded
+	returned bool     // fold returned: no panic or Goexit
+}
+
+// fold folds the blocks that h hands out into e's runs until it has no
+// more. All the user's code that a participant runs runs here; a panic or
+// runtime.Goexit in it ends fold, and leave records it.
+func (e *engine[A]) fold(h hand[A]) {
+	bk := &e.runs
+	for {
+		lo, hi, ok := h.next()
+		if !ok {
+			return
+		}
+		if !bk.extends(lo, e.r.Unordered) {
+			if prev, ok := bk.end(); ok {
+				bk.mine = h.keep(bk.mine, prev)
+			}
+			h.newRun()
+			bk.begin(lo, e.r)
+		}
+		// The one test a block pays for the timeline when none is
+		// recorded.
+		if g := e.log; g == nil {
+			bk.cur.acc = e.r.Fold(bk.cur.acc, lo, hi)
+		} else {
+			t0 := g.rec.since()
+			bk.cur.acc = e.r.Fold(bk.cur.acc, lo, hi)
+			g.block(lo, hi, t0)
+		}
+		bk.folded(hi)
+		stop, cut := e.r.verdict(bk.cur.acc)
+		h.folded(lo, hi, stop, cut)
+	}
+}
+
+// leave, deferred by participate, ends e's part in the loop: a panic or
+// runtime.Goexit that ends it is recorded and stops the loop (the run it
+// was folding is lost with it); the run it ends with is kept; its runs and
+// its lane go to the loop.
+func (e *engine[A]) leave(h hand[A]) {
+	if unwound(e.failed, recover(), e.returned) {
+		h.abandon()
+		e.runs.end()
+	}
+	if last, ok := e.runs.end(); ok {
+		e.runs.mine = h.keep(e.runs.mine, last)
+	}
+	if e.log != nil {
+		e.log.close()
+	}
+	h.leave(e.runs.mine, e.log)
+}
+
+// unwound tells how a participant's user code ended, from a deferred
+// function that passes it recover()'s value v and whether the code
+// returned: false if it returned; true if a panic (v) or runtime.Goexit
+// (v nil) unwinds the participant, which it records in the loop's failure
+// slot for the caller to raise once every participant has left (the first
+// panic wins over a Goexit).
+func unwound(failed *atomic.Pointer[runtime.Panic], v any, returned bool) bool {
+	if v == nil && returned {
+		return false
+	}
+	sched.Record(failed, sched.Unwinding(v))
+	return true
+}

@@ -1,0 +1,177 @@
+package pipe
+
+// The pool driver's hand: what a participant of the parallel phase takes
+// from the partitioner, and how large (poolHand).
+
+import (
+	"math"
+	goruntime "runtime"
+	"time"
+
+	"github.com/gopar-dev/gopar/partition"
+	"github.com/gopar-dev/gopar/runtime"
+)
+
+// participate runs one participant of the loop on w, through the engine,
+// until the partitioner has nothing more for it.
+func (o *loop[A]) participate(w *runtime.Worker) {
+	h := &poolHand[A]{o: o, sizer: o.sizer, start: time.Now()}
+	if !o.parts.Enter(&h.p) {
+		return
+	}
+	var log *laneLog
+	if o.rec != nil {
+		log = o.newLaneLog(w, &h.p)
+	}
+	h.take = o.cfg.clamp(h.sizer.size / takesPerClock)
+	participate(&o.r, &o.panicked, log, hand[A](h))
+}
+
+// poolHand is how the pool driver hands one participant its work: pieces
+// of the ranges the partitioner gives it (p), sized by the clock.
+type poolHand[A any] struct {
+	o *loop[A]
+	p partition.Participant
+
+	// The block size is measured over windows of takesPerClock pieces of
+	// sizer.size/takesPerClock items each: the clock is read once per
+	// window, while only one piece at a time is out of the thieves' reach,
+	// so a piece that runs into a hot spot unbalances the loop by a fraction
+	// of a block, not by a whole one. Pieces cost a take each (about 20 ns:
+	// 4% of the time of 1-2 ns items), so while the items' cost is steady
+	// the rest of a window is taken at once; see wholeWindow.
+	sizer         sizer
+	take          int // items per piece
+	taken         int // pieces in the block next returned last
+	start         time.Time
+	last          time.Duration
+	measured      int     // items run in this window
+	pieces, takes int     // pieces (of takesPerClock) and takes in this window
+	steady        bool    // the last window's items cost about what the one before's did
+	perItem       float64 // the last window's time per item, in ns
+
+	// yielded is when the participant last yielded its processor
+	// (yieldQuantum).
+	yielded time.Duration
+}
+
+func (h *poolHand[A]) next() (lo, hi int, ok bool) {
+	o := h.o
+	take, pieces := h.take, 1
+	if o.r.Setup {
+		// Half of what our range has left; a new range (Left is then 0)
+		// starts with the sizer's block.
+		take = o.cfg.clamp(max(take, h.p.Left()/2))
+	} else if n := h.wholeWindow(&h.p, o.cfg.MaxBlock); n > 1 {
+		take, pieces = h.take*n, n
+	}
+	h.taken = pieces
+	return h.p.Next(take)
+}
+
+func (h *poolHand[A]) newRun() { h.newRange() }
+
+// folded stops or cuts the partitioner as the Reducer says, and, at the
+// end of a window, resizes the pieces and, once a quantum, yields the
+// processor.
+func (h *poolHand[A]) folded(lo, hi int, stop bool, cut int) {
+	o := h.o
+	if stop || isClosed(o.stop) {
+		o.parts.Cancel()
+	} else if cut < math.MaxInt {
+		o.parts.CutAt(cut)
+	}
+	h.measured += hi - lo
+	h.takes++
+	if h.pieces += h.taken; h.pieces >= takesPerClock {
+		now := time.Since(h.start)
+		took := now - h.last
+		h.sizer.size = h.take * takesPerClock
+		h.sizer.observe(h.measured, h.takes, took)
+		h.take = o.cfg.clamp(h.sizer.size / takesPerClock)
+		h.windowCost(took, h.measured)
+		h.last, h.measured, h.pieces, h.takes = now, 0, 0, 0
+		if now-h.yielded >= yieldQuantum {
+			h.yielded = now
+			goruntime.Gosched()
+		}
+	}
+}
+
+// keep keeps the run x if the loop combines its runs.
+func (h *poolHand[A]) keep(mine []run[A], x run[A]) []run[A] {
+	if h.o.r.Combine == nil {
+		return mine
+	}
+	return append(mine, x)
+}
+
+// abandon stops the loop and lets Next say it is over for this
+// participant.
+func (h *poolHand[A]) abandon() {
+	h.o.parts.Cancel()
+	for {
+		if _, _, ok := h.p.Next(1); !ok {
+			return
+		}
+	}
+}
+
+// leave hands the loop the participant's runs and lane; Leave publishes
+// them to whoever sees the loop done, which the last participant to leave
+// sets.
+func (h *poolHand[A]) leave(mine []run[A], log *laneLog) {
+	o := h.o
+	if len(mine) > 0 || log != nil {
+		o.mu.Lock()
+		o.runs = append(o.runs, mine...)
+		if log != nil {
+			o.logs = append(o.logs, log)
+		}
+		o.mu.Unlock()
+	}
+	if h.p.Leave() {
+		o.done.Set()
+	}
+}
+
+// steadyRise: a window whose items cost at most this many times the
+// previous window's leaves the participant steady.
+const steadyRise = 2
+
+// windowCost notes that the window just ended ran n items in took, and
+// decides whether the participant is steady.
+func (st *poolHand[A]) windowCost(took time.Duration, n int) {
+	per := float64(took) / float64(max(n, 1))
+	st.steady = st.perItem > 0 && per <= steadyRise*st.perItem
+	st.perItem = per
+}
+
+// newRange forgets the items' cost when the participant moves to a new
+// range (a steal or a claim): its cost is not known until a whole window
+// has run in it.
+func (st *poolHand[A]) newRange() { st.steady, st.perItem = false, 0 }
+
+// wholeWindow returns how many of the current window's pieces to take at
+// once: the rest of the window while the participant is steady (its last
+// window's items cost at most steadyRise times the one before's, both in
+// the current range) and its range still holds them, otherwise 1. A
+// positive maxBlock (Config.MaxBlock) bounds the take.
+//
+// Pieces exist for items whose cost jumps, a hot spot, and such a jump
+// shows in the window that meets it. The pieces come back for the window
+// after it, and in a new range (a steal or a claim), where nothing is known
+// of the items yet, for the rest of the window in which it starts and the
+// whole window after that. An owner whose range is steady, and then runs
+// into a hot spot, has one window out of the thieves' reach instead of one
+// piece: a block of blockTarget at the old cost.
+func (st *poolHand[A]) wholeWindow(p *partition.Participant, maxBlock int) int {
+	n := takesPerClock - st.pieces
+	if maxBlock > 0 {
+		n = min(n, maxBlock/st.take)
+	}
+	if !st.steady || n <= 1 || p.Left() < st.take*n {
+		return 1
+	}
+	return n
+}
