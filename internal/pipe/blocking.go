@@ -67,16 +67,15 @@ type blockingLoop[A any] struct {
 	wg       sync.WaitGroup
 	panicked atomic.Pointer[runtime.Panic]
 
-	mu   sync.Mutex
-	runs []run[A]
-	rec  *recording // nil unless a timeline is recorded
-	logs []*laneLog // the participants' lanes (rec != nil)
+	rec         *recording // nil unless a timeline is recorded
+	gathered[A]            // the participants' runs and lanes
 
 	// Over a seq (runBlockingSeq, runPoolSeq), where the items come from,
 	// and, for an ordered result, the prefix of the runs combined as they
 	// end.
-	seq    *seqBlocks
-	prefix prefixRuns[A]
+	seq      *seqBlocks
+	prefixMu sync.Mutex // guards prefix
+	prefix   prefixRuns[A]
 
 	// On the pool (runPoolSeq): the participants are the caller and
 	// helper jobs it offers, not goroutines of the loop's own.
@@ -210,21 +209,10 @@ func (h *blockingHand[A]) abandon() { h.b.decided.Store(true) }
 // leave hands the loop the participant's runs and lane, and frees its slot
 // in the seq's ring.
 func (h *blockingHand[A]) leave(mine []run[A], log *laneLog) {
-	b := h.b
-	if b.seq != nil {
-		b.seq.finished(h.k)
+	if s := h.b.seq; s != nil {
+		s.finished(h.k)
 	}
-	if b.r.Combine == nil {
-		mine = nil
-	}
-	if len(mine) > 0 || log != nil {
-		b.mu.Lock()
-		b.runs = append(b.runs, mine...)
-		if log != nil {
-			b.logs = append(b.logs, log)
-		}
-		b.mu.Unlock()
-	}
+	h.b.gather(mine, log)
 }
 
 // stopped reports whether the loop needs no item at or past position at:

@@ -122,13 +122,17 @@ func (b *blockingLoop[A]) overSeq(cfg Config, src batchSource, ring, reach, leas
 }
 
 // keep adds the run cur, which has ended, to mine, a goroutine's runs, or,
-// over a seq with an ordered result, to the loop's prefix.
+// over a seq with an ordered result, to the loop's prefix; a loop that
+// does not combine its runs keeps none.
 func (b *blockingLoop[A]) keep(mine []run[A], cur run[A]) []run[A] {
-	if b.seq == nil || b.r.Unordered || b.r.Combine == nil {
+	switch {
+	case b.r.Combine == nil:
+		return mine
+	case b.seq == nil || b.r.Unordered:
 		return append(mine, cur)
 	}
-	b.mu.Lock()
-	defer b.mu.Unlock()
+	b.prefixMu.Lock()
+	defer b.prefixMu.Unlock()
 	b.prefix.add(cur, b.r)
 	return mine
 }

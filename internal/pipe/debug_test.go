@@ -20,7 +20,7 @@ func TestDebugCatchesRunsThatDoNotTile(t *testing.T) {
 		{[]run[int]{{0, 4, 1}, {4, 9, 1}}, "the runs end at 9, the loop at 10"},
 	} {
 		// The prefix [0, 4) ran inline; the partitioned rest is [4, 10).
-		o := &loop[int]{r: Reducer[int]{Combine: func(a, b int) int { return a + b }}, parts: partition.NewLoop(4, 10, 1), lo: 0, rest: 4, runs: c.runs}
+		o := &loop[int]{r: Reducer[int]{Combine: func(a, b int) int { return a + b }}, parts: partition.NewLoop(4, 10, 1), lo: 0, rest: 4, gathered: gathered[int]{runs: c.runs}}
 		func() {
 			defer func() {
 				s, _ := recover().(string)

@@ -4,6 +4,7 @@ package pipe
 // driver (participate).
 
 import (
+	"sync"
 	"sync/atomic"
 
 	"github.com/gopar-dev/gopar/internal/sched"
@@ -118,6 +119,27 @@ func (e *engine[A]) leave(h hand[A]) {
 		e.log.close()
 	}
 	h.leave(e.runs.mine, e.log)
+}
+
+// gathered is what a loop's participants hand it as they leave (the
+// hands' leave): their runs and their timeline lanes.
+type gathered[A any] struct {
+	mu   sync.Mutex
+	runs []run[A]
+	logs []*laneLog // the participants' lanes (a timeline is recorded)
+}
+
+// gather adds one participant's runs and its lane, if any (log may be nil).
+func (g *gathered[A]) gather(mine []run[A], log *laneLog) {
+	if len(mine) == 0 && log == nil {
+		return
+	}
+	g.mu.Lock()
+	g.runs = append(g.runs, mine...)
+	if log != nil {
+		g.logs = append(g.logs, log)
+	}
+	g.mu.Unlock()
 }
 
 // unwound tells how a participant's user code ended, from a deferred

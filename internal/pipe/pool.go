@@ -4,7 +4,6 @@ package pipe
 // parallel phase over the partitioner, on the caller and the pool's workers.
 
 import (
-	"sync"
 	"sync/atomic"
 
 	"github.com/gopar-dev/gopar/internal/sched"
@@ -176,7 +175,5 @@ type loop[A any] struct {
 	// hands out (lo itself where the loop went parallel before item 0).
 	lo, rest int
 
-	mu   sync.Mutex
-	runs []run[A]
-	logs []*laneLog // the participants' timelines (rec != nil)
+	gathered[A] // the participants' runs and lanes
 }

@@ -121,17 +121,9 @@ func (h *poolHand[A]) abandon() {
 // them to whoever sees the loop done, which the last participant to leave
 // sets.
 func (h *poolHand[A]) leave(mine []run[A], log *laneLog) {
-	o := h.o
-	if len(mine) > 0 || log != nil {
-		o.mu.Lock()
-		o.runs = append(o.runs, mine...)
-		if log != nil {
-			o.logs = append(o.logs, log)
-		}
-		o.mu.Unlock()
-	}
+	h.o.gather(mine, log)
 	if h.p.Leave() {
-		o.done.Set()
+		h.o.done.Set()
 	}
 }
 

@@ -128,18 +128,13 @@ func (p *poolSeq) spread(w *runtime.Worker) {
 	goruntime.Gosched()
 }
 
-// lane returns the timeline lane of participant k, on w: the caller's for
-// the caller and the helpers it runs itself while it waits (one goroutine,
-// one lane), as in the pool driver.
+// lane returns the timeline lane of participant k, on w, as in the pool
+// driver; participant 0 is the caller.
 func (p *poolSeq) lane(k int, w *runtime.Worker) laneKey {
-	switch i := w.Index(); {
-	case k == 0 || w == p.caller:
+	if k == 0 {
 		return laneKey{kind: callerLane}
-	case i < p.pool.Workers():
-		return laneKey{workerLane, i}
-	default:
-		return laneKey{guestLane, i}
 	}
+	return poolLane(w, p.caller, p.pool.Workers())
 }
 
 // leave says that a participant has left the loop.

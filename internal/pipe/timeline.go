@@ -164,19 +164,24 @@ type laneLog struct {
 // newLaneLog starts the log of a participant of o that runs on w and has
 // entered as p.
 func (o *loop[A]) newLaneLog(w *runtime.Worker, p *partition.Participant) *laneLog {
-	g := &laneLog{rec: o.rec, slot: p.Slot()}
-	// A helper job that the caller runs while it waits belongs on its
-	// lane: one goroutine, one lane.
-	switch i := w.Index(); {
-	case w == o.caller:
-		g.key = laneKey{kind: callerLane}
-	case i < o.workers:
-		g.key = laneKey{workerLane, i}
-	default:
-		g.key = laneKey{guestLane, i}
-	}
+	g := &laneLog{rec: o.rec, key: poolLane(w, o.caller, o.workers), slot: p.Slot()}
 	p.RecordSteals(&g.stolen)
 	return g
+}
+
+// poolLane returns the lane of a participant that runs on w, in a loop
+// whose caller entered a pool of workers workers as caller: a helper job
+// that the caller runs while it waits belongs on the caller's lane (one
+// goroutine, one lane).
+func poolLane(w, caller *runtime.Worker, workers int) laneKey {
+	switch i := w.Index(); {
+	case w == caller:
+		return laneKey{kind: callerLane}
+	case i < workers:
+		return laneKey{workerLane, i}
+	default:
+		return laneKey{guestLane, i}
+	}
 }
 
 // block records that [lo, hi) ran from start until now; the steals that
