@@ -144,7 +144,7 @@ func FoldBlock[T, A any](s *Spec[T], acc A, lo, hi int, fold func(A, T) A) A {
 	return pipe.FoldBlock(s, acc, lo, hi, fold)
 }
 
-// Stream returns the items of s in source order, a batch at a time,
+// Stream returns the items of s in source order, a part at a time,
 // computed on the pool (or on goroutines of its own, for a Blocking
 // Config) ahead of the loop that ranges over the result, at most
 // Config.Buffer source items ahead. Each range over the result runs the

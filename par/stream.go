@@ -15,24 +15,28 @@ import (
 //	}
 //
 // It is the ordered pipeline written today with a producer, N workers, a
-// results channel and a reordering buffer. The items are computed in
-// batches on the pool (or, with Blocking, on goroutines of their own), each
-// batch once the loop has room for it: at most WithBuffer's n source items
-// (by default 65,536, and at most a few milliseconds of work) are pulled or
-// computed and not yet handed to the loop body. Memory stays bounded
+// results channel and a reordering buffer. The items are computed on the
+// pool (or, with Blocking, on goroutines of their own) ahead of the loop:
+// over FromSeq as one loop for the whole sequence, whose chunks reach the
+// loop body as soon as the chunks before them have, so that no worker
+// waits for a slower one; over a range or a slice in batches, each once the
+// loop has room for it. At most WithBuffer's n source items (by default
+// 65,536; over a range, also at most a few milliseconds of work) are pulled
+// or computed and not yet handed to the loop body. Memory stays bounded
 // however long the input: over FromSeq, the sequence is pulled only as fast
-// as the loop takes items.
+// as the loop takes items, and no further ahead of the loop body than the
+// items it has taken, so that a break after k items costs O(k) work.
 //
-// When the loop body breaks, returns or panics, the work stops: no batch
-// starts, the one in flight skips its blocks not yet started and its
+// When the loop body breaks, returns or panics, the work stops: nothing
+// more is handed out, what runs skips its blocks not yet started and its
 // results are dropped, FromSeq pulls no more items, and every goroutine of
 // the operation has returned before the loop statement ends. A loop body
 // that stops after k items has had at most k + n source items pulled. A
 // panic in the pipeline's functions is re-raised in the loop's goroutine as
-// a *Panic, after the items before the batch that panicked. No panic or
-// runtime.Goexit of a callback that ran is dropped: one that happens in a
-// batch computed ahead while the loop body breaks or returns is re-raised
-// by the range statement once the work has stopped (as is the panic of a
+// a *Panic, after a prefix of the items before the one that panicked. No
+// panic or runtime.Goexit of a callback that ran is dropped: one that
+// happens in work computed ahead while the loop body breaks or returns is
+// re-raised by the range statement once the work has stopped (as is the panic of a
 // FromSeq sequence that yields again after yield returned false); a panic
 // of the loop body itself goes on as it is. WithContext's context ends the
 // iteration after a prefix of the items (Iter.WithContext; check

@@ -8,6 +8,7 @@ import (
 	"slices"
 	"sync/atomic"
 	"testing"
+	"time"
 
 	"github.com/gopar-dev/gopar/internal/race"
 	"github.com/gopar-dev/gopar/par"
@@ -392,5 +393,64 @@ func TestValuesObserved(t *testing.T) {
 	}
 	if covered != n {
 		t.Fatalf("the timeline's blocks cover %d items of %d", covered, n)
+	}
+}
+
+// TestValuesOneLoop: over FromSeq, Values runs one loop for the whole
+// sequence, in which a slow item holds back only its own chunk: item
+// slowAt waits until item slowAt+gap has been computed, farther on than
+// any batch reaches (a stream in batches deadlocks here, each batch
+// waiting for its slowest item), and the items still come in order.
+func TestValuesOneLoop(t *testing.T) {
+	const (
+		n      = 200_000
+		slowAt = 40_000
+		gap    = 20_000 // past a batch's most: a quarter of the buffer
+	)
+	for _, workers := range []int{2, 4} {
+		reached := make(chan struct{})
+		timedOut := false
+		it := par.Map(par.FromSeq((&pullCounter{n: n}).seq), func(i int) int {
+			switch i {
+			case slowAt:
+				select {
+				case <-reached:
+				case <-time.After(20 * time.Second): // the failure this test detects, not a synchronisation
+					timedOut = true
+				}
+			case slowAt + gap:
+				close(reached)
+			}
+			return 2 * i
+		}).WithPool(newPool(t, workers))
+		k := 0
+		for v := range it.Values() {
+			if v != 2*k {
+				t.Fatalf("%d workers: item %d is %d", workers, k, v)
+			}
+			k++
+		}
+		if k != n || timedOut {
+			t.Fatalf("%d workers: %d items, and item %d waited for item %d in vain: %v", workers, k, slowAt, slowAt+gap, timedOut)
+		}
+	}
+}
+
+// TestValuesRamp: over FromSeq, the sequence runs no further ahead of the
+// loop body than the items the body has taken: while the body holds item
+// k, at most 2k+1 items have been pulled, so that a break after k items
+// costs O(k) work, however large the buffer.
+func TestValuesRamp(t *testing.T) {
+	for _, workers := range []int{1, 2, 4} {
+		c := &pullCounter{n: 1 << 20}
+		it := par.Map(par.FromSeq(c.seq), func(i int) int { return i }).WithPool(newPool(t, workers))
+		for v := range it.Values() {
+			if p := c.pulled.Load(); p > int64(2*v+1) {
+				t.Fatalf("%d workers: %d items pulled while the loop body holds item %d", workers, p, v)
+			}
+			if v == 100_000 {
+				break
+			}
+		}
 	}
 }

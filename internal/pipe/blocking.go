@@ -181,6 +181,10 @@ func (h *blockingHand[A]) next() (lo, hi int, ok bool) {
 
 func (h *blockingHand[A]) newRun() {}
 
+// blockRuns: a stream's consumer takes every chunk as soon as the chunks
+// before it have run.
+func (h *blockingHand[A]) blockRuns() bool { return h.b.prefix.emit != nil }
+
 // folded decides or cuts the loop as the Reducer says, tells the seq the
 // chunk is done, and, on the pool, resizes the chunks and has the caller
 // offer the helpers once it has run alone for long enough.

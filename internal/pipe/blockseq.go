@@ -53,15 +53,29 @@ func pow2(n int) int { return 1 << bits.Len(uint(n-1)) }
 
 // overSeq runs b over the items of src, which it opens with a ring of ring
 // slots (takes within reach: see seqBlocks) and a feeder that runs at
-// least least items ahead: run starts b's
+// least least items ahead: runAll starts b's
 // participants and returns once every one has left. It is the part that
 // the blocking and the pool sequence drivers share: a context done from
 // the start, the end of the seq told to SeqLen, panics and Goexits of the
 // callbacks and of the seq, and the ordered combine of the runs.
-func (b *blockingLoop[A]) overSeq(cfg Config, src batchSource, ring, reach, least int, run func()) A {
+//
+// For a stream (cfg.stream), every chunk is a run of its own, and each run
+// goes to the stream's consumer as soon as the runs before it have
+// (prefixRuns.emit); the positions of a run stay in use until the consumer
+// has handed out its items, and the feeder pulls at most the stream's limit
+// past the oldest position in use (see stream.go).
+func (b *blockingLoop[A]) overSeq(cfg Config, src batchSource, ring, reach, least int, runAll func()) A {
 	r, done := b.r, b.stop
 	exact := r.SeqLen != nil
-	t := src.open(ring, least, exact, done)
+	o := seqRing{slots: ring, span: ring, least: least, exact: exact}
+	st := cfg.stream
+	if st != nil {
+		o.span = min(ring, st.limit)
+		o.slots, o.stream = pow2(o.span), true
+		ring = o.slots
+		b.prefix.emit = func(x run[A]) { st.emit(streamPart{items: x.acc, hi: x.hi}) }
+	}
+	t := src.open(o, done)
 	if t == nil {
 		if exact && !isClosed(done) {
 			r.SeqLen(0) // a nil seq
@@ -95,11 +109,15 @@ func (b *blockingLoop[A]) overSeq(cfg Config, src batchSource, ring, reach, leas
 		}
 	}()
 	b.seq = newSeqBlocks(t, ring, reach, b.limit, b.onPool != nil, b.stopped)
+	if st != nil {
+		b.seq.floor = 0 // nothing consumed yet
+		st.attach(b.seq)
+	}
 	if cfg.Context != nil {
 		// A take waiting on the seq returns once the context is done.
 		defer context.AfterFunc(cfg.Context, b.seq.interrupt)()
 	}
-	run()
+	runAll()
 	n, ended := t.stop()
 	stopped = true
 	if b.rec != nil {
@@ -110,8 +128,8 @@ func (b *blockingLoop[A]) overSeq(cfg Config, src batchSource, ring, reach, leas
 	if ended && exact {
 		r.SeqLen(n)
 	}
-	if r.Combine == nil {
-		return r.identity()
+	if r.Combine == nil || st != nil {
+		return r.identity() // a stream's runs past a hole are dropped
 	}
 	// Runs past a hole: a decision left positions reserved and not taken.
 	for _, x := range b.prefix.waiting {
@@ -139,12 +157,14 @@ func (b *blockingLoop[A]) keep(mine []run[A], cur run[A]) []run[A] {
 
 // prefixRuns is the result of the runs of a loop from position 0 combined
 // as they come: acc holds the runs of [0, hi), and waiting those that start
-// past hi, by start.
+// past hi, by start. With emit (a stream), the runs that join the prefix
+// go to emit, in order, instead of into acc.
 type prefixRuns[A any] struct {
 	acc     A
 	hi      int
 	have    bool
 	waiting map[int]run[A]
+	emit    func(run[A])
 }
 
 // add adds run x; the runs that join the prefix are combined into it.
@@ -157,9 +177,12 @@ func (p *prefixRuns[A]) add(x run[A], r Reducer[A]) {
 		return
 	}
 	for {
-		if p.have {
+		switch {
+		case p.emit != nil:
+			p.emit(x)
+		case p.have:
 			p.acc = r.Combine(p.acc, x.acc)
-		} else {
+		default:
 			p.acc, p.have = x.acc, true
 		}
 		p.hi = x.hi

@@ -23,9 +23,10 @@ import (
 //	                                        the whole seq, on the pool
 //	                                        (seqpool.go) or the blocking
 //	                                        driver's goroutines (blockseq.go)
-//	stream    Stream ranges over the Spec   runStream, stream.go (each batch
-//	                                        on the pool or blocking driver,
-//	                                        over a seq or a range)
+//	stream    Stream ranges over a range    runStream, stream.go (each batch
+//	                                        on the pool or blocking driver;
+//	                                        over a seq, the sequence driver
+//	                                        hands its runs to the stream)
 //
 //	observer  set by    plugs in through           lives in
 //	progress  Progress  the Reducer's Fold         progress.go
@@ -69,7 +70,7 @@ type Config struct {
 	Failure Failure
 
 	seq    batchSource // a pipeline over an iter.Seq: the sequence driver, runSeq
-	stream *stream     // a loop whose results go to Stream: the stream driver, runStream
+	stream *stream     // a loop whose results go to Stream: over a seq, the sequence driver's runs; over a range, runStream
 	rec    *recording  // the timeline being recorded, for the drivers to add to
 
 	// Unordered, if set, frees the operations that can use it from source

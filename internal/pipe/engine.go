@@ -47,6 +47,10 @@ type hand[A any] interface {
 	// leave hands the loop the participant's runs and its timeline lane
 	// (nil unless a timeline is recorded), as the participant leaves.
 	leave(mine []run[A], log *laneLog)
+	// blockRuns reports whether every block is a run of its own, which
+	// keep takes as soon as the block is folded (a stream's chunks, which
+	// its consumer waits for). Asked once, as the participant starts.
+	blockRuns() bool
 }
 
 // participate runs one participant of a loop with Reducer r: it takes
@@ -56,7 +60,7 @@ type hand[A any] interface {
 // pool are detached jobs, where an escaping panic would crash the
 // program). log is the participant's timeline lane, or nil.
 func participate[A any](r *Reducer[A], failed *atomic.Pointer[runtime.Panic], log *laneLog, h hand[A]) {
-	e := engine[A]{r: r, failed: failed, log: log}
+	e := engine[A]{r: r, failed: failed, log: log, blockRuns: h.blockRuns()}
 	defer e.leave(h)
 	e.fold(h)
 	e.returned = true
@@ -64,11 +68,12 @@ func participate[A any](r *Reducer[A], failed *atomic.Pointer[runtime.Panic], lo
 
 // engine is one participant's state, under every driver.
 type engine[A any] struct {
-	r        *Reducer[A]
-	failed   *atomic.Pointer[runtime.Panic]
-	runs     runBook[A]
-	log      *laneLog // nil unless a timeline is recorded
-	returned bool     // fold returned: no panic or Goexit
+	r         *Reducer[A]
+	failed    *atomic.Pointer[runtime.Panic]
+	runs      runBook[A]
+	log       *laneLog // nil unless a timeline is recorded
+	returned  bool     // fold returned: no panic or Goexit
+	blockRuns bool     // every block is a run of its own (hand.blockRuns)
 }
 
 // fold folds the blocks that h hands out into e's runs until it has no
@@ -100,6 +105,10 @@ func (e *engine[A]) fold(h hand[A]) {
 		bk.folded(hi)
 		stop, cut := e.r.verdict(bk.cur.acc)
 		h.folded(lo, hi, stop, cut)
+		if e.blockRuns {
+			x, _ := bk.end()
+			bk.mine = h.keep(bk.mine, x)
+		}
 	}
 }
 

@@ -21,6 +21,8 @@ type scriptHand struct {
 	left      []run[[]int]
 	leftLog   *laneLog
 	leaves    int
+	each      bool  // blockRuns
+	keptAt    []int // the blocks folded when each keep came
 }
 
 func (h *scriptHand) next() (lo, hi int, ok bool) {
@@ -32,7 +34,8 @@ func (h *scriptHand) next() (lo, hi int, ok bool) {
 	return b[0], b[1], true
 }
 
-func (h *scriptHand) newRun() { h.newRuns++ }
+func (h *scriptHand) newRun()         { h.newRuns++ }
+func (h *scriptHand) blockRuns() bool { return h.each }
 
 func (h *scriptHand) folded(lo, hi int, stop bool, cut int) {
 	s := 0
@@ -42,8 +45,11 @@ func (h *scriptHand) folded(lo, hi int, stop bool, cut int) {
 	h.verdicts = append(h.verdicts, [2]int{s, cut})
 }
 
-func (h *scriptHand) keep(mine []run[[]int], x run[[]int]) []run[[]int] { return append(mine, x) }
-func (h *scriptHand) abandon()                                          { h.abandoned = true }
+func (h *scriptHand) keep(mine []run[[]int], x run[[]int]) []run[[]int] {
+	h.keptAt = append(h.keptAt, len(h.verdicts))
+	return append(mine, x)
+}
+func (h *scriptHand) abandon() { h.abandoned = true }
 func (h *scriptHand) leave(mine []run[[]int], log *laneLog) {
 	h.left, h.leftLog = mine, log
 	h.leaves++
@@ -76,23 +82,26 @@ func indexes(panicAt, goexitAt, cutAt int, unordered bool) Reducer[[]int] {
 // TestEngineRuns checks the engine's runs: contiguous blocks fold into one
 // run, a block that does not extend it begins a new one (newRun), every
 // run reaches leave through keep, and the Reducer's verdict reaches the
-// hand after each block.
+// hand after each block. Where the hand asks for it (blockRuns), every
+// block is a run, kept as soon as it is folded.
 func TestEngineRuns(t *testing.T) {
 	for _, c := range []struct {
 		name      string
 		unordered bool
+		each      bool
 		blocks    [][2]int
 		runs      [][2]int
 	}{
-		{"contiguous", false, [][2]int{{0, 3}, {3, 5}, {5, 9}}, [][2]int{{0, 9}}},
-		{"steals", false, [][2]int{{0, 3}, {7, 9}, {9, 10}, {3, 4}}, [][2]int{{0, 3}, {7, 10}, {3, 4}}},
-		{"negative", false, [][2]int{{-5, -2}, {-2, 0}, {4, 6}}, [][2]int{{-5, 0}, {4, 6}}},
+		{"contiguous", false, false, [][2]int{{0, 3}, {3, 5}, {5, 9}}, [][2]int{{0, 9}}},
+		{"steals", false, false, [][2]int{{0, 3}, {7, 9}, {9, 10}, {3, 4}}, [][2]int{{0, 3}, {7, 10}, {3, 4}}},
+		{"negative", false, false, [][2]int{{-5, -2}, {-2, 0}, {4, 6}}, [][2]int{{-5, 0}, {4, 6}}},
 		// An unordered run ends where its last block does.
-		{"unordered", true, [][2]int{{0, 3}, {7, 9}, {3, 4}}, [][2]int{{0, 4}}},
-		{"none", false, nil, nil},
+		{"unordered", true, false, [][2]int{{0, 3}, {7, 9}, {3, 4}}, [][2]int{{0, 4}}},
+		{"block runs", false, true, [][2]int{{0, 3}, {3, 5}, {9, 10}}, [][2]int{{0, 3}, {3, 5}, {9, 10}}},
+		{"none", false, false, nil, nil},
 	} {
 		t.Run(c.name, func(t *testing.T) {
-			h := &scriptHand{blocks: slices.Clone(c.blocks)}
+			h := &scriptHand{blocks: slices.Clone(c.blocks), each: c.each}
 			r := indexes(math.MinInt, math.MinInt, 42, c.unordered)
 			var failed atomic.Pointer[runtime.Panic]
 			participate(&r, &failed, nil, hand[[]int](h))
@@ -122,6 +131,13 @@ func TestEngineRuns(t *testing.T) {
 			}
 			if len(h.verdicts) != len(c.blocks) {
 				t.Fatalf("%d verdicts for %d blocks", len(h.verdicts), len(c.blocks))
+			}
+			if c.each {
+				for k, at := range h.keptAt {
+					if at != k+1 {
+						t.Errorf("run %d kept after %d blocks were folded, want %d", k, at, k+1)
+					}
+				}
 			}
 			for _, v := range h.verdicts {
 				if v != [2]int{0, 42} {

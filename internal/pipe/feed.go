@@ -22,7 +22,8 @@ import (
 // that matches at item m) has had O(m) items pulled, not a bound's worth.
 // Nor does it write into a slot of the ring whose item may still run: the
 // takers tell it (release) the oldest position still in use, and it writes
-// at most a ring past it.
+// at most span past it: a ring, or less for a stream, whose positions stay
+// in use until its consumer has taken their items.
 //
 // Waiting: a taker that finds no item sets waiting, looks again, and sleeps
 // on wake; the feeder, after it publishes an item, wakes a taker that
@@ -41,7 +42,8 @@ import (
 // feed is the state that the feeder and the takers share.
 type feed[T any] struct {
 	w           *window[T]
-	ring        int64
+	span        int64 // the positions past low that may hold items: at most the ring's slots
+	stream      bool  // seqRing.stream
 	least, most int64
 
 	quit     chan struct{} // closed by the driver: pull no more
@@ -51,7 +53,7 @@ type feed[T any] struct {
 
 	published atomic.Int64  // the items written into the ring: positions [0, published)
 	taken     atomic.Int64  // the positions handed out lie below taken
-	low       atomic.Int64  // the oldest position still in use: the feeder writes below low+ring
+	low       atomic.Int64  // the oldest position still in use: the feeder writes below low+span
 	waiting   atomic.Bool   // a taker waits for an item
 	wake      chan struct{} // feeder to taker: an item came (capacity 1)
 	room      chan struct{} // taker to feeder: taken or low moved (capacity 1)
@@ -63,12 +65,14 @@ type feed[T any] struct {
 	exit   bool // the seq called runtime.Goexit
 }
 
-// startFeed starts a feeder that pulls the seq of w into its ring (of ring
-// slots) ahead of the takes by as many items as were taken, at least least
-// and at most most.
-func startFeed[T any](w *window[T], ring, least, most int) *feed[T] {
+// startFeed starts a feeder that pulls the seq of w into its ring, opened
+// as o says: ahead of the takes by as many items as were taken, at least
+// o.least and at most half the ring (at least maxBatch), and at most o.span
+// past the oldest position in use.
+func startFeed[T any](w *window[T], o seqRing) *feed[T] {
 	f := &feed[T]{
-		w: w, ring: int64(ring), least: int64(max(least, 1)), most: int64(max(most, 1)),
+		w: w, span: int64(min(max(o.span, 1), o.slots)), stream: o.stream,
+		least: int64(max(o.least, 1)), most: int64(max(maxBatch, o.slots/2)),
 		quit:  make(chan struct{}),
 		ended: make(chan struct{}),
 		wake:  make(chan struct{}, 1),
@@ -81,8 +85,30 @@ func startFeed[T any](w *window[T], ring, least, most int) *feed[T] {
 // full reports whether the feeder may not write position p yet: it is as
 // far ahead of the takes as it may be, or the slot's item may still run.
 func (f *feed[T]) full(p int64) bool {
-	taken := f.taken.Load()
-	return p-taken >= min(max(taken, f.least), f.most) || p-f.low.Load() >= f.ring
+	taken, low := f.taken.Load(), f.low.Load()
+	if f.stream && p-low >= max(low, f.least) {
+		return true // as far past what the stream's consumer took as it took
+	}
+	return p-taken >= min(max(taken, f.least), f.most) || p-low >= f.span
+}
+
+// hold waits, for a stream, until the feeder may write position p or must
+// stop, before the seq makes the item (see seqRing.stream); false: stop.
+func (f *feed[T]) hold(p int64) bool {
+	if f.stream {
+		f.await(p)
+	}
+	return !f.quitting.Load()
+}
+
+// await waits until the feeder may write position p, or must stop.
+func (f *feed[T]) await(p int64) {
+	for !f.quitting.Load() && f.full(p) {
+		select {
+		case <-f.room:
+		case <-f.quit:
+		}
+	}
 }
 
 // run is the feeder's goroutine.
@@ -107,12 +133,7 @@ func (f *feed[T]) run() {
 		}
 		p := int64(f.pulled)
 		// May the item go into the ring? If not, wait for the takers.
-		for !f.quitting.Load() && f.full(p) {
-			select {
-			case <-f.room:
-			case <-f.quit:
-			}
-		}
+		f.await(p)
 		if f.quitting.Load() {
 			stopped = true
 			return false
@@ -122,10 +143,11 @@ func (f *feed[T]) run() {
 		f.published.Store(p + 1)
 		// Does a taker wait for it? (After the store: see "Waiting".)
 		if f.waiting.Load() {
-			select {
-			case f.wake <- struct{}{}:
-			default: // a wake-up is already pending
-			}
+			signal(f.wake)
+		}
+		if !f.hold(p + 1) {
+			stopped = true
+			return false
 		}
 		return true
 	})
@@ -180,7 +202,7 @@ func (f *feed[T]) handed(hi int64) {
 }
 
 // release tells the feeder that no position below low is in use any more:
-// it may write the slots of the ring up to low+ring.
+// it may write the positions up to low+span.
 func (f *feed[T]) release(low int) {
 	if int64(low) > f.low.Load() {
 		f.low.Store(int64(low))

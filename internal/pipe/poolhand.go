@@ -71,6 +71,8 @@ func (h *poolHand[A]) next() (lo, hi int, ok bool) {
 
 func (h *poolHand[A]) newRun() { h.newRange() }
 
+func (h *poolHand[A]) blockRuns() bool { return false }
+
 // folded stops or cuts the partitioner as the Reducer says, and, at the
 // end of a window, resizes the pieces and, once a quantum, yields the
 // processor.

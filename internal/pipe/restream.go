@@ -318,35 +318,36 @@ func (c *chunks[T]) batches(b *batching, done <-chan struct{}, body func(lo, hi 
 	c.ended = p.ended && !p.dropped && len(pending) == 0
 }
 
-func (c *chunks[T]) open(ring, least int, exact bool, done <-chan struct{}) seqTaker {
+func (c *chunks[T]) open(o seqRing, done <-chan struct{}) seqTaker {
 	c.acquire()
-	if isClosed(done) && !exact {
+	if isClosed(done) && !o.exact {
 		c.w.busy.Store(false)
 		return nil
 	}
 	w := c.w
-	w.openRing(ring)
-	return &chunkTaker[T]{w: w, p: c.start(), room: make(chan struct{}, 1)}
+	slots := w.openRing(o.slots)
+	return &chunkTaker[T]{w: w, span: min(max(o.span, 1), slots), p: c.start(), room: make(chan struct{}, 1)}
 }
 
 // chunkTaker is the seqTaker of a restream: it copies the pump's chunks
 // into the ring as the room in it allows.
 type chunkTaker[T any] struct {
 	w    *window[T]
+	span int // the positions past low that may hold items
 	p    *pump[T]
 	room chan struct{} // release to wait: low moved (capacity 1)
 
 	mu      sync.Mutex // guards what follows: wait copies, arrived and release look
 	pending []T        // taken from the pump, not yet into the ring
 	next    int        // the position of pending[0]: the items arrived
-	low     int        // the oldest position in use: the ring holds [low, low+len)
+	low     int        // the oldest position in use: the ring holds [low, low+span)
 	pumped  bool       // the pump has ended
 	stopped bool
 }
 
 // fill copies into the ring what of pending fits. t.mu is held.
 func (t *chunkTaker[T]) fill() {
-	n := min(len(t.pending), t.low+t.w.slots-t.next)
+	n := min(len(t.pending), t.low+t.span-t.next)
 	for i, v := range t.pending[:n] {
 		t.w.put(t.next+i, v)
 	}

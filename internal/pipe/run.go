@@ -59,15 +59,16 @@ func runObserved[A any](cfg Config, lo, hi int, r Reducer[A]) A {
 }
 
 // drive runs the loop on the driver that cfg calls for: the one place where
-// a driver is picked. The observers, if any, are already in place. The
-// stream driver comes back here for each of its batches, with cfg.stream
-// cleared.
+// a driver is picked. The observers, if any, are already in place. A
+// stream over a seq runs on the sequence driver, which hands its runs to
+// the stream's consumer; the stream driver, over a range, comes back here
+// for each of its batches, with cfg.stream cleared.
 func drive[A any](cfg Config, lo, hi int, r Reducer[A]) A {
 	switch {
-	case cfg.stream != nil:
-		return runStream(cfg, lo, hi, r)
 	case cfg.seq != nil:
 		return runSeq(cfg, r)
+	case cfg.stream != nil:
+		return runStream(cfg, lo, hi, r)
 	case hi <= lo || isClosed(cfg.done()):
 		return r.identity()
 	case cfg.Blocking != 0:

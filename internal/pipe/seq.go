@@ -19,8 +19,9 @@ import (
 // blockseq.go). The seq is therefore called on one goroutine, one item at
 // a time, and the adapters
 // built on the Spec (Map, Filter) and every terminal operation need no
-// change. (The stream driver, whose producer goroutine already runs beside
-// the loop that takes its items, pulls the seq itself: window.batches.)
+// change; a Stream's loop over a seq is this one loop too. (A restream's
+// producer, whose goroutine already runs beside the loop that takes its
+// items, pulls the seq itself: window.batches.)
 
 // batchSource drives a seq in batches: body runs the batch at positions
 // [lo, hi) and says whether to go on.
@@ -29,16 +30,31 @@ type batchSource interface {
 	// channel's seq.
 	batches(b *batching, done <-chan struct{}, body func(lo, hi int) bool)
 	// open starts a feeder for the sequence drivers, whose participants
-	// take the items a chunk at a time into a ring of ring slots (a power
-	// of two). Nil: the seq is nil, or done is closed and not exact (the
-	// seq is not pulled at all). The feeder runs ahead of the takes by at
-	// least least items (see feed.go). With exact, the seq is pulled even
-	// if done is closed, so that the number of items and the end that
-	// seqTaker.stop reports tell whether the context left an item out.
-	open(ring, least int, exact bool, done <-chan struct{}) seqTaker
+	// take the items a chunk at a time into a ring (see seqRing). Nil: the
+	// seq is nil, or done is closed and not o.exact (the seq is not pulled
+	// at all).
+	open(o seqRing, done <-chan struct{}) seqTaker
 	// itemSize is the size of an item in the ring, which the sequence
 	// drivers size by it.
 	itemSize() uintptr
+}
+
+// seqRing is how a sequence driver opens a seq (batchSource.open).
+type seqRing struct {
+	slots int // the ring's slots, a power of two
+	span  int // at most this many positions past the oldest in use hold items (at most slots)
+	least int // the feeder runs ahead of the takes by at least least items (see feed.go)
+	// exact: the seq is pulled even if done is closed, so that the number
+	// of items and the end that seqTaker.stop reports tell whether the
+	// context left an item out.
+	exact bool
+	// stream: the loop's results go to a stream (stream.go), whose
+	// consumer holds the positions it has not taken in use. The feeder
+	// runs at most as far past the oldest position in use as that
+	// position (at least least), as it runs ahead of the takes, so that a
+	// loop body that stops after k items has had O(k) items pulled; and
+	// the seq makes no item before the span has room for it.
+	stream bool
 }
 
 // seqTaker holds the items of a seq, in order, for the participants of the
@@ -57,7 +73,7 @@ type seqTaker interface {
 	// runs ahead of them (see feed.go).
 	handed(hi int)
 	// release says that no position below low is in use any more: the
-	// slots of the ring up to low+ring may take new items.
+	// positions up to low+span may take new items.
 	release(low int)
 	// stop ends the feeder, if it still runs, and waits until it has:
 	// n items were pulled, and ended tells whether the seq returned by
@@ -78,10 +94,10 @@ const (
 	blockingBatches = 4
 )
 
-// batching sizes the batches of the sequence and stream drivers: a batch
-// holds at least least items (but the last) and at most most, and grows
-// while batches take under batchTarget/2, shrinks when they take over
-// twice it.
+// batching sizes the batches of the stream driver and of a restream's
+// producer (runBatches): a batch holds at least least items (but the last)
+// and at most most, and grows while batches take under batchTarget/2,
+// shrinks when they take over twice it.
 type batching struct {
 	least, most int
 	size        int // items in the next batch
@@ -92,8 +108,8 @@ type batching struct {
 	start   time.Time // when the current batch started
 }
 
-// newBatching returns the batching of the sequence and stream drivers for
-// cfg: in blocking mode a batch holds at least blockingBatches times the
+// newBatching returns the batching of the stream driver and of a
+// restream's producer for cfg: in blocking mode a batch holds at least blockingBatches times the
 // limit, so that the limit is reached (a batch sized by time alone would
 // hold one item that waits a millisecond, and run it alone). A positive
 // bound bounds every batch, least included; 0 lets batches grow to
@@ -259,8 +275,8 @@ func (w *window[T]) itemSize() uintptr {
 }
 
 // batches pulls the seq into batches of b's sizes on the calling goroutine
-// and runs body on each (the stream driver's way through a seq: its
-// producer goroutine already runs beside the loop that takes the items).
+// and runs body on each (a restream's way through a seq: its producer
+// goroutine already runs beside the loop that takes the items).
 func (w *window[T]) batches(b *batching, done <-chan struct{}, body func(lo, hi int) bool) {
 	// A second operation on the same iterator is refused first, whatever
 	// the state of its context.
@@ -324,16 +340,16 @@ func (w *window[T]) batches(b *batching, done <-chan struct{}, body func(lo, hi 
 	}
 }
 
-func (w *window[T]) open(ring, least int, exact bool, done <-chan struct{}) seqTaker {
+func (w *window[T]) open(o seqRing, done <-chan struct{}) seqTaker {
 	if !w.busy.CompareAndSwap(false, true) {
 		panic("gopar: an iterator from par.FromSeq runs one terminal operation at a time")
 	}
-	if w.empty() || isClosed(done) && !exact {
+	if w.empty() || isClosed(done) && !o.exact {
 		w.busy.Store(false)
 		return nil
 	}
-	ring = w.openRing(ring)
-	return &ringTaker[T]{w: w, f: startFeed(w, ring, least, max(maxBatch, ring/2))}
+	o.slots = w.openRing(o.slots)
+	return &ringTaker[T]{w: w, f: startFeed(w, o)}
 }
 
 // ringTaker is the seqTaker of a window: the feeder writes the items into

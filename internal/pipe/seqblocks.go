@@ -51,6 +51,7 @@ type seqBlocks struct {
 	front  int        // the first position no participant has reserved or taken
 	tail   int        // the participant holding [front, ∞) (reserve), or -1: front is free
 	waiter bool       // a participant waits on the seq, outside mu
+	floor  int        // a stream's: positions from it on are not consumed yet (math.MaxInt: no stream)
 }
 
 // seqPart is a participant's state in seqBlocks.
@@ -61,7 +62,7 @@ type seqPart struct {
 
 func newSeqBlocks(src seqTaker, ring, reach, participants int, reserve bool, stopped func(at int) bool) *seqBlocks {
 	s := &seqBlocks{src: src, ring: ring, reach: reach, reserve: reserve, stopped: stopped,
-		quit: make(chan struct{}), parts: make([]seqPart, participants), tail: -1}
+		quit: make(chan struct{}), parts: make([]seqPart, participants), tail: -1, floor: math.MaxInt}
 	for k := range s.parts {
 		s.parts[k].run = -1
 	}
@@ -228,12 +229,28 @@ func (s *seqBlocks) oldest() int {
 func (s *seqBlocks) finished(k int) {
 	s.mu.Lock()
 	s.parts[k].run = -1
-	if o := s.oldest(); o < math.MaxInt {
-		s.src.release(o)
-	}
+	s.release()
 	s.cond.Broadcast()
 	if s.waiter && s.stopped(s.src.arrived()) {
 		s.interrupt() // the loop was decided: the items waited for are not needed
 	}
+	s.mu.Unlock()
+}
+
+// release tells the seq the oldest position in use: running, reserved and
+// not taken, or, in a stream, not consumed yet. s.mu is held.
+func (s *seqBlocks) release() {
+	if o := min(s.oldest(), s.floor); o < math.MaxInt {
+		s.src.release(o)
+	}
+}
+
+// consumed says that a stream's consumer has handed out the items of the
+// positions below hi (Stream), which the loop over the seq ran: the feeder
+// may pull past them.
+func (s *seqBlocks) consumed(hi int) {
+	s.mu.Lock()
+	s.floor = max(s.floor, hi)
+	s.release()
 	s.mu.Unlock()
 }

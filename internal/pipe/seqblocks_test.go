@@ -209,7 +209,7 @@ func TestSeqBlocksConcurrentExactlyOnce(t *testing.T) {
 			}
 		}}
 		ring := 1 << 10
-		taker := w.open(ring, 1, false, nil)
+		taker := w.open(seqRing{slots: ring, span: ring, least: 1}, nil)
 		s := newSeqBlocks(taker, ring, 2, parts, reserve, noCut)
 		seen := make([]atomic.Int32, total)
 		var wg sync.WaitGroup

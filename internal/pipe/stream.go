@@ -11,31 +11,39 @@ import (
 )
 
 // Streaming results. Stream hands the items of a pipeline, in order, to a
-// range loop on the caller's goroutine while later items are computed. A
-// producer goroutine runs the loop with Run on a Config whose stream is set,
-// so the observers start as for any loop, and drive picks the stream driver,
-// runStream: it cuts the loop into batches as the sequence driver does (from
-// the seq, or from the range), runs each batch on the pool's or the blocking
-// driver with a Reducer that collects its items, and hands the batch's items
-// to the consumer instead of combining them.
+// range loop on the caller's goroutine (the consumer) while later items are
+// computed. A producer goroutine runs the loop with Run on a Config whose
+// stream is set, so the observers start as for any loop, and the items
+// reach the consumer in parts, through a queue that never blocks the
+// producer's side:
 //
-// The window. Before a batch is pulled (over a seq) or started, the producer
-// reserves its size in source items; the consumer gives the reservation
-// back once it has handed every item of the batch to the loop body. A batch
-// starts only while at most streamBatches-1 others are held and the
-// reservations, its own included, stay within the limit (Config.Buffer, or
-// defaultBuffer). So at any time the source items pulled or started and not
-// yet handed to the loop body number at most the limit, and a loop body
-// that stops after k items has had at most k + limit source items pulled
-// (TestStreamBreakBound).
+//   - Over a seq, the loop is the sequence driver's one loop for the whole
+//     seq (seqpool.go, blockseq.go), with every chunk a run of its own: a
+//     run goes to the consumer as soon as the runs before it have
+//     (prefixRuns with an emit), so no participant waits for the consumer
+//     or for another participant's chunk.
+//   - Over a range, the stream driver (runStream) cuts the loop into
+//     batches, sized by the clock, each an indexed loop on the pool or the
+//     blocking driver, and each batch's items are a part.
+//
+// The window. At any time the source items pulled or started and not yet
+// handed to the loop body number at most the limit (Config.Buffer, or
+// defaultBuffer), so that a loop body that stops after k items has had at
+// most k + limit source items pulled (par's TestValuesWindow). Over a seq,
+// the positions of a part stay in use until the consumer has handed out its
+// items (seqBlocks.consumed), and the feeder pulls at most the limit past
+// the oldest position in use. Over a range, a batch starts only once its
+// size is reserved: while at most streamBatches-1 others are held and the
+// reservations, its own included, stay within the limit; the consumer gives
+// the reservation back once it has handed out the batch's items.
 //
 // Stopping. When the loop body breaks, returns or panics (or calls
 // runtime.Goexit), the consumer closes quit and cancels the producer's
-// context: a batch in flight stops handing out blocks, no batch starts, a seq
-// is not pulled again, and what was computed is dropped. The consumer then
+// context: the loop stops handing out work, no batch starts, a seq is not
+// pulled again, and what was computed is dropped. The consumer then
 // waits until the producer has returned, so no goroutine is left behind.
 // A panic in the pipeline ends the producer; the consumer hands over the
-// items of the batches before it, then re-raises it. It re-raises it also
+// parts that came before it, then re-raises it. It re-raises it also
 // after the loop body broke or returned, since the callback that panicked
 // did run (a seq that yields again after yield returned false panics
 // likewise); a panic of the loop body itself goes on as it is. A runtime.Goexit on
@@ -43,21 +51,21 @@ import (
 // producer runs it) ends the consumer's goroutine the same way.
 
 // Stream windows: defaultBuffer bounds the source items held ahead of the
-// loop body unless Config.Buffer says otherwise, streamBatches the batches.
-// Batches are sized by time (batching, about a millisecond each), so the
-// default holds a few milliseconds of work: enough to keep the workers busy
-// while the loop body takes its items, whatever an item costs, with a bound
-// on the count for items that cost nanoseconds.
+// loop body unless Config.Buffer says otherwise, streamBatches the batches
+// over a range. Batches and chunks are sized by time, so the default
+// holds a few milliseconds of work: enough to keep the workers busy while
+// the loop body takes its items, whatever an item costs, with a bound on
+// the count for items that cost nanoseconds.
 const (
 	defaultBuffer = 1 << 16
 	streamBatches = 4
 )
 
-// Stream returns the items of s in source order, a batch at a time, computed
-// on the pool (or the blocking driver) ahead of the loop that ranges over
-// the result; see the comment above. Each range over the result runs the
-// pipeline once. On a closed pool it panics with runtime.ErrClosed when the
-// range starts.
+// Stream returns the items of s in source order, a part at a time,
+// computed on the pool (or the blocking driver) ahead of the loop that
+// ranges over the result; see the comment above. Each range over the
+// result runs the pipeline once. On a closed pool it panics with
+// runtime.ErrClosed when the range starts.
 func Stream[T any](s Spec[T]) stditer.Seq[[]T] {
 	return func(yield func([]T) bool) {
 		if p := s.Pool; p != nil && p.Closed() {
@@ -75,8 +83,12 @@ func Stream[T any](s Spec[T]) stditer.Seq[[]T] {
 		st.wait.Add(1)
 		go st.produce(func() { Run(cfg, s.Lo, s.Hi, collect) })
 		defer st.stop(cancel) // the loop body panicked: its panic goes on
-		for part := range st.parts {
-			if !yield(part.items.([]T)) {
+		for {
+			part, ok := st.next()
+			if !ok {
+				break
+			}
+			if items := part.items.([]T); len(items) > 0 && !yield(items) {
 				// The loop body broke or returned: the work stops, and
 				// a panic or Goexit of a callback that ran meanwhile is
 				// still passed on, never dropped.
@@ -84,13 +96,13 @@ func Stream[T any](s Spec[T]) stditer.Seq[[]T] {
 				st.end()
 				return
 			}
-			st.release(part.reserved)
+			st.release(part)
 		}
 		st.end()
 	}
 }
 
-// collector is the Reducer that collects the items of a batch in order.
+// collector is the Reducer that collects the items of a part in order.
 func collector[T any](s *Spec[T]) Reducer[[]T] {
 	return Reducer[[]T]{
 		Identity: func() []T { return nil },
@@ -112,26 +124,32 @@ func collector[T any](s *Spec[T]) Reducer[[]T] {
 
 // stream is the state a producer and its consumer share.
 type stream struct {
-	limit int             // most source items reserved at once
-	parts chan streamPart // the batches' items, in order; closed when the producer ends
-	quit  chan struct{}   // closed by the consumer: produce no more
-	room  chan struct{}   // a release happened (capacity 1)
-	once  sync.Once       // closes quit
-	wait  sync.WaitGroup  // the producer
+	limit int           // most source items held ahead of the loop body
+	quit  chan struct{} // closed by the consumer: produce no more
+	once  sync.Once     // closes quit
+	wait  sync.WaitGroup
 
-	mu    sync.Mutex // guards held and count
-	held  int        // source items reserved and not released
-	count int        // batches reserved and not released
+	// The parts, in order, from the producer's side to the consumer.
+	mu     sync.Mutex    // guards what follows
+	queue  []streamPart  // handed over, not yet taken
+	ended  bool          // the producer has ended: no part comes after queue
+	blocks *seqBlocks    // over a seq: the loop's takes, told what is consumed
+	held   int           // over a range: source items reserved and not released
+	count  int           // over a range: batches reserved and not released
+	ready  chan struct{} // producer to consumer: a part came, or the end (capacity 1)
+	room   chan struct{} // consumer to producer: a release happened (capacity 1)
 
-	// How the producer ended, written before parts is closed.
+	// How the producer ended, written before ended is set.
 	fail any  // what it panicked with
 	exit bool // its goroutine called runtime.Goexit
 }
 
-// streamPart is the items of one batch, and the source items reserved for
-// it.
+// streamPart is the items of a part; over a seq, hi is the position its
+// source items end at, and over a range, reserved is the source items
+// reserved for its batch.
 type streamPart struct {
 	items    any // a []T
+	hi       int
 	reserved int
 }
 
@@ -141,31 +159,101 @@ func newStream(buffer int) *stream {
 	}
 	return &stream{
 		limit: buffer,
-		// A batch starts only while fewer than streamBatches are held, so
-		// sends never block.
-		parts: make(chan streamPart, streamBatches),
 		quit:  make(chan struct{}),
+		ready: make(chan struct{}, 1),
 		room:  make(chan struct{}, 1),
 	}
 }
 
 // produce runs the loop (run) on the producer's goroutine and records how
-// it ended; parts is closed when it has.
+// it ended before it tells the consumer.
 func (st *stream) produce(run func()) {
 	normal := false
 	defer func() {
+		fail, exit := any(nil), false
 		if !normal {
 			if v := recover(); v != nil {
-				st.fail = v
+				fail = v
 			} else {
-				st.exit = true // only runtime.Goexit ends a function without a panic or a return
+				exit = true // only runtime.Goexit ends a function without a panic or a return
 			}
 		}
-		close(st.parts)
+		st.mu.Lock()
+		st.fail, st.exit, st.ended = fail, exit, true
+		st.mu.Unlock()
+		signal(st.ready)
 		st.wait.Done()
 	}()
 	run()
 	normal = true
+}
+
+// signal sends on c, of capacity 1, unless a wake-up is already pending.
+func signal(c chan struct{}) {
+	select {
+	case c <- struct{}{}:
+	default:
+	}
+}
+
+// emit hands a part to the consumer; false if the consumer has stopped.
+// It never waits.
+func (st *stream) emit(p streamPart) bool {
+	if isClosed(st.quit) {
+		return false
+	}
+	st.mu.Lock()
+	st.queue = append(st.queue, p)
+	st.mu.Unlock()
+	signal(st.ready)
+	return true
+}
+
+// next waits for the next part; false once the producer has ended and
+// every part was taken.
+func (st *stream) next() (streamPart, bool) {
+	for {
+		st.mu.Lock()
+		if len(st.queue) > 0 {
+			p := st.queue[0]
+			st.queue[0] = streamPart{}
+			st.queue = st.queue[1:]
+			st.mu.Unlock()
+			return p, true
+		}
+		ended := st.ended
+		st.mu.Unlock()
+		if ended {
+			return streamPart{}, false
+		}
+		<-st.ready
+	}
+}
+
+// attach makes the loop over a seq, whose takes are b, the one that the
+// consumer's releases go to. The producer calls it before it emits a part.
+func (st *stream) attach(b *seqBlocks) {
+	st.mu.Lock()
+	st.blocks = b
+	st.mu.Unlock()
+}
+
+// release says that the consumer has handed out the items of p: over a
+// seq, the feeder may pull past its positions; over a range, its
+// reservation goes back.
+func (st *stream) release(p streamPart) {
+	st.mu.Lock()
+	b := st.blocks
+	if b == nil {
+		st.held -= p.reserved
+		st.count--
+	}
+	st.mu.Unlock()
+	if b != nil {
+		b.consumed(p.hi)
+		return
+	}
+	signal(st.room)
 }
 
 // reserve waits until a batch of size source items fits in the window, and
@@ -188,45 +276,20 @@ func (st *stream) reserve(size int) bool {
 	}
 }
 
-// release gives back a batch's reservation once the consumer has handed
-// out its items.
-func (st *stream) release(size int) {
-	st.mu.Lock()
-	st.held -= size
-	st.count--
-	st.mu.Unlock()
-	select {
-	case st.room <- struct{}{}:
-	default: // a wake-up is already pending
-	}
-}
-
-// emit hands the items of a batch, for which size source items were
-// reserved, to the consumer; false if the consumer has stopped.
-func (st *stream) emit(items any, size int) bool {
-	select {
-	case <-st.quit:
-		return false
-	default:
-	}
-	st.parts <- streamPart{items, size}
-	return true
-}
-
 // stop ends the stream from the consumer's side, however the consumer's
-// loop ended: no more batches, the one in flight cancelled, and the
-// producer awaited. It is idempotent.
+// loop ended: no more parts, the loop cancelled, and the producer awaited;
+// what was not taken is dropped. It is idempotent.
 func (st *stream) stop(cancel context.CancelFunc) {
 	st.once.Do(func() { close(st.quit) })
 	cancel()
-	for range st.parts {
-		// Dropped: the consumer has stopped.
-	}
 	st.wait.Wait()
+	st.mu.Lock()
+	st.queue = nil
+	st.mu.Unlock()
 }
 
 // end passes on, in the consumer's goroutine, how the producer ended, once
-// every batch has been handed out.
+// every part has been handed out.
 func (st *stream) end() {
 	st.wait.Wait()
 	switch {
@@ -237,38 +300,25 @@ func (st *stream) end() {
 	}
 }
 
-// runStream is the stream driver (cfg.stream != nil): the loop in batches,
-// over the seq if there is one, each batch on the pool's or the blocking
-// driver (drive), and each batch's result handed to the consumer in order
-// rather than combined. It returns r.identity().
+// runStream is the stream driver over a range (cfg.stream != nil, no seq):
+// the loop in batches, each on the pool's or the blocking driver (drive),
+// and each batch's result handed to the consumer in order rather than
+// combined. It returns r.identity().
 func runStream[A any](cfg Config, lo, hi int, r Reducer[A]) A {
 	st := cfg.stream
 	cfg.stream = nil
 	done := cfg.done()
 	b := newBatching(cfg, max(1, st.limit/streamBatches))
 	b.reserve = st.reserve
-	body := func(lo, hi int) bool {
-		part := drive(cfg, lo, hi, r)
-		if isClosed(done) {
-			// Cancelled: part holds the batch's prefix that ran (see
-			// prefixRuns), the end of what the loop body gets. If the
-			// consumer stopped, emit drops it.
-			st.emit(part, b.size)
-			return false
-		}
-		return st.emit(part, b.size)
-	}
-	if src := cfg.seq; src != nil {
-		cfg.seq = nil
-		src.batches(b, done, body)
-		return r.identity()
-	}
 	if !b.ready() {
 		return r.identity()
 	}
 	for i := lo; i < hi; {
 		n := min(b.size, span(i, hi))
-		if !body(i, i+n) {
+		// Cancelled, the batch's part holds its prefix that ran (see
+		// prefixRuns), the end of what the loop body gets.
+		part := drive(cfg, i, i+n, r)
+		if !st.emit(streamPart{items: part, reserved: b.size}) || isClosed(done) {
 			break
 		}
 		i += n
@@ -298,10 +348,8 @@ func StreamUnordered[T any](s Spec[T]) stditer.Seq2[[]int, []T] {
 			parent = context.Background()
 		}
 		ctx, cancel := context.WithCancel(parent)
-		st := &stream{
-			parts: make(chan streamPart, max(s.Blocking, 1)),
-			quit:  make(chan struct{}),
-		}
+		st := newStream(0)
+		parts := make(chan unorderedPart[T], max(s.Blocking, 1))
 		cfg := s.Config
 		cfg.Context = ctx
 		emit := Reducer[struct{}]{
@@ -312,16 +360,21 @@ func StreamUnordered[T any](s Spec[T]) stditer.Seq2[[]int, []T] {
 					part.items = append(part.items, v)
 				})
 				if len(part.items) > 0 {
-					st.emit(part, 0)
+					select {
+					case parts <- part: // waits while the loop body is busy
+					case <-st.quit:
+					}
 				}
 				return acc
 			},
 		}
 		st.wait.Add(1)
-		go st.produce(func() { Run(cfg, s.Lo, s.Hi, emit) })
+		go st.produce(func() {
+			defer close(parts)
+			Run(cfg, s.Lo, s.Hi, emit)
+		})
 		defer st.stop(cancel) // the loop body panicked: its panic goes on
-		for p := range st.parts {
-			part := p.items.(unorderedPart[T])
+		for part := range parts {
 			if !yield(part.pos, part.items) {
 				st.stop(cancel)
 				st.end()
