@@ -17,14 +17,15 @@ import (
 // drivers chunks of the seq (blockingHand). Everything else a participant
 // does is the engine's, the same under every driver: it folds each block
 // into its current run, or ends that run and begins the next where the
-// block does not extend it (runBook); it records the block on its timeline
-// lane, if one is recorded; it asks the Reducer whether the loop is decided
-// or cut (verdict) and tells the hand; and when the hand has no more work
-// for it, or the user's code it runs (Identity, Fold, Stop, Cut) panics or
-// calls runtime.Goexit, it ends: it records the failure for the caller to
-// raise (unwound), and hands its runs and its lane to the loop. The
-// progress observer counts the items of each Fold (countItems), so it
-// needs nothing of its own here.
+// block does not extend it (runBook), or, in a stream, where every block
+// is a run, ends the run with the block (blockRuns); it records the block
+// on its timeline lane, if one is recorded; it asks the Reducer whether the
+// loop is decided or cut (verdict) and tells the hand; and when the hand
+// has no more work for it, or the user's code it runs (Identity, Fold,
+// Stop, Cut) panics or calls runtime.Goexit, it ends: it records the
+// failure for the caller to raise (unwound), and hands its runs and its
+// lane to the loop. The progress observer counts the items of each Fold
+// (countItems), so it needs nothing of its own here.
 
 // hand is what a driver gives one participant of its loop.
 type hand[A any] interface {
