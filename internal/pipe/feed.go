@@ -197,7 +197,7 @@ func (f *feed[T]) over(n int64) bool {
 func (f *feed[T]) handed(hi int64) {
 	if hi > f.taken.Load() {
 		f.taken.Store(hi)
-		f.signalRoom()
+		signal(f.room) // wakes the feeder if it waits for room
 	}
 }
 
@@ -206,15 +206,7 @@ func (f *feed[T]) handed(hi int64) {
 func (f *feed[T]) release(low int) {
 	if int64(low) > f.low.Load() {
 		f.low.Store(int64(low))
-		f.signalRoom()
-	}
-}
-
-// signalRoom wakes the feeder if it waits for room.
-func (f *feed[T]) signalRoom() {
-	select {
-	case f.room <- struct{}{}:
-	default: // a wake-up is already pending
+		signal(f.room) // wakes the feeder if it waits for room
 	}
 }
 

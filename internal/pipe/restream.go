@@ -402,10 +402,7 @@ func (t *chunkTaker[T]) release(low int) {
 	t.mu.Lock()
 	if low > t.low {
 		t.low = low
-		select {
-		case t.room <- struct{}{}:
-		default: // a wake-up is already pending
-		}
+		signal(t.room)
 	}
 	t.mu.Unlock()
 }
