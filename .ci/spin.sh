@@ -37,6 +37,11 @@ models=(
   "internal/sched/leapfrog.pml|-DSAFETY|-m100000||pass"
   "internal/sched/leapfrog.pml|-DSAFETY|-m100000|-DBUG_NO_RECHECK|fail"
   "internal/sched/leapfrog.pml|-DSAFETY|-m100000|-DBUG_NO_MARK|fail"
+  "internal/pipe/helpers.pml|-DSAFETY|-m100000||pass"
+  "internal/pipe/helpers.pml|-DSAFETY|-m100000|-DH=2|pass"
+  "internal/pipe/helpers.pml|-DSAFETY|-m100000|-DBUG_NO_RECHECK|fail"
+  "internal/pipe/helpers.pml|-DSAFETY|-m100000|-DBUG_RECHECK_FIRST|fail"
+  "internal/pipe/helpers.pml|-DSAFETY|-m100000|-DBUG_FEEDER_NO_OFFER|fail"
 )
 
 # check ENTRY OUT: model-checks one entry in a folder of its own and writes

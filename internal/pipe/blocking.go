@@ -78,8 +78,18 @@ type blockingLoop[A any] struct {
 	prefix   prefixRuns[A]
 
 	// On the pool (runPoolSeq): the participants are the caller and
-	// helper jobs it offers, not goroutines of the loop's own.
+	// helper jobs it offers, not goroutines of the loop's own. An
+	// unordered loop keeps the run of a helper that leaves in its slot
+	// (parked, by participant), for the next helper in the slot to go on
+	// with: one accumulator per slot for the whole seq.
 	onPool *poolSeq
+	parked []parkedRun[A]
+}
+
+// parkedRun is the run a helper left in its slot.
+type parkedRun[A any] struct {
+	x  run[A]
+	ok bool
 }
 
 // start starts one more goroutine, unless the limit is reached.
@@ -99,18 +109,21 @@ func (b *blockingLoop[A]) start() {
 // keep counting after the end, and with a take near 2^63 over a range of
 // 2^64-1 items it wraps past 2^64 to offsets already handed out. (Calls
 // here wait on I/O: one CAS per block costs nothing that matters.)
-func (b *blockingLoop[A]) nextBlock(k, take int) (i, e int, ok bool) {
+//
+// Over a seq, more reports that the block left something for another
+// participant to take (seqBlocks.block).
+func (b *blockingLoop[A]) nextBlock(k, take int) (i, e int, ok, more bool) {
 	if b.seq != nil {
 		return b.seq.block(k, take)
 	}
 	if b.decided.Load() || isClosed(b.stop) {
-		return 0, 0, false
+		return 0, 0, false, false
 	}
 	var off, end uint64
 	for {
 		off = b.next.Load()
 		if off >= b.n {
-			return 0, 0, false
+			return 0, 0, false, false
 		}
 		end = off + b.take
 		if end < off || end > b.n { // wrapped past 2^64, or past the loop's end
@@ -122,9 +135,9 @@ func (b *blockingLoop[A]) nextBlock(k, take int) (i, e int, ok bool) {
 	}
 	i, e = int(uint64(b.lo)+off), int(uint64(b.lo)+end)
 	if i >= b.cut.At() {
-		return 0, 0, false
+		return 0, 0, false, false
 	}
-	return i, e, true
+	return i, e, true, false
 }
 
 // work runs participant k of the loop, through the engine, until no item
@@ -133,7 +146,7 @@ func (b *blockingLoop[A]) nextBlock(k, take int) (i, e int, ok bool) {
 // (nil off the pool).
 func (b *blockingLoop[A]) work(k int, w *runtime.Worker) {
 	if b.onPool != nil {
-		defer b.onPool.leave()
+		defer b.onPool.leave(k)
 	} else {
 		defer b.wg.Done()
 	}
@@ -167,11 +180,14 @@ type blockingHand[A any] struct {
 
 func (h *blockingHand[A]) next() (lo, hi int, ok bool) {
 	b := h.b
-	lo, hi, ok = b.nextBlock(h.k, h.take)
+	lo, hi, ok, more := b.nextBlock(h.k, h.take)
 	switch {
 	case !ok:
 	case b.onPool != nil:
 		h.start = sinceEpoch()
+		if more {
+			b.onPool.offer(h.w)
+		}
 	case b.started.Load() < int64(b.limit) && (b.seq != nil || b.next.Load() < b.n):
 		// Hand the next item to a new goroutine while this one runs.
 		b.start()
@@ -180,6 +196,17 @@ func (h *blockingHand[A]) next() (lo, hi int, ok bool) {
 }
 
 func (h *blockingHand[A]) newRun() {}
+
+// resume takes the run parked in the helper's slot, if any.
+func (h *blockingHand[A]) resume() (run[A], bool) {
+	if h.b.parked == nil {
+		return run[A]{}, false
+	}
+	p := &h.b.parked[h.k]
+	x, ok := p.x, p.ok
+	*p = parkedRun[A]{}
+	return x, ok
+}
 
 // blockRuns: a stream's consumer takes every chunk as soon as the chunks
 // before it have run.
@@ -211,12 +238,28 @@ func (h *blockingHand[A]) keep(mine []run[A], x run[A]) []run[A] { return h.b.ke
 func (h *blockingHand[A]) abandon() { h.b.decided.Store(true) }
 
 // leave hands the loop the participant's runs and lane, and frees its slot
-// in the seq's ring.
+// in the seq's ring; an unordered loop's helper parks its one run in its
+// slot instead (see blockingLoop.parked).
 func (h *blockingHand[A]) leave(mine []run[A], log *laneLog) {
-	if s := h.b.seq; s != nil {
+	b := h.b
+	if s := b.seq; s != nil {
 		s.finished(h.k)
 	}
-	h.b.gather(mine, log)
+	if b.parked != nil && h.k > 0 && len(mine) == 1 {
+		b.parked[h.k] = parkedRun[A]{mine[0], true}
+		mine = nil
+	}
+	b.gather(mine, log)
+}
+
+// unpark gathers the runs parked in the slots, once every participant has
+// left.
+func (b *blockingLoop[A]) unpark() {
+	for _, p := range b.parked {
+		if p.ok {
+			b.runs = append(b.runs, p.x)
+		}
+	}
 }
 
 // stopped reports whether the loop needs no item at or past position at:

@@ -67,7 +67,7 @@ func pow2(n int) int { return 1 << bits.Len(uint(n-1)) }
 func (b *blockingLoop[A]) overSeq(cfg Config, src batchSource, ring, reach, least int, runAll func()) A {
 	r, done := b.r, b.stop
 	exact := r.SeqLen != nil
-	o := seqRing{slots: ring, span: ring, least: least, exact: exact}
+	o := seqRing{slots: ring, span: ring, least: least, exact: exact, arrive: b.onPool.arrival()}
 	st := cfg.stream
 	if st != nil {
 		o.span = min(ring, st.limit)
@@ -109,6 +109,7 @@ func (b *blockingLoop[A]) overSeq(cfg Config, src batchSource, ring, reach, leas
 		}
 	}()
 	b.seq = newSeqBlocks(t, ring, reach, b.limit, b.onPool != nil, b.stopped)
+	b.seq.idle = b.onPool.tokens()
 	if st != nil {
 		b.seq.floor = 0 // nothing consumed yet
 		st.attach(b.seq)
@@ -120,6 +121,7 @@ func (b *blockingLoop[A]) overSeq(cfg Config, src batchSource, ring, reach, leas
 	runAll()
 	n, ended := t.stop()
 	stopped = true
+	b.unpark()
 	if b.rec != nil {
 		b.rec.merge(b.logs)
 	}

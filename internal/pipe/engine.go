@@ -52,6 +52,11 @@ type hand[A any] interface {
 	// keep takes as soon as the block is folded (a stream's chunks, which
 	// its consumer waits for). Asked once, as the participant starts.
 	blockRuns() bool
+	// resume returns the run the participant goes on folding, if it has
+	// one as it starts: a helper that comes back into its slot of an
+	// unordered loop over a seq keeps the accumulator it parked there.
+	// Asked once, as the participant starts.
+	resume() (x run[A], ok bool)
 }
 
 // participate runs one participant of a loop with Reducer r: it takes
@@ -62,6 +67,9 @@ type hand[A any] interface {
 // program). log is the participant's timeline lane, or nil.
 func participate[A any](r *Reducer[A], failed *atomic.Pointer[runtime.Panic], log *laneLog, h hand[A]) {
 	e := engine[A]{r: r, failed: failed, log: log, blockRuns: h.blockRuns()}
+	if x, ok := h.resume(); ok {
+		e.runs.cur, e.runs.inRun = x, true
+	}
 	defer e.leave(h)
 	e.fold(h)
 	e.returned = true

@@ -23,6 +23,14 @@ type scriptHand struct {
 	leaves    int
 	each      bool  // blockRuns
 	keptAt    []int // the blocks folded when each keep came
+	resumed   *run[[]int]
+}
+
+func (h *scriptHand) resume() (run[[]int], bool) {
+	if h.resumed == nil {
+		return run[[]int]{}, false
+	}
+	return *h.resumed, true
 }
 
 func (h *scriptHand) next() (lo, hi int, ok bool) {
@@ -211,5 +219,39 @@ func TestEngineTimeline(t *testing.T) {
 	}
 	if want := [][2]int{{0, 2}, {5, 6}}; !slices.Equal(got, want) {
 		t.Errorf("lane blocks %v, want %v", got, want)
+	}
+}
+
+// A participant that resumes a run (a helper back in its slot) folds its
+// blocks into that run while they extend it, and ends it where one does
+// not: an unordered loop's one accumulator goes on.
+func TestEngineResumes(t *testing.T) {
+	for _, c := range []struct {
+		name      string
+		unordered bool
+		blocks    [][2]int
+		runs      [][2]int
+		accs      [][]int
+	}{
+		{"extends", false, [][2]int{{3, 5}}, [][2]int{{0, 5}}, [][]int{{0, 1, 2, 3, 4}}},
+		{"a new run", false, [][2]int{{7, 8}}, [][2]int{{0, 3}, {7, 8}}, [][]int{{0, 1, 2}, {7}}},
+		{"unordered", true, [][2]int{{7, 8}, {4, 5}}, [][2]int{{0, 5}}, [][]int{{0, 1, 2, 7, 4}}},
+		{"no blocks", false, nil, [][2]int{{0, 3}}, [][]int{{0, 1, 2}}},
+	} {
+		t.Run(c.name, func(t *testing.T) {
+			h := &scriptHand{blocks: slices.Clone(c.blocks), resumed: &run[[]int]{lo: 0, hi: 3, acc: []int{0, 1, 2}}}
+			r := indexes(math.MinInt, math.MinInt, 42, c.unordered)
+			var failed atomic.Pointer[runtime.Panic]
+			participate(&r, &failed, nil, hand[[]int](h))
+			var got [][2]int
+			var accs [][]int
+			for _, x := range h.left {
+				got = append(got, [2]int{x.lo, x.hi})
+				accs = append(accs, x.acc)
+			}
+			if !slices.Equal(got, c.runs) || !slices.EqualFunc(accs, c.accs, slices.Equal[[]int]) {
+				t.Errorf("runs %v folding %v, want %v folding %v", got, accs, c.runs, c.accs)
+			}
+		})
 	}
 }

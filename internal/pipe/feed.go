@@ -42,8 +42,9 @@ import (
 // feed is the state that the feeder and the takers share.
 type feed[T any] struct {
 	w           *window[T]
-	span        int64 // the positions past low that may hold items: at most the ring's slots
-	stream      bool  // seqRing.stream
+	span        int64  // the positions past low that may hold items: at most the ring's slots
+	stream      bool   // seqRing.stream
+	arrive      func() // seqRing.arrive, or nil
 	least, most int64
 
 	quit     chan struct{} // closed by the driver: pull no more
@@ -71,7 +72,7 @@ type feed[T any] struct {
 // past the oldest position in use.
 func startFeed[T any](w *window[T], o seqRing) *feed[T] {
 	f := &feed[T]{
-		w: w, span: int64(min(max(o.span, 1), o.slots)), stream: o.stream,
+		w: w, span: int64(min(max(o.span, 1), o.slots)), stream: o.stream, arrive: o.arrive,
 		least: int64(max(o.least, 1)), most: int64(max(maxBatch, o.slots/2)),
 		quit:  make(chan struct{}),
 		ended: make(chan struct{}),
@@ -142,8 +143,11 @@ func (f *feed[T]) run() {
 		f.pulled++
 		f.published.Store(p + 1)
 		// Does a taker wait for it? (After the store: see "Waiting".)
+		// If none does, arrive may offer one (seqRing.arrive).
 		if f.waiting.Load() {
 			signal(f.wake)
+		} else if f.arrive != nil {
+			f.arrive()
 		}
 		if !f.hold(p + 1) {
 			stopped = true

@@ -73,6 +73,8 @@ func (h *poolHand[A]) newRun() { h.newRange() }
 
 func (h *poolHand[A]) blockRuns() bool { return false }
 
+func (h *poolHand[A]) resume() (run[A], bool) { return run[A]{}, false }
+
 // folded stops or cuts the partitioner as the Reducer says, and, at the
 // end of a window, resizes the pieces and, once a quantum, yields the
 // processor.

@@ -55,6 +55,9 @@ type seqRing struct {
 	// loop body that stops after k items has had O(k) items pulled; and
 	// the seq makes no item before the span has room for it.
 	stream bool
+	// arrive, if not nil, is called by the feeder after it publishes an
+	// item while no taker waits for one (the pool's helpers, poolSeq).
+	arrive func()
 }
 
 // seqTaker holds the items of a seq, in order, for the participants of the

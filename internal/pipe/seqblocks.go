@@ -3,6 +3,7 @@ package pipe
 import (
 	"math"
 	"sync"
+	"sync/atomic"
 )
 
 // seqBlocks hands the participants of a loop over a seq their chunks of
@@ -20,8 +21,11 @@ import (
 //     so that the thief of the tail becomes its holder. The victim's run
 //     ends where the thief's starts.
 //   - A chunk is what has arrived in a reservation, up to the participant's
-//     chunk size; a participant that finds nothing to take or to steal
-//     waits for the feeder, one at a time (the others wait for it).
+//     chunk size. A helper that finds nothing to take or to steal leaves
+//     the loop (its worker goes back to the pool), freeing the tail if it
+//     holds it and nothing has arrived in it; its other reserved positions
+//     stay in its slot, for whoever steals them or comes into the slot.
+//     The caller waits: for the feeder, or for a chunk to end.
 //
 // So a fast seq runs as a few long runs, each taken over by a steal only
 // when a participant runs dry, and a slow one item by item as the items
@@ -41,6 +45,10 @@ type seqBlocks struct {
 	reach   int
 	reserve bool              // participants take from reservations (the pool), not the front
 	stopped func(at int) bool // the loop needs no item at or past at
+	// idle, on the pool, is the helper tokens not out with a job
+	// (poolSeq): a take that leaves something for another participant
+	// reports it while a token is idle. Nil off the pool.
+	idle *atomic.Int32
 
 	quit chan struct{} // closed when a wait on the seq is not needed
 	once sync.Once     // closes quit
@@ -80,13 +88,17 @@ const (
 	arrival             // the feeder's next item
 )
 
-// block takes participant k's next chunk, of at most take items.
+// block takes participant k's next chunk, of at most take items. more
+// reports, on the pool, that the chunk left something that another
+// participant could take, while a helper token is idle (poolSeq).
 //
-// A wait on the seq (a channel with no value yet) may outlast the loop's
-// decision (a search found its item, a callback panicked): finished then
-// interrupts it, so that the participants leave without waiting for the
-// seq to yield again.
-func (s *seqBlocks) block(k, take int) (lo, hi int, ok bool) {
+// On the pool, a helper (k > 0) that finds nothing to take returns false
+// instead of waiting: it leaves the loop. The caller (k == 0), and every
+// participant off the pool, waits. A wait on the seq (a channel with no
+// value yet) may outlast the loop's decision (a search found its item, a
+// callback panicked): finished then interrupts it, so that the
+// participants leave without waiting for the seq to yield again.
+func (s *seqBlocks) block(k, take int) (lo, hi int, ok, more bool) {
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	for {
@@ -98,10 +110,18 @@ func (s *seqBlocks) block(k, take int) (lo, hi int, ok bool) {
 		case hi > lo:
 			s.parts[k].run = lo
 			s.src.handed(hi)
-			return lo, hi, true
+			more = s.idle != nil && s.idle.Load() > 0 && s.spare(n, limit)
+			return lo, hi, true, more
 		case w == again:
 		case w == nothing:
-			return 0, 0, false
+			return 0, 0, false, false
+		case s.reserve && k > 0:
+			// A helper does not wait: it leaves, and is offered again
+			// when there is something to take.
+			if k == s.tail && s.parts[k].pos >= n {
+				s.drop(k)
+			}
+			return 0, 0, false, false
 		case w == room || s.waiter:
 			s.cond.Wait()
 		default: // arrival, and no participant waits for it yet
@@ -113,6 +133,35 @@ func (s *seqBlocks) block(k, take int) (lo, hi int, ok bool) {
 			s.cond.Broadcast()
 		}
 	}
+}
+
+// wanted reports whether a helper that came now would find a chunk that no
+// participant present is about to take: something to take, and nobody
+// waiting for the seq (a waiter takes what arrives).
+func (s *seqBlocks) wanted() bool {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	if s.waiter {
+		return false
+	}
+	n := s.src.arrived()
+	o := s.oldest()
+	return s.spare(n, o+min(s.ring, max(o, s.reach)))
+}
+
+// spare reports whether a participant that came now would find a chunk
+// among the first n positions, below limit: arrived positions that a
+// reservation holds and nobody has taken, or a free front. s.mu is held.
+func (s *seqBlocks) spare(n, limit int) bool {
+	if s.tail < 0 && s.front < min(n, limit) && !s.stopped(s.front) {
+		return true
+	}
+	for _, q := range s.parts {
+		if q.pos < min(q.hi, n, limit) && !s.stopped(q.pos) {
+			return true
+		}
+	}
+	return false
 }
 
 // next finds participant k a chunk of at most take items among the first n

@@ -5,6 +5,7 @@ import (
 	"math"
 	"math/rand/v2"
 	goruntime "runtime"
+	"slices"
 	"sync"
 	"sync/atomic"
 	"testing"
@@ -34,9 +35,11 @@ func randomTakes(r *rand.Rand) func(int) int {
 
 // modelSeqBlocks runs participants over a seqBlocks on one goroutine, in
 // the order pick gives, until every one has left: a participant with a
-// chunk finishes it, one without takes the next. It checks each chunk and
-// returns how often each position was handed out and each participant's
-// chunks.
+// chunk finishes it, one without takes the next. On the pool (reserve), a
+// helper that leaves comes back, as an offer brings it, while the loop
+// still has a participant and wanted says a newcomer would find a chunk;
+// pick chooses among those too. It checks each chunk and returns how
+// often each position was handed out and each participant's chunks.
 func modelSeqBlocks(t *testing.T, s *seqBlocks, total int, take func(k int) int, pick func(live []int) int) ([]int, [][][2]int) {
 	t.Helper()
 	parts := len(s.parts)
@@ -47,11 +50,22 @@ func modelSeqBlocks(t *testing.T, s *seqBlocks, total int, take func(k int) int,
 	for k := range live {
 		live[k] = k
 	}
+	var away []int // helpers that left
 	for steps := 0; len(live) > 0; steps++ {
 		if steps > 100*(total+parts) {
 			t.Fatalf("no end after %d steps", steps)
 		}
-		i := pick(live)
+		movers := live
+		if len(away) > 0 && s.wanted() {
+			movers = append(slices.Clone(live), away...)
+		}
+		i := pick(movers)
+		if i >= len(live) { // a helper comes back
+			k := movers[i]
+			away = slices.DeleteFunc(away, func(j int) bool { return j == k })
+			live = append(live, k)
+			i = len(live) - 1
+		}
 		k := live[i]
 		if holding[k] {
 			holding[k] = false
@@ -59,10 +73,13 @@ func modelSeqBlocks(t *testing.T, s *seqBlocks, total int, take func(k int) int,
 			continue
 		}
 		n := take(k)
-		lo, hi, ok := s.block(k, n)
+		lo, hi, ok, _ := s.block(k, n)
 		if !ok {
 			s.finished(k)
 			live = append(live[:i], live[i+1:]...)
+			if s.reserve && k > 0 {
+				away = append(away, k)
+			}
 			continue
 		}
 		if lo < 0 || hi > total || hi <= lo || hi-lo > n {
@@ -219,8 +236,14 @@ func TestSeqBlocksConcurrentExactlyOnce(t *testing.T) {
 				defer wg.Done()
 				defer s.finished(k)
 				for {
-					lo, hi, ok := s.block(k, 1+(k*7)%64)
+					lo, hi, ok, _ := s.block(k, 1+(k*7)%64)
 					if !ok {
+						// A helper that left comes back while a
+						// newcomer would find a chunk.
+						if reserve && k > 0 && s.wanted() {
+							s.finished(k)
+							continue
+						}
 						return
 					}
 					for p := lo; p < hi; p++ {

@@ -2,6 +2,7 @@ package pipe
 
 import (
 	goruntime "runtime"
+	"sync"
 	"sync/atomic"
 	"time"
 
@@ -21,6 +22,12 @@ import (
 //     that ends within goParallelAfter never wakes a worker. After that it
 //     offers the pool's other workers one helper job each, under the
 //     loop's Frame, so that a wait runs only the loop's work.
+//   - Only the caller waits for the seq. A helper (a pool worker) that
+//     finds nothing to take leaves the loop, and its worker goes back to
+//     the pool, where other operations' work or the sleep protocol has it:
+//     a slow seq holds no worker of the pool. A helper is offered again
+//     when there is something to take and nobody present to take it (see
+//     helpers below).
 //   - The participants take their chunks through seqBlocks
 //     (seqblocks.go): each from a reservation of its own, which another
 //     steals half of only when it runs dry, so that its chunks stay
@@ -67,23 +74,49 @@ func runPoolSeq[A any](cfg Config, src batchSource, r Reducer[A]) A {
 	ring := pow2(max(seqRingMin, seqRingChunks*workers*most, min(seqRingMost, seqRingBytes/int(max(src.itemSize(), 1)))))
 	b := &blockingLoop[A]{r: r, limit: workers, stop: cfg.done(), rec: cfg.rec}
 	p := &poolSeq{pool: pool, helpers: workers - 1, least: max(cfg.MinBlock, 1), most: most, target: target}
-	p.help = func(w *runtime.Worker) { b.work(int(b.started.Add(1)), w) }
+	p.work = b.work
+	p.wanted = func() bool { return b.seq.wanted() }
 	b.onPool = p
-	return b.overSeq(cfg, src, ring, workers, 1, func() { p.run(b.work) })
+	if r.Unordered && r.Combine != nil {
+		b.parked = make([]parkedRun[A], workers)
+	}
+	return b.overSeq(cfg, src, ring, workers, 1, func() { p.run() })
 }
 
 // poolSeq is what a loop over a seq on the pool adds to the blocking
 // loop's state: who participates, and how large their chunks are.
+//
+// Helpers. The caller offers all of them once (spread), each holding
+// a token; a helper that finds nothing to take leaves the loop, and gives
+// its token back (idle) once its slot is free. A token goes out again,
+// with a new helper job, where there is something to take that nobody
+// present takes: after a participant's take that leaves more for another
+// (offer, on its worker's deque), or when the feeder publishes an item
+// while no participant waits for one (arrive, through the pool's
+// injector). No offer is lost: a helper gives its token back before it
+// looks once more for something to take (wanted), and the others look at
+// the tokens after they make something takeable, both with sequentially
+// consistent atomics, so either the helper sees the item and comes back,
+// or the other side sees the token and offers it (helpers.pml). A lost
+// offer would cost only parallelism, not progress, while the caller waits
+// for the seq; but a callback on the caller that waits for a later item
+// needs a helper to run that item.
 type poolSeq struct {
 	pool    *runtime.Pool
-	caller  *runtime.Worker       // the worker the caller entered the pool as (nil: none)
-	helpers int                   // the helper jobs the caller offers
-	help    func(*runtime.Worker) // a helper job
-	start   time.Duration         // when the loop started, on sinceEpoch's clock
-	offered bool                  // the caller has offered the helpers (the caller's)
-	live    atomic.Int32          // participants that have not left, the caller included
-	left    sched.Latch           // set by the last participant to leave
-	frame   sched.Frame           // the loop's region of the fork tree
+	caller  *runtime.Worker // the worker the caller entered the pool as (nil: none)
+	helpers int             // the helper jobs the caller offers
+	start   time.Duration   // when the loop started, on sinceEpoch's clock
+	offered bool            // the caller has offered the helpers (the caller's)
+	left    sched.Latch     // set by the last participant to leave
+	frame   sched.Frame     // the loop's region of the fork tree
+
+	work   func(k int, w *runtime.Worker) // runs participant k on w until it leaves
+	wanted func() bool                    // a participant that came now would find a chunk
+	idle   atomic.Int32                   // helper tokens not out with a job
+
+	mu      sync.Mutex // guards what follows
+	present int        // participants in the loop, the caller included until it leaves
+	free    []int      // the helpers' slots (participant numbers) nobody holds
 
 	least, most int           // bounds of a chunk (Config's MinBlock and MaxBlock)
 	target      time.Duration // the time a chunk should take
@@ -92,8 +125,11 @@ type poolSeq struct {
 // run runs the loop's participants: the caller, as participant 0, and the
 // helpers it offers; it returns once every one has left. A
 // runtime.Goexit on the caller waits for the others too, then goes on.
-func (p *poolSeq) run(work func(k int, w *runtime.Worker)) {
-	p.live.Store(1)
+func (p *poolSeq) run() {
+	p.present = 1
+	for k := p.helpers; k >= 1; k-- {
+		p.free = append(p.free, k)
+	}
 	p.start = sinceEpoch()
 	p.pool.Do(func(w *runtime.Worker) {
 		p.caller = w
@@ -104,9 +140,9 @@ func (p *poolSeq) run(work func(k int, w *runtime.Worker)) {
 			}
 		}()
 		if w == nil {
-			work(0, nil) // no worker to offer helpers from: the caller runs every chunk
+			p.work(0, nil) // no worker to offer helpers from: the caller runs every chunk
 		} else {
-			sched.Spread(w, &p.frame, 0, p.help, func(w *runtime.Worker) { work(0, w) }, &p.left)
+			sched.Spread(w, &p.frame, 0, p.help, func(w *runtime.Worker) { p.work(0, w) }, &p.left)
 		}
 		waited = true
 	})
@@ -119,13 +155,109 @@ func (p *poolSeq) spread(w *runtime.Worker) {
 		return
 	}
 	p.offered = true
-	p.live.Add(int32(p.helpers)) // before the offers: a helper may leave at once
 	for range p.helpers {
 		sched.Offer(w, p.help)
 	}
 	// Let a woken worker start its helper at once rather than after the
 	// Go scheduler's back-off (internal/sched/SLEEP.md).
 	goruntime.Gosched()
+}
+
+// help is a helper job, which holds a token: it joins the loop, and once
+// it has left, comes back while there is something to take and it gets
+// its token back.
+func (p *poolSeq) help(w *runtime.Worker) {
+	for p.join(w) && p.wanted() && p.take() {
+	}
+}
+
+// join runs one participant on w, in a free slot, and gives its token
+// back once it has left and freed the slot; false: the loop is over.
+func (p *poolSeq) join(w *runtime.Worker) bool {
+	defer p.idle.Add(1)
+	k, ok := p.enter()
+	if !ok {
+		return false
+	}
+	p.work(k, w) // ends with p.leave(k)
+	return true
+}
+
+// take takes a token, if one is idle.
+func (p *poolSeq) take() bool {
+	for {
+		n := p.idle.Load()
+		if n <= 0 {
+			return false
+		}
+		if p.idle.CompareAndSwap(n, n-1) {
+			return true
+		}
+	}
+}
+
+// offer offers a helper from w, the worker of a participant whose take
+// left something for another, if a token is idle.
+func (p *poolSeq) offer(w *runtime.Worker) {
+	if w != nil && p.take() {
+		sched.Offer(w, p.help)
+	}
+}
+
+// arrive is the feeder's: it has published an item, and no participant
+// waits for one. It offers a helper through the pool's injector, if a
+// token is idle.
+func (p *poolSeq) arrive() {
+	if p.take() && !sched.Inject(p.pool, p.help) {
+		p.idle.Add(1)
+	}
+}
+
+// arrival returns the feeder's hook, arrive (seqRing.arrive); nil off the
+// pool, where p is nil.
+func (p *poolSeq) arrival() func() {
+	if p == nil {
+		return nil
+	}
+	return p.arrive
+}
+
+// tokens returns the idle tokens, which seqBlocks looks at after a take;
+// nil off the pool, where p is nil.
+func (p *poolSeq) tokens() *atomic.Int32 {
+	if p == nil {
+		return nil
+	}
+	return &p.idle
+}
+
+// enter claims a free slot for a helper; false once the loop is over (the
+// caller and every helper have left).
+func (p *poolSeq) enter() (k int, ok bool) {
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	if p.present == 0 {
+		return 0, false
+	}
+	k = p.free[len(p.free)-1]
+	p.free = p.free[:len(p.free)-1]
+	p.present++
+	return k, true
+}
+
+// leave says that participant k has left the loop; the last one to leave,
+// after the caller, sets left.
+func (p *poolSeq) leave(k int) {
+	p.mu.Lock()
+	if k != 0 {
+		p.free = append(p.free, k)
+	}
+	p.present--
+	last := p.present == 0
+	p.mu.Unlock()
+	if last {
+		p.left.Set()
+	}
 }
 
 // lane returns the timeline lane of participant k, on w, as in the pool
@@ -135,13 +267,6 @@ func (p *poolSeq) lane(k int, w *runtime.Worker) laneKey {
 		return laneKey{kind: callerLane}
 	}
 	return poolLane(w, p.caller, p.pool.Workers())
-}
-
-// leave says that a participant has left the loop.
-func (p *poolSeq) leave() {
-	if p.live.Add(-1) == 0 {
-		p.left.Set()
-	}
 }
 
 // newChunkSize returns a participant's chunk size, which starts at the

@@ -6,7 +6,7 @@
 // needs (Pool, Worker, Scope, Stats, Panic, Default, New, JoinFunc), and
 // its package doc says what the pool promises. The rest is exported here
 // for the layers above, internal/pipe and par, only: the plumbing of a parallel loop
-// ([Spread], [Offer], [Wait], [Frame], [Latch]), lazy promotion ([Promote],
+// ([Spread], [Offer], [Inject], [Wait], [Frame], [Latch]), lazy promotion ([Promote],
 // [Promotion], [JoinLazy], [Hungry]), and the carrying of a panic or Goexit
 // across goroutines ([Catch], [Unwinding], [Record], [Raise], [Stronger],
 // [NewPanic], [CallAfter]). Those that act on a Pool or a Worker are

@@ -459,10 +459,33 @@ func (p *Pool) Go(fn func(w *Worker)) {
 		go fn(nil)
 		return
 	}
+	p.inject(fn)
+}
+
+// inject puts fn in p's injector, a job nobody waits for, and wakes a
+// sleeping worker for it.
+func (p *Pool) inject(fn func(*Worker)) {
 	j := &job{fn: fn}
 	j.fr.detached = true
 	p.injector.Push(j)
 	p.notify()
+}
+
+// Inject runs fn on one of p's workers, asynchronously, as Go does, for a
+// goroutine that is no member of the pool (a loop's feeder) and offers a
+// loop's participant: it reports false, and fn never runs, where Go would
+// panic or start a goroutine of its own: on a closed pool, an inline one,
+// or inside a testing/synctest bubble. A fn injected as Close runs may
+// never run; a caller counts on neither.
+func Inject(p *Pool, fn func(*Worker)) bool {
+	if p == nil || fn == nil {
+		p.refuseDo("Inject", fn == nil)
+	}
+	if p.closed.Load() || p.inline || inBubble() {
+		return false
+	}
+	p.inject(fn)
+	return true
 }
 
 // lease claims a free guest slot for the goroutine owner (a curG): the

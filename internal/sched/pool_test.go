@@ -332,3 +332,21 @@ func testNextGuestWaitSkipsLeftWork(t *testing.T, leave func(w *Worker, x func(*
 		t.Fatalf("the second guest's Wait ran work the first guest offered: the waiting rule is broken")
 	}
 }
+
+// TestInject: Inject runs its func on a worker of an open pool and reports
+// true; on a closed pool it reports false and the func never runs.
+func TestInject(t *testing.T) {
+	p := newPool(t, 2)
+	ran := make(chan *Worker, 1)
+	if !Inject(p, func(w *Worker) { ran <- w }) {
+		t.Fatal("Inject on an open pool reported false")
+	}
+	if w := <-ran; w == nil || w.Pool() != p {
+		t.Fatalf("the injected func ran on %v, want a worker of the pool", w)
+	}
+	q := newPool(t, 2)
+	q.Close()
+	if Inject(q, func(*Worker) { t.Error("an injected func ran on a closed pool") }) {
+		t.Fatal("Inject on a closed pool reported true")
+	}
+}
