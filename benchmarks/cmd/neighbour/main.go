@@ -14,9 +14,9 @@
 // no CPU, so a good neighbour leaves the sum its time.
 //
 // The cases alternate (alone, hand, gopar, alone, ...), and a balanced probe,
-// a static fan-out of GOMAXPROCS goroutines over the same sum against a plain
-// loop, runs alone in each round: its speedup says whether the machine had
-// its cores (trusted at >= 1.7x on 2 cores).
+// a static fan-out of GOMAXPROCS goroutines against a plain loop over the
+// same items, runs alone in each round: its speedup says whether the machine
+// had its cores (trusted at >= 1.7x on 2 cores).
 //
 //	go run ./cmd/neighbour               # 5 rounds, the default pool
 //	go run ./cmd/neighbour -rounds 9
@@ -48,7 +48,7 @@ func f(i int) int { return int(mix(uint64(i)) & 0xffff) }
 // sum is the operation under test.
 func sum() int { return par.Sum(par.Map(par.Range(0, n), f)) }
 
-// loop is the probe's sequential side.
+// loop is the sum on one goroutine, which checks the others' results.
 func loop() int {
 	s := 0
 	for i := range n {
@@ -57,28 +57,49 @@ func loop() int {
 	return s
 }
 
-// static is the probe's parallel side: one goroutine per GOMAXPROCS.
-func static() int {
+// The probe: probeItems items of a chain of 32 mixes each, by a plain loop
+// (probeLoop) and a static fan-out of one goroutine per GOMAXPROCS
+// (probeStatic).
+const probeItems = 1 << 19
+
+func probeItem(i int) uint64 {
+	x := uint64(i)
+	for range 32 {
+		x = mix(x)
+	}
+	return x
+}
+
+func probeLoop() int {
+	var s uint64
+	for i := range probeItems {
+		s += probeItem(i)
+	}
+	return int(s)
+}
+
+func probeStatic() int {
 	p := runtime.GOMAXPROCS(0)
-	parts := make([]int, p)
+	parts := make([]uint64, p)
 	var wg sync.WaitGroup
 	for k := range p {
 		wg.Add(1)
 		go func() {
 			defer wg.Done()
-			s, lo, hi := 0, k*n/p, (k+1)*n/p
+			var s uint64
+			lo, hi := k*probeItems/p, (k+1)*probeItems/p
 			for i := lo; i < hi; i++ {
-				s += f(i)
+				s += probeItem(i)
 			}
 			parts[k] = s
 		}()
 	}
 	wg.Wait()
-	s := 0
+	var s uint64
 	for _, v := range parts {
 		s += v
 	}
-	return s
+	return int(s)
 }
 
 // streams starts the two slow streams, with gopar or by hand, and returns
@@ -162,8 +183,8 @@ func main() {
 	times := map[string][]time.Duration{}
 	var probes []float64
 	for range *rounds {
-		tl, _ := timed(loop)
-		ts, _ := timed(static)
+		tl, _ := timed(probeLoop)
+		ts, _ := timed(probeStatic)
 		probes = append(probes, float64(tl)/float64(ts))
 		for _, c := range cases {
 			var stop func()
