@@ -122,6 +122,15 @@ func (s *seqBlocks) block(k, take int) (lo, hi int, ok, more bool) {
 				s.drop(k)
 			}
 			return 0, 0, false, false
+		case w == room && !s.running():
+			// Nothing runs that would make room: the oldest positions
+			// in use are reserved in the slot of a helper that left.
+			if lo, hi = s.borrow(take, n, limit); hi > lo {
+				s.parts[k].run = lo
+				s.src.handed(hi)
+				return lo, hi, true, false
+			}
+			s.cond.Wait()
 		case w == room || s.waiter:
 			s.cond.Wait()
 		default: // arrival, and no participant waits for it yet
@@ -133,6 +142,34 @@ func (s *seqBlocks) block(k, take int) (lo, hi int, ok, more bool) {
 			s.cond.Broadcast()
 		}
 	}
+}
+
+// running reports whether a participant runs a chunk, whose end makes
+// room. s.mu is held.
+func (s *seqBlocks) running() bool {
+	for _, q := range s.parts {
+		if q.run >= 0 {
+			return true
+		}
+	}
+	return false
+}
+
+// borrow takes a chunk of at most take items at the oldest position in
+// use, from the reservation that holds it (a helper's that left), for a
+// participant whose own items are out of reach while nothing runs. s.mu
+// is held.
+func (s *seqBlocks) borrow(take, n, limit int) (lo, hi int) {
+	o := s.oldest()
+	for j := range s.parts {
+		q := &s.parts[j]
+		if q.pos == o && q.pos < min(q.hi, n, limit) && !s.stopped(q.pos) {
+			lo, hi = q.pos, min(q.pos+take, q.hi, n, limit)
+			q.pos = hi
+			return lo, hi
+		}
+	}
+	return 0, 0
 }
 
 // wanted reports whether a helper that came now would find a chunk that no
