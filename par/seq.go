@@ -15,8 +15,9 @@ import (
 // for the whole seq. A chunk grows while the seq is ahead of the work and
 // is whatever has arrived while the work waits for the seq, so a slow
 // seq's items are taken up as soon as a goroutine is free. A seq faster
-// than the work runs ahead of it by at most about 65,536 items (then it
-// waits: memory stays bounded). So:
+// than the work runs ahead of it by at most about 4 MB of items, counted
+// at unsafe.Sizeof of each and at most 262,144 of them (then it waits:
+// memory stays bounded). So:
 //
 //   - seq is never called concurrently: it needs no locking of its own.
 //     It runs on another goroutine than the caller's, which it may not
@@ -28,7 +29,7 @@ import (
 //     TryForEach), a panic in a callback, or the context is done, seq's
 //     next yield returns false; the items it had pulled ahead are dropped
 //     (a decision at item m leaves O(m + workers) items pulled, and at most
-//     about 65,536 past the items taken), and every goroutine of the
+//     the 4 MB above past the items taken), and every goroutine of the
 //     operation has returned when the operation does. A Try form whose
 //     context is done tells from them whether the context left an item out
 //     (Iter.WithContext);

@@ -21,8 +21,8 @@ import (
 // loop body as soon as the chunks before them have, so that no worker
 // waits for a slower one; over a range or a slice in batches, each once the
 // loop has room for it. At most WithBuffer's n source items (by default
-// 65,536; over a range, also at most a few milliseconds of work) are pulled
-// or computed and not yet handed to the loop body. Memory stays bounded
+// about 4 MB of items: see WithBuffer) are pulled or computed and not yet
+// handed to the loop body. Memory stays bounded
 // however long the input: over FromSeq, the sequence is pulled only as fast
 // as the loop takes items, and no further ahead of the loop body than the
 // items it has taken, so that a break after k items costs O(k) work.
@@ -179,12 +179,17 @@ func (it Nums[T]) Unordered() Nums[T] { return Nums[T]{it.Iter.Unordered()} }
 func (r Ints) Unordered() Ints { return Ints{r.Nums.Unordered()} }
 
 // WithBuffer returns it with Values and All holding at most n source items
-// pulled or computed ahead of the loop body, rather than the default of
-// 65,536 (which, for items that take over a few microseconds, is never
-// reached: the batches in flight are sized to a few milliseconds of work).
-// Set it to bound the memory of large items; a buffer of fewer than the
-// pool's workers times a few items leaves workers idle. Other operations
-// ignore it. It panics if n < 1.
+// pulled or computed ahead of the loop body, rather than the default.
+//
+// The default holds about 4 MB of items: as many source items as 4 MB
+// holds at the size of what each takes in the buffer, unsafe.Sizeof of
+// the item type T plus, over FromSeq, that of the sequence's item; at most
+// 65,536 and at least one per worker of the pool (per call, with
+// Blocking). Memory an item points to (a string's bytes, a slice's array)
+// is not counted: set n where that is large. 1 KB records are held 2,048
+// at a time (1 KB from the sequence and 1 KB computed), lines of text
+// 65,536. A buffer of fewer than the pool's workers times a few items
+// leaves workers idle. Other operations ignore it. It panics if n < 1.
 func (it Iter[T]) WithBuffer(n int) Iter[T] {
 	if n < 1 {
 		panic(fmt.Sprintf("gopar: WithBuffer(%d): the buffer must hold at least 1 item", n))

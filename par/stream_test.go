@@ -117,6 +117,63 @@ func TestValuesWindow(t *testing.T) {
 	}
 }
 
+// TestValuesBufferBytes: by default a stream holds about 4 MB of items,
+// counted at their size: 1 KB records from FromSeq, each mapped to
+// another, are at most 2,048 ahead of the loop body (1 KB in the ring and
+// 1 KB computed), and over a range, whose items are only computed, 4,096;
+// at least one per worker. A limit of 65,536 items, whatever their size,
+// fails it.
+func TestValuesBufferBytes(t *testing.T) {
+	type record [1024]byte
+	const n = 20_000
+	for _, workers := range []int{1, 2, 4, 64} {
+		pool := newPool(t, workers)
+		var pulled, computed atomic.Int64
+		seq := func(yield func(record) bool) {
+			for i := range n {
+				pulled.Add(1)
+				var r record
+				r[0], r[1] = byte(i), byte(i>>8)
+				if !yield(r) {
+					return
+				}
+			}
+		}
+		mapped := func(r record) record { computed.Add(1); r[2] = 1; return r }
+		limit := int64(max(2048, workers))
+		k := int64(0)
+		for r := range par.Map(par.FromSeq(seq), mapped).WithPool(pool).Values() {
+			if int(r[0])|int(r[1])<<8 != int(k%(1<<16)) || r[2] != 1 {
+				t.Fatalf("%d workers: item %d is wrong", workers, k)
+			}
+			if p := pulled.Load(); p > k+1+limit {
+				t.Fatalf("%d workers: %d records pulled while the loop body holds record %d (limit %d)", workers, p, k, limit)
+			}
+			k++
+		}
+		if k != n {
+			t.Fatalf("%d workers: %d records, want %d", workers, k, n)
+		}
+		computed.Store(0)
+		limit = int64(max(4096, workers))
+		k = 0
+		for r := range par.Map(par.Range(0, n), func(i int) record {
+			computed.Add(1)
+			var r record
+			r[0] = byte(i)
+			return r
+		}).WithPool(pool).Values() {
+			if r[0] != byte(k) {
+				t.Fatalf("%d workers: range item %d is wrong", workers, k)
+			}
+			if c := computed.Load(); c > k+1+limit {
+				t.Fatalf("%d workers: %d records computed while the loop body holds record %d (limit %d)", workers, c, k, limit)
+			}
+			k++
+		}
+	}
+}
+
 // TestValuesStopsTheWork: after a break in the loop body, the work in
 // flight stops: a range of 2^40 costly items returns at once, and no
 // callback runs after the loop statement has ended.

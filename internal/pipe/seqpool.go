@@ -48,10 +48,10 @@ const (
 	// waits for another's chunk to leave the ring.
 	seqChunkMost  = 1 << 13
 	seqRingChunks = 4
-	seqRingMin    = 1 << 16
-	// The ring holds up to seqRingBytes of items, within seqRingMost
-	// slots: a steal splits what has arrived past the oldest item in use,
-	// so the longer the ring, the fewer the steals and the runs. Its
+	// The ring holds seqRingBytes of items, within seqRingMost slots and
+	// at least seqRingChunks items per participant (a chunk's most shrinks
+	// to fit): a steal splits what has arrived past the oldest item in
+	// use, so the longer the ring, the fewer the steals and the runs. Its
 	// segments are allocated as the feeder reaches them (window), so a
 	// short seq costs one.
 	seqRingBytes = 4 << 20
@@ -70,8 +70,9 @@ func runPoolSeq[A any](cfg Config, src batchSource, r Reducer[A]) A {
 		pool = runtime.Default()
 	}
 	workers := pool.Workers()
-	most, target := cfg.clamp(seqChunkMost), seqChunkTarget
-	ring := pow2(max(seqRingMin, seqRingChunks*workers*most, min(seqRingMost, seqRingBytes/int(max(src.itemSize(), 1)))))
+	slots := max(seqRingChunks*workers, min(seqRingMost, seqRingBytes/int(max(src.itemSize(), 1))))
+	most, target := cfg.clamp(min(seqChunkMost, slots/(seqRingChunks*workers))), seqChunkTarget
+	ring := pow2(max(slots, seqRingChunks*workers*most))
 	b := &blockingLoop[A]{r: r, limit: workers, stop: cfg.done(), rec: cfg.rec}
 	p := &poolSeq{pool: pool, helpers: workers - 1, least: max(cfg.MinBlock, 1), most: most, target: target}
 	p.work = b.work

@@ -6,6 +6,7 @@ import (
 	goruntime "runtime"
 	"slices"
 	"sync"
+	"unsafe"
 
 	"github.com/gopar-dev/gopar/runtime"
 )
@@ -27,8 +28,7 @@ import (
 //     blocking driver, and each batch's items are a part.
 //
 // The window. At any time the source items pulled or started and not yet
-// handed to the loop body number at most the limit (Config.Buffer, or
-// defaultBuffer), so that a loop body that stops after k items has had at
+// handed to the loop body number at most the limit (streamLimit), so that a loop body that stops after k items has had at
 // most k + limit source items pulled (par's TestValuesWindow). Over a seq,
 // the positions of a part stay in use until the consumer has handed out its
 // items (seqBlocks.consumed), and the feeder pulls at most the limit past
@@ -50,16 +50,49 @@ import (
 // the producer's goroutine (a callback that calls t.Fatal while the
 // producer runs it) ends the consumer's goroutine the same way.
 
-// Stream windows: defaultBuffer bounds the source items held ahead of the
-// loop body unless Config.Buffer says otherwise, streamBatches the batches
-// over a range. Batches and chunks are sized by time, so the default
-// holds a few milliseconds of work: enough to keep the workers busy while
-// the loop body takes its items, whatever an item costs, with a bound on
-// the count for items that cost nanoseconds.
+// Stream windows. Unless Config.Buffer says otherwise, the limit is what
+// defaultBufferBytes holds of a source position's items (the source item
+// in the ring, if the source is a seq, and the item computed from it, by
+// their unsafe.Sizeof: see bufferLimit), at most defaultBuffer and at least
+// one per worker. streamBatches is the batches held over a range. Batches
+// and chunks are sized by time, so the default holds a few milliseconds of
+// work for small items: enough to keep the workers busy while the loop
+// body takes its items, whatever an item costs.
 const (
-	defaultBuffer = 1 << 16
-	streamBatches = 4
+	defaultBuffer      = 1 << 16
+	defaultBufferBytes = 4 << 20
+	streamBatches      = 4
 )
+
+// bufferLimit returns a stream's limit, in source items: buffer, if
+// positive; else as many as defaultBufferBytes holds at size bytes each,
+// within [least, defaultBuffer].
+func bufferLimit(buffer int, size uintptr, least int) int {
+	if buffer > 0 {
+		return buffer
+	}
+	return max(least, min(defaultBuffer, defaultBufferBytes/int(max(size, 1))))
+}
+
+// streamLimit is the limit of a stream of s's items: a source position
+// holds an item of T and, over a seq, the seq's item in the ring. Its
+// least is the pool's workers (the blocking driver's calls at once), so
+// that every participant has an item to run.
+func streamLimit[T any](s *Spec[T]) int {
+	size := unsafe.Sizeof(*new(T))
+	if s.seq != nil {
+		size += s.seq.itemSize()
+	}
+	least := s.Blocking
+	if least <= 0 {
+		pool := s.Pool
+		if pool == nil {
+			pool = runtime.Default()
+		}
+		least = pool.Workers()
+	}
+	return bufferLimit(s.Buffer, size, least)
+}
 
 // Stream returns the items of s in source order, a part at a time,
 // computed on the pool (or the blocking driver) ahead of the loop that
@@ -76,7 +109,7 @@ func Stream[T any](s Spec[T]) stditer.Seq[[]T] {
 			parent = context.Background()
 		}
 		ctx, cancel := context.WithCancel(parent)
-		st := newStream(s.Buffer)
+		st := newStream(streamLimit(&s))
 		cfg := s.Config
 		cfg.Context, cfg.stream = ctx, st
 		collect := collector(&s)
@@ -153,12 +186,11 @@ type streamPart struct {
 	reserved int
 }
 
-func newStream(buffer int) *stream {
-	if buffer <= 0 {
-		buffer = defaultBuffer
-	}
+// newStream returns a stream whose limit is limit source items (see
+// streamLimit).
+func newStream(limit int) *stream {
 	return &stream{
-		limit: buffer,
+		limit: limit,
 		quit:  make(chan struct{}),
 		ready: make(chan struct{}, 1),
 		room:  make(chan struct{}, 1),
@@ -348,7 +380,7 @@ func StreamUnordered[T any](s Spec[T]) stditer.Seq2[[]int, []T] {
 			parent = context.Background()
 		}
 		ctx, cancel := context.WithCancel(parent)
-		st := newStream(0)
+		st := newStream(streamLimit(&s))
 		parts := make(chan unorderedPart[T], max(s.Blocking, 1))
 		cfg := s.Config
 		cfg.Context = ctx

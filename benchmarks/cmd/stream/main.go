@@ -23,6 +23,13 @@
 // and how many items gopar pulled past the break (its bound: the 1,000
 // consumed plus Values' buffer of 65,536, plus one chunk of 256 items).
 //
+// With -records it measures instead the memory a stream of large items
+// holds: 1 KB records ([1024]byte), each mapped to another, consumed in
+// order by a loop that sleeps 1 ms every 1,000 records, through
+// par.Map(par.FromSeq(src), f).Values() at 2, 16 and 64 workers, and
+// through a hand-written producer, channel of 2P batches of 1,024 records
+// and P workers, in order (P = GOMAXPROCS): the peak HeapInuse each saw.
+//
 // The text is written once to a file in the temporary folder and reused.
 package main
 
@@ -52,8 +59,13 @@ func main() {
 		path    = flag.String("file", "", "the text (default: gopar-stream-<mb>MB.txt in the temporary folder, made if missing)")
 		child   = flag.String("child", "", "run one implementation and print its checksum and time (used by the parent)")
 		endless = flag.Bool("endless", false, "measure the break out of an endless sequence instead")
+		records = flag.Bool("records", false, "measure the peak heap of a stream of 1 KB records instead")
 	)
 	flag.Parse()
+	if *records && *child == "" {
+		runRecords(*rounds, *procs)
+		return
+	}
 	if *endless && *child == "" {
 		runEndless(*rounds, *procs)
 		return
@@ -123,8 +135,13 @@ func median(xs []time.Duration) time.Duration {
 // runOnce runs one implementation in a child process and returns its
 // checksum, the time it reported and its peak RSS in bytes.
 func runOnce(im, path string, procs int) (sum string, took time.Duration, maxRSS int64, err error) {
+	return runWorkers(im, path, procs, procs)
+}
+
+// runWorkers is runOnce with a pool of workers workers.
+func runWorkers(im, path string, procs, workers int) (sum string, took time.Duration, maxRSS int64, err error) {
 	cmd := exec.Command(os.Args[0], "-child", im, "-file", path)
-	cmd.Env = append(os.Environ(), "GOMAXPROCS="+strconv.Itoa(procs), "GOPAR_WORKERS="+strconv.Itoa(procs))
+	cmd.Env = append(os.Environ(), "GOMAXPROCS="+strconv.Itoa(procs), "GOPAR_WORKERS="+strconv.Itoa(workers))
 	cmd.Stderr = os.Stderr
 	out, err := cmd.Output()
 	if err != nil {
@@ -187,6 +204,10 @@ func runChild(im, path string) {
 		}
 	case "probe-static":
 		sum = probeStatic()
+	case "records-hand", "records-gopar":
+		sum, peak := runRecordsChild(im == "records-gopar")
+		fmt.Println(sum, time.Since(start).Nanoseconds(), peak/1024)
+		return
 	case "endless-seq", "endless-gopar":
 		var pulled int
 		seq := func(yield func(string) bool) {
