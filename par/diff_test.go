@@ -2601,8 +2601,9 @@ func (c *diffCase) r3(tag string) string {
 // checkStream: Values and All give a prefix of the model's items: the
 // first k when the body breaks after k (R4), all of them unless cancelled
 // or when every item ran (R1), none under a context done before (R2).
-// Over FromSeq, a body that breaks after k items leaves at most k + the
-// buffer source items pulled (R4).
+// Over FromSeq, a body that breaks at source item k leaves at most k + 1
+// + the buffer source items pulled, the buffer once for each adapter that
+// made a stream of a stream (R4).
 func (c *diffCase) checkStream(r *diffRun, cancelled, allRan bool) {
 	got := r.list
 	if c.unordered && c.blocking > 0 {
@@ -2625,14 +2626,16 @@ func (c *diffCase) checkStream(r *diffRun, cancelled, allRan bool) {
 	if !cancelled && !broke {
 		c.checkExact("model", c.n)
 	}
-	if broke && len(got) == c.breakAt && c.src == srcSeq && c.counted() && c.streams == 0 {
+	if broke && len(got) == c.breakAt && c.src == srcSeq && c.counted() {
 		buffer := c.buffer
 		if buffer == 0 {
 			buffer = 1 << 16
 		}
+		// Each adapter that made a stream of a stream holds up to the
+		// buffer too.
 		last := (got[len(got)-1] - c.lo) & diffMask
-		if pulled := c.pulled.Load(); pulled > int64(last+1+buffer) {
-			c.failf("R4: the body broke at source item %d, and %d items were pulled, over that plus the buffer %d", last, pulled, buffer)
+		if pulled := c.pulled.Load(); pulled > int64(last+1+buffer*max(1, c.streams)) {
+			c.failf("R4: the body broke at source item %d, and %d items were pulled, over that plus the buffer %d for each of %d restreams", last, pulled, buffer, c.streams)
 		}
 	}
 }

@@ -31,8 +31,10 @@ import (
 // more is handed out, what runs skips its blocks not yet started and its
 // results are dropped, FromSeq pulls no more items, and every goroutine of
 // the operation has returned before the loop statement ends. A loop body
-// that stops after k items has had at most k + n source items pulled. A
-// panic in the pipeline's functions is re-raised in the loop's goroutine as
+// that stops at the item of source item k has had at most k + 1 + n source
+// items pulled, plus n for each adapter in the chain that makes a stream
+// of a stream (Take, Skip, Enumerate, Chain or Zip after a Filter, a
+// FlatMap or over FromSeq: see WithBuffer). A panic in the pipeline's functions is re-raised in the loop's goroutine as
 // a *Panic, after a prefix of the items before the one that panicked. No
 // panic or runtime.Goexit of a callback that ran is dropped: one that
 // happens in work computed ahead while the loop body breaks or returns is
@@ -189,7 +191,15 @@ func (r Ints) Unordered() Ints { return Ints{r.Nums.Unordered()} }
 // is not counted: set n where that is large. 1 KB records are held 2,048
 // at a time (1 KB from the sequence and 1 KB computed), lines of text
 // 65,536. A buffer of fewer than the pool's workers times a few items
-// leaves workers idle. Other operations ignore it. It panics if n < 1.
+// leaves workers idle.
+//
+// The buffer holds through the adapters that make a stream of a stream
+// (Take, Skip, Enumerate, Chain or Zip after a Filter, a FlatMap or over
+// FromSeq): each computes the items before it at most n positions ahead
+// of those the rest of the pipeline still uses (by default, as many as
+// 4 MB holds at the size of its items), whichever terminal operation runs.
+// Other operations than Values and All otherwise ignore it. It panics if
+// n < 1.
 func (it Iter[T]) WithBuffer(n int) Iter[T] {
 	if n < 1 {
 		panic(fmt.Sprintf("gopar: WithBuffer(%d): the buffer must hold at least 1 item", n))

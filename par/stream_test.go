@@ -174,6 +174,57 @@ func TestValuesBufferBytes(t *testing.T) {
 	}
 }
 
+// TestWithBufferThroughAdapters: WithBuffer(n) holds through the adapters
+// that make a stream of a stream (Enumerate, Skip, Take, Chain, Zip after
+// a Filter, over FromSeq): a loop body that breaks after k items has had at
+// most n source items pulled past the source item of the k-th, per such
+// adapter in the chain. Without the pump's credit, Enumerate after a
+// Filter pulled about 500 for a break after 10.
+func TestWithBufferThroughAdapters(t *testing.T) {
+	even := func(i int) bool { return i%2 == 0 }
+	key := func(p par.Pair[int, int]) int { return p.Value }
+	chains := []struct {
+		name   string
+		layers int // adapters that make a stream of a stream
+		build  func(src par.Iter[int]) par.Iter[int]
+	}{
+		{"Enumerate(Filter)", 1, func(src par.Iter[int]) par.Iter[int] { return par.Map(par.Enumerate(src.Filter(even)), key) }},
+		{"Enumerate(Enumerate(Filter))", 2, func(src par.Iter[int]) par.Iter[int] {
+			return par.Map(par.Enumerate(par.Map(par.Enumerate(src.Filter(even)), key)), key)
+		}},
+		{"Filter.Skip", 1, func(src par.Iter[int]) par.Iter[int] { return src.Filter(even).Skip(4) }},
+		{"FlatMap.Take", 1, func(src par.Iter[int]) par.Iter[int] {
+			return par.FlatMap(src, func(i int) []int { return []int{i, i} }).Take(1 << 30)
+		}},
+		{"Chain(Filter, Slice)", 1, func(src par.Iter[int]) par.Iter[int] { return par.Chain(src.Filter(even), par.Slice([]int{-1})) }},
+		{"Zip(Filter, Range)", 1, func(src par.Iter[int]) par.Iter[int] {
+			return par.ZipWith(src.Filter(even), par.Range(0, 1<<40), func(x, _ int) int { return x })
+		}},
+	}
+	const stopAt = 10
+	for _, workers := range []int{1, 2, 4} {
+		pool := newPool(t, workers)
+		for _, buffer := range []int{1, 16, 100} {
+			for _, ch := range chains {
+				c := &pullCounter{n: 1 << 20}
+				k, last := 0, 0
+				for v := range ch.build(par.FromSeq(c.seq)).WithPool(pool).WithBuffer(buffer).Values() {
+					last = v
+					if k++; k == stopAt {
+						break
+					}
+				}
+				if k != stopAt {
+					t.Fatalf("%s: %d items, want %d", ch.name, k, stopAt)
+				}
+				if p := c.pulled.Load(); p > int64(last+1+buffer*ch.layers) {
+					t.Errorf("%s, %d workers, WithBuffer(%d): %d items pulled for a break at source item %d", ch.name, workers, buffer, p, last)
+				}
+			}
+		}
+	}
+}
+
 // TestValuesStopsTheWork: after a break in the loop body, the work in
 // flight stops: a range of 2^40 costly items returns at once, and no
 // callback runs after the loop statement has ended.

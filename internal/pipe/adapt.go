@@ -39,9 +39,9 @@ func TakeSpec[T any](s Spec[T], n int) Spec[T] {
 func SkipSpec[T any](s Spec[T], n int) Spec[T] {
 	if !s.indexed() {
 		items := itemsOf(s)
-		return restream(s.Config, func(up Config, emit func([]T) bool) bool {
+		return restream(s.Config, func(up Config, c *credit, emit func([]T) bool) bool {
 			left := n
-			return items(up, func(batch []T) bool {
+			return items(up, c, func(batch []T) bool {
 				drop := min(left, len(batch))
 				left -= drop
 				return drop == len(batch) || emit(batch[drop:])
@@ -60,9 +60,9 @@ func SkipSpec[T any](s Spec[T], n int) Spec[T] {
 func EnumerateSpec[T, U any](s Spec[T], f func(i int, v T) U) Spec[U] {
 	if !s.indexed() {
 		items := itemsOf(s)
-		return restream(s.Config, func(up Config, emit func([]U) bool) bool {
+		return restream(s.Config, func(up Config, c *credit, emit func([]U) bool) bool {
 			i := 0
-			return items(up, func(batch []T) bool {
+			return items(up, c, func(batch []T) bool {
 				out := make([]U, len(batch))
 				for k, v := range batch {
 					out[k] = f(i+k, v)
@@ -132,8 +132,8 @@ func ChainSpec[T any](a, b Spec[T]) Spec[T] {
 	a.Failure = JoinFailures(a.Failure, b.Failure) // either side's source may fail
 	if a.seq != nil || b.seq != nil {
 		first, then := itemsOf(a), itemsOf(b)
-		return restream(a.Config, func(up Config, emit func([]T) bool) bool {
-			return first(up, emit) && then(up, emit)
+		return restream(a.Config, func(up Config, c *credit, emit func([]T) bool) bool {
+			return first(up, c, emit) && then(up, c, emit)
 		})
 	}
 	la, lb := span(a.Lo, a.Hi), span(b.Lo, b.Hi)

@@ -17,7 +17,10 @@ import (
 // For each operation, a producer goroutine (the pump) computes the items
 // before the adapter in batches, each batch a parallel loop of its own
 // (runBatches), and hands them over a batch at a time through a small
-// channel, which bounds how far it runs ahead; the operation's driver takes
+// channel; its credit bounds how far it runs ahead, in positions before the
+// adapter, as the operation's buffer says (Config.Buffer, or the bytes of
+// bufferLimit): a batch starts only once the batches whose items the
+// driver may still use leave room for it. The operation's driver takes
 // them into the window that the Spec's item function reads, as it takes a
 // seq's. So the result is a seq like any other, except in three points
 // that a seq cannot give:
@@ -36,9 +39,10 @@ import (
 // producer computes the items before an adapter for one operation, with
 // the settings up (up.Context is the pump's, cancelled when the operation
 // stops it), and hands them to emit in order, a chunk at a time, until emit
-// returns false. It reports whether it handed out every item: false if emit
+// returns false; each batch it computes is reserved from the pump's
+// credit first. It reports whether it handed out every item: false if emit
 // or the context stopped it. The chunks handed to emit are not reused.
-type producer[T any] func(up Config, emit func([]T) bool) bool
+type producer[T any] func(up Config, c *credit, emit func([]T) bool) bool
 
 // configured is a batchSource whose work before its items runs with the
 // settings of the operation that pulls it: Run hands them over with
@@ -72,17 +76,19 @@ func upstream[T any](s Spec[T], up Config) Spec[T] {
 
 // itemsOf is the producer of the items of s, in order.
 func itemsOf[T any](s Spec[T]) producer[T] {
-	return func(up Config, emit func([]T) bool) bool { return runBatches(s, up, -1, emit) }
+	return func(up Config, c *credit, emit func([]T) bool) bool { return runBatches(s, up, c, -1, emit) }
 }
 
 // prefixOf is the producer of the first n items of s.
 func prefixOf[T any](s Spec[T], n int) producer[T] {
-	return func(up Config, emit func([]T) bool) bool { return n == 0 || runBatches(s, up, n, emit) }
+	return func(up Config, c *credit, emit func([]T) bool) bool { return n == 0 || runBatches(s, up, c, n, emit) }
 }
 
 // runBatches runs s with the settings up in batches, in order, each on the
 // pool (or the blocking driver), and hands each batch's items to emit; with
-// need >= 0, only the first need items, and it stops there. Batches follow
+// need >= 0, only the first need items, and it stops there. Each batch is
+// reserved from c before it is pulled or run, and holds at most a
+// creditBatches-th of its limit. Batches follow
 // the clock as the sequence driver's do; over a seq with need >= 0, no
 // batch is longer than the items still needed, so that a seq whose items
 // each give at most one item (no FlatMap) is pulled for no item past the
@@ -94,14 +100,15 @@ func prefixOf[T any](s Spec[T], n int) producer[T] {
 // that ran whole does not count as cut, even if the context is done by its
 // end: the next batch tells, running nothing if it is (so that, as over a
 // seq, a done context that left no item out is told from one that did).
-func runBatches[T any](s Spec[T], up Config, need int, emit func([]T) bool) bool {
+func runBatches[T any](s Spec[T], up Config, c *credit, need int, emit func([]T) bool) bool {
 	t := upstream(s, up)
 	cfg := up
 	cfg.seq = nil
 	r := partCollector(&t)
 	done := up.done()
 	stopped, cut := false, false
-	b := newBatching(cfg, 0)
+	b := newBatching(cfg, max(1, c.limit/creditBatches))
+	b.reserve = c.reserve
 	body := func(lo, hi int) bool {
 		part := Run(cfg, lo, hi, r)
 		items := part.items
@@ -123,7 +130,7 @@ func runBatches[T any](s Spec[T], up Config, need int, emit func([]T) bool) bool
 		if need >= 0 {
 			b.reserve = func(int) bool {
 				b.size = max(1, min(b.size, need))
-				return need > 0
+				return need > 0 && c.reserve(b.size)
 			}
 		}
 		src.batches(b, done, body)
@@ -201,9 +208,9 @@ type pair[T, U any] struct {
 // until either runs out.
 func zipOf[T, U any](a Spec[T], b Spec[U]) producer[pair[T, U]] {
 	left, right := itemsOf(a), itemsOf(b)
-	return func(up Config, emit func([]pair[T, U]) bool) bool {
+	return func(up Config, c *credit, emit func([]pair[T, U]) bool) bool {
 		var rightEnded bool
-		next, stop := stditer.Pull(stditer.Seq[[]U](func(yield func([]U) bool) { rightEnded = right(up, yield) }))
+		next, stop := stditer.Pull(stditer.Seq[[]U](func(yield func([]U) bool) { rightEnded = right(up, c, yield) }))
 		defer stop()
 		// The second side first: over an empty one, the first need not run.
 		ys, more := next()
@@ -214,13 +221,13 @@ func zipOf[T, U any](a Spec[T], b Spec[U]) producer[pair[T, U]] {
 			// Cut short: the pairs have ended anyway if the first side
 			// has no item.
 			some := false
-			return left(up, func([]T) bool { some = true; return false }) && !some
+			return left(up, c, func([]T) bool { some = true; return false }) && !some
 		}
 		// The next batch of the second side is taken as soon as the last
 		// one is used up: once it has none, the pairs end with the item of
 		// the first side that used it, and no more of that side runs.
 		short, emitted := false, true
-		all := left(up, func(xs []T) bool {
+		all := left(up, c, func(xs []T) bool {
 			out := make([]pair[T, U], 0, len(xs))
 			for _, x := range xs {
 				out = append(out, pair[T, U]{x, ys[0]})
@@ -276,7 +283,8 @@ func (c *chunks[T]) start() *pump[T] {
 	up := Config{Pool: c.cfg.Pool, MinBlock: c.cfg.MinBlock, MaxBlock: c.cfg.MaxBlock, Context: ctx,
 		Blocking: c.cfg.Blocking, Buffer: c.cfg.Buffer}
 	p := &pump[T]{chunks: make(chan []T, pumpChunks), quit: make(chan struct{}), cancel: cancel}
-	go p.run(func() bool { return c.produce(up, p.emit) })
+	p.credit = &credit{limit: bufferLimit(c.cfg.Buffer, c.w.itemSize(), leastBuffer(c.cfg)), quit: p.quit, room: make(chan struct{}, 1)}
+	go p.run(func() bool { return c.produce(up, p.credit, p.emit) })
 	return p
 }
 
@@ -309,6 +317,7 @@ func (c *chunks[T]) batches(b *batching, done <-chan struct{}, body func(lo, hi 
 		if !body(w.base, taken) {
 			break
 		}
+		p.credit.release(taken)
 		b.adapt()
 	}
 	w.batch = nil
@@ -405,6 +414,7 @@ func (t *chunkTaker[T]) release(low int) {
 		signal(t.room)
 	}
 	t.mu.Unlock()
+	t.p.credit.release(low)
 }
 
 func (t *chunkTaker[T]) stop() (n int, ended bool) {
@@ -421,8 +431,96 @@ func (t *chunkTaker[T]) raise() { t.p.raise() }
 
 // pumpChunks is the number of chunks a pump may hand over ahead of the
 // driver: enough that the driver rarely waits for the pump's next chunk,
-// while the Stream under it bounds the items computed ahead.
+// while its credit bounds the items computed ahead.
 const pumpChunks = 2
+
+// creditBatches: a pump's batch holds at most this fraction of its
+// credit's limit, so that the next batches run while the driver takes the
+// last ones.
+const creditBatches = 4
+
+// credit bounds what a restream's pump holds ahead of its driver: the
+// positions of the batches it has pulled or run (over the Spec before the
+// adapter) whose items the driver may still use, at most limit, the
+// operation's buffer (Config.Buffer, or as many items as
+// defaultBufferBytes holds: bufferLimit). A batch's positions are held
+// from reserve until the driver has released the last item the pump
+// handed over after the batch ran: a batch that gave no item stays held
+// until the next one that does is released, or the driver has released
+// every item handed over. A batch may always start when none is held.
+type credit struct {
+	limit int
+	quit  <-chan struct{} // the pump's: stop waiting
+	room  chan struct{}   // a release happened (capacity 1)
+
+	mu       sync.Mutex // guards what follows
+	held     int        // positions reserved and not given back
+	loose    int        // of held, those of batches reserved since the last handing over
+	out      int        // the items handed over to the driver
+	released int        // the driver uses no item below released
+	spans    []heldSpan // the held batches handed over, in order
+}
+
+// heldSpan is n positions held until the driver releases the items below
+// end.
+type heldSpan struct{ end, n int }
+
+// reserve waits until a batch of n positions fits in the limit, and holds
+// them; false if the pump is stopped.
+func (c *credit) reserve(n int) bool {
+	for {
+		c.mu.Lock()
+		c.settle()
+		if c.held == 0 || c.held+n <= c.limit {
+			c.held += n
+			c.loose += n
+			c.mu.Unlock()
+			return true
+		}
+		c.mu.Unlock()
+		select {
+		case <-c.room:
+		case <-c.quit:
+			return false
+		}
+	}
+}
+
+// handed says that the pump hands the driver n more items: the batches
+// reserved since the last handing over are held until the driver
+// releases them.
+func (c *credit) handed(n int) {
+	c.mu.Lock()
+	c.out += n
+	if c.loose > 0 {
+		c.spans = append(c.spans, heldSpan{end: c.out, n: c.loose})
+		c.loose = 0
+	}
+	c.mu.Unlock()
+}
+
+// release says that the driver uses no item below low.
+func (c *credit) release(low int) {
+	c.mu.Lock()
+	c.released = max(c.released, low)
+	c.mu.Unlock()
+	signal(c.room)
+}
+
+// settle gives back the positions whose items the driver has released.
+// The batches run one at a time, so the loose positions at a reserve are
+// those of batches that ran and gave no item. c.mu is held.
+func (c *credit) settle() {
+	k := 0
+	for ; k < len(c.spans) && c.spans[k].end <= c.released; k++ {
+		c.held -= c.spans[k].n
+	}
+	c.spans = append(c.spans[:0], c.spans[k:]...)
+	if c.released >= c.out {
+		c.held -= c.loose
+		c.loose = 0
+	}
+}
 
 // pump is the state that a restream's producer goroutine and the driver
 // share.
@@ -437,7 +535,8 @@ type pump[T any] struct {
 	fail  any  // what it panicked with
 	exit  bool // its goroutine called runtime.Goexit
 
-	dropped bool // stop dropped items (the driver's)
+	dropped bool    // stop dropped items (the driver's)
+	credit  *credit // bounds the batches ahead of the driver
 }
 
 // run is the producer's goroutine.
@@ -459,6 +558,7 @@ func (p *pump[T]) run(produce func() bool) {
 
 // emit hands a chunk to the driver; false once the driver has stopped.
 func (p *pump[T]) emit(c []T) bool {
+	p.credit.handed(len(c))
 	select {
 	case p.chunks <- c:
 		return true

@@ -76,22 +76,26 @@ func bufferLimit(buffer int, size uintptr, least int) int {
 
 // streamLimit is the limit of a stream of s's items: a source position
 // holds an item of T and, over a seq, the seq's item in the ring. Its
-// least is the pool's workers (the blocking driver's calls at once), so
-// that every participant has an item to run.
+// least is leastBuffer, so that every participant has an item to run.
 func streamLimit[T any](s *Spec[T]) int {
 	size := unsafe.Sizeof(*new(T))
 	if s.seq != nil {
 		size += s.seq.itemSize()
 	}
-	least := s.Blocking
-	if least <= 0 {
-		pool := s.Pool
-		if pool == nil {
-			pool = runtime.Default()
-		}
-		least = pool.Workers()
+	return bufferLimit(s.Buffer, size, leastBuffer(s.Config))
+}
+
+// leastBuffer is the least default limit of a loop with the settings cfg:
+// its pool's workers, or its calls at once with Blocking.
+func leastBuffer(cfg Config) int {
+	if cfg.Blocking > 0 {
+		return cfg.Blocking
 	}
-	return bufferLimit(s.Buffer, size, least)
+	pool := cfg.Pool
+	if pool == nil {
+		pool = runtime.Default()
+	}
+	return pool.Workers()
 }
 
 // Stream returns the items of s in source order, a part at a time,
