@@ -39,7 +39,7 @@ func runBlocking[A any](cfg Config, lo, hi int, r Reducer[A]) A {
 	b := &blockingLoop[A]{r: r, lo: lo, n: uint64(hi) - uint64(lo), limit: cfg.Blocking,
 		take: uint64(max(cfg.MinBlock, 1)), stop: cfg.done(), rec: cfg.rec}
 	b.start()
-	b.wg.Wait()
+	sched.Block(cfg.Pool, b.wg.Wait) // the caller may be a pool worker
 	if b.rec != nil {
 		b.rec.merge(b.logs)
 	}

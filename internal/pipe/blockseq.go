@@ -44,7 +44,7 @@ func runBlockingSeq[A any](cfg Config, src batchSource, r Reducer[A]) A {
 	b := &blockingLoop[A]{r: r, limit: cfg.Blocking, take: uint64(take), stop: cfg.done(), rec: cfg.rec}
 	return b.overSeq(cfg, src, ring, ring, blockingBatches*cfg.Blocking*take, func() {
 		b.start()
-		b.wg.Wait()
+		sched.Block(cfg.Pool, b.wg.Wait) // the caller may be a pool worker
 	})
 }
 
@@ -110,6 +110,9 @@ func (b *blockingLoop[A]) overSeq(cfg Config, src batchSource, ring, reach, leas
 	}()
 	b.seq = newSeqBlocks(t, ring, reach, b.limit, b.onPool != nil, b.stopped)
 	b.seq.idle = b.onPool.tokens()
+	if b.onPool != nil {
+		b.seq.pool = b.onPool.pool
+	}
 	if st != nil {
 		b.seq.floor = 0 // nothing consumed yet
 		st.attach(b.seq)

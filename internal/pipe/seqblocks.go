@@ -4,6 +4,9 @@ import (
 	"math"
 	"sync"
 	"sync/atomic"
+
+	"github.com/gopar-dev/gopar/internal/sched"
+	"github.com/gopar-dev/gopar/runtime"
 )
 
 // seqBlocks hands the participants of a loop over a seq their chunks of
@@ -49,6 +52,10 @@ type seqBlocks struct {
 	// (poolSeq): a take that leaves something for another participant
 	// reports it while a token is idle. Nil off the pool.
 	idle *atomic.Int32
+	// pool, on the pool, is the one whose slot the caller's waits lend
+	// (sched.Block), where the caller is a worker of it: a loop over a
+	// seq called from a callback. Nil off the pool.
+	pool *runtime.Pool
 
 	quit chan struct{} // closed when a wait on the seq is not needed
 	once sync.Once     // closes quit
@@ -130,13 +137,13 @@ func (s *seqBlocks) block(k, take int) (lo, hi int, ok, more bool) {
 				s.src.handed(hi)
 				return lo, hi, true, false
 			}
-			s.cond.Wait()
+			sched.Block(s.pool, s.cond.Wait)
 		case w == room || s.waiter:
-			s.cond.Wait()
+			sched.Block(s.pool, s.cond.Wait)
 		default: // arrival, and no participant waits for it yet
 			s.waiter = true
 			s.mu.Unlock()
-			s.src.wait(n, s.quit)
+			sched.Block(s.pool, func() { s.src.wait(n, s.quit) })
 			s.mu.Lock()
 			s.waiter = false
 			s.cond.Broadcast()

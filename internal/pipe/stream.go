@@ -8,6 +8,7 @@ import (
 	"sync"
 	"unsafe"
 
+	"github.com/gopar-dev/gopar/internal/sched"
 	"github.com/gopar-dev/gopar/runtime"
 )
 
@@ -113,7 +114,7 @@ func Stream[T any](s Spec[T]) stditer.Seq[[]T] {
 			parent = context.Background()
 		}
 		ctx, cancel := context.WithCancel(parent)
-		st := newStream(streamLimit(&s))
+		st := newStream(streamLimit(&s), s.Pool)
 		cfg := s.Config
 		cfg.Context, cfg.stream = ctx, st
 		collect := collector(&s)
@@ -162,6 +163,7 @@ func collector[T any](s *Spec[T]) Reducer[[]T] {
 // stream is the state a producer and its consumer share.
 type stream struct {
 	limit int           // most source items held ahead of the loop body
+	pool  *runtime.Pool // the consumer's waits lend a slot of it (sched.Block)
 	quit  chan struct{} // closed by the consumer: produce no more
 	once  sync.Once     // closes quit
 	wait  sync.WaitGroup
@@ -191,10 +193,12 @@ type streamPart struct {
 }
 
 // newStream returns a stream whose limit is limit source items (see
-// streamLimit).
-func newStream(limit int) *stream {
+// streamLimit), whose consumer lends its slot of pool (nil: the default
+// pool) while it waits, if it is a worker of it.
+func newStream(limit int, pool *runtime.Pool) *stream {
 	return &stream{
 		limit: limit,
+		pool:  pool,
 		quit:  make(chan struct{}),
 		ready: make(chan struct{}, 1),
 		room:  make(chan struct{}, 1),
@@ -262,7 +266,7 @@ func (st *stream) next() (streamPart, bool) {
 		if ended {
 			return streamPart{}, false
 		}
-		<-st.ready
+		sched.Block(st.pool, func() { <-st.ready })
 	}
 }
 
@@ -384,7 +388,7 @@ func StreamUnordered[T any](s Spec[T]) stditer.Seq2[[]int, []T] {
 			parent = context.Background()
 		}
 		ctx, cancel := context.WithCancel(parent)
-		st := newStream(streamLimit(&s))
+		st := newStream(streamLimit(&s), s.Pool)
 		parts := make(chan unorderedPart[T], max(s.Blocking, 1))
 		cfg := s.Config
 		cfg.Context = ctx
@@ -410,7 +414,13 @@ func StreamUnordered[T any](s Spec[T]) stditer.Seq2[[]int, []T] {
 			Run(cfg, s.Lo, s.Hi, emit)
 		})
 		defer st.stop(cancel) // the loop body panicked: its panic goes on
-		for part := range parts {
+		for {
+			var part unorderedPart[T]
+			ok := false
+			sched.Block(s.Pool, func() { part, ok = <-parts })
+			if !ok {
+				break
+			}
 			if !yield(part.pos, part.items) {
 				st.stop(cancel)
 				st.end()

@@ -102,6 +102,7 @@ func badInput(t *testing.T) map[string][]func() {
 		"JoinLazy":             {func() { JoinLazy(nilPool, func() {}, func() {}) }, func() { JoinLazy(p, nil, func() {}) }, func() { JoinLazy(p, func() {}, nil) }},
 		"Pool.Go":              {func() { nilPool.Go(nop) }, func() { p.Go(nil) }, func() { closed.Go(nop) }},
 		"Inject":               {func() { Inject(nilPool, nop) }, func() { Inject(p, nil) }},
+		"Block":                {func() { Block(p, nil) }}, // a nil Pool is the default one
 		"Pool.Scope":           {func() { nilPool.Scope(func(Scope) {}) }, func() { p.Scope(nil) }, func() { closed.Scope(func(Scope) {}) }},
 		"Pool.Stats":           {func() { nilPool.Stats() }},
 		"Promote":              {func() { Promote(nilPool, func() {}) }, func() { Promote(p, nil) }},

@@ -6,7 +6,7 @@
 // needs (Pool, Worker, Scope, Stats, Panic, Default, New, JoinFunc), and
 // its package doc says what the pool promises. The rest is exported here
 // for the layers above, internal/pipe and par, only: the plumbing of a parallel loop
-// ([Spread], [Offer], [Inject], [Wait], [Frame], [Latch]), lazy promotion ([Promote],
+// ([Spread], [Offer], [Inject], [Wait], [Block], [Frame], [Latch]), lazy promotion ([Promote],
 // [Promotion], [JoinLazy], [Hungry]), and the carrying of a panic or Goexit
 // across goroutines ([Catch], [Unwinding], [Record], [Raise], [Stronger],
 // [NewPanic], [CallAfter]). Those that act on a Pool or a Worker are
@@ -100,7 +100,8 @@
 // forked, it runs that work and what it forks, and nothing else (see
 // WAITING.md beside this file). A pool worker that finds none of it parks
 // and lends its slot to a spare goroutine until its wait ends, so the pool
-// keeps its parallelism (WAITING.md, "Spares"). Nested parallelism never
+// keeps its parallelism (WAITING.md, "Spares"); [Block] lends it the same
+// way for a wait that no job can end. Nested parallelism never
 // deadlocks, even with a one-worker pool, and a lock held across a wait is
 // never taken by work the wait runs unless the sequential program would
 // take it there too.

@@ -112,3 +112,29 @@ func (p *Pool) slotHolder() *Worker {
 // without a spare. A task of the pool that calls Do runs as its own
 // member (self), so its waits lend as the member's do.
 func (w *Worker) holdsSlot() bool { return w.isPool || w.spare != nil }
+
+// Block runs wait, a wait of the calling goroutine that no job of p can
+// end (a condition variable, or a channel that another goroutine feeds),
+// with the goroutine's slot of p's parallelism lent to a spare meanwhile if
+// it holds one (a worker of p running a task, or a spare), as a waiter
+// that parks lends it (WAITING.md, "Spares"): a callback that waits for a
+// stream, or a loop over a seq called from one, keeps no worker from the
+// pool. A nil p is the default pool, if one has been made. Any other
+// goroutine just waits. The spare is recalled when wait returns, and
+// retires at its next job boundary. A nil wait panics.
+func Block(p *Pool, wait func()) {
+	if wait == nil {
+		refuse("Block", nilFunc)
+	}
+	if p == nil {
+		p = defaultPool.Load()
+	}
+	if p != nil {
+		if w := p.slotHolder(); w != nil {
+			if s := w.lend(); s != nil {
+				defer s.recall()
+			}
+		}
+	}
+	wait()
+}

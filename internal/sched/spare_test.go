@@ -306,3 +306,42 @@ func TestSpareWhileWaitingForAPromotedB(t *testing.T) {
 	<-done
 	eventually(t, "the spare did not retire after its lender's wait ended", func() bool { return p.spares.Load() == 0 })
 }
+
+// TestBlockLendsItsSlot: a task of a one-worker pool that blocks in Block
+// (on a channel no job feeds) lends its slot: work queued meanwhile runs,
+// on a spare, which retires once the wait is over. A goroutine outside the
+// pool that calls Block starts no spare. A plain wait there would leave
+// the queued work waiting (the test fails after failAfter).
+func TestBlockLendsItsSlot(t *testing.T) {
+	if !curGWorks() {
+		t.Skip("Block finds the slot it lends only where curG is implemented")
+	}
+	p := newPool(t, 1)
+	release := make(chan struct{})
+	var once sync.Once
+	free := func() { once.Do(func() { close(release) }) }
+	t.Cleanup(free)
+	blocked, done := make(chan struct{}), make(chan struct{})
+	p.Go(func(*Worker) {
+		Block(p, func() { close(blocked); <-release })
+		close(done)
+	})
+	<-blocked
+	ran := make(chan struct{})
+	p.Go(func(*Worker) { close(ran) })
+	select {
+	case <-ran:
+	case <-time.After(failAfter):
+		free()
+		t.Fatalf("work queued while the pool's one worker blocked in Block did not run within %v (stats %+v)", failAfter, p.Stats())
+	}
+	free()
+	<-done
+	eventually(t, "the spare did not retire after the wait", func() bool { return p.spares.Load() == 0 })
+	spares := p.Stats().Spares
+	Block(p, func() {})
+	Block(nil, func() {})
+	if s := p.Stats().Spares; s != spares {
+		t.Fatalf("a goroutine outside the pool started %d spares in Block", s-spares)
+	}
+}
