@@ -152,7 +152,7 @@ func (b *blockingLoop[A]) work(k int, w *runtime.Worker) {
 	}
 	h := &blockingHand[A]{b: b, k: k, w: w, take: int(b.take)}
 	if b.onPool != nil {
-		h.size = b.onPool.newChunkSize()
+		h.size = b.onPool.sizeOf(k)
 		h.take = h.size.take
 	}
 	var log *laneLog
@@ -244,6 +244,9 @@ func (h *blockingHand[A]) leave(mine []run[A], log *laneLog) {
 	b := h.b
 	if s := b.seq; s != nil {
 		s.finished(h.k)
+	}
+	if p := b.onPool; p != nil {
+		p.keep(h.k, h.size) // a helper that comes back goes on at this size
 	}
 	if b.parked != nil && h.k > 0 && len(mine) == 1 {
 		b.parked[h.k] = parkedRun[A]{mine[0], true}

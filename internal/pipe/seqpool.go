@@ -74,7 +74,8 @@ func runPoolSeq[A any](cfg Config, src batchSource, r Reducer[A]) A {
 	most, target := cfg.clamp(min(seqChunkMost, slots/(seqRingChunks*workers))), seqChunkTarget
 	ring := pow2(max(slots, seqRingChunks*workers*most))
 	b := &blockingLoop[A]{r: r, limit: workers, stop: cfg.done(), rec: cfg.rec}
-	p := &poolSeq{pool: pool, helpers: workers - 1, least: max(cfg.MinBlock, 1), most: most, target: target}
+	p := &poolSeq{pool: pool, helpers: workers - 1, least: max(cfg.MinBlock, 1), most: most, target: target,
+		sizes: make([]chunkSize, workers)}
 	p.work = b.work
 	p.wanted = func() bool { return b.seq.wanted() }
 	b.onPool = p
@@ -118,6 +119,8 @@ type poolSeq struct {
 	mu      sync.Mutex // guards what follows
 	present int        // participants in the loop, the caller included until it leaves
 	free    []int      // the helpers' slots (participant numbers) nobody holds
+
+	sizes []chunkSize // by slot: the chunk size its last participant left with (the slot's holder's)
 
 	least, most int           // bounds of a chunk (Config's MinBlock and MaxBlock)
 	target      time.Duration // the time a chunk should take
@@ -270,11 +273,18 @@ func (p *poolSeq) lane(k int, w *runtime.Worker) laneKey {
 	return poolLane(w, p.caller, p.pool.Workers())
 }
 
-// newChunkSize returns a participant's chunk size, which starts at the
-// least.
-func (p *poolSeq) newChunkSize() chunkSize {
+// sizeOf returns the chunk size of participant k: where the slot's last
+// participant left it (keep), or at the least for the slot's first.
+func (p *poolSeq) sizeOf(k int) chunkSize {
+	if c := p.sizes[k]; c.take > 0 {
+		return c
+	}
 	return chunkSize{take: p.least, least: p.least, most: p.most, target: p.target}
 }
+
+// keep keeps the chunk size of participant k, which is leaving, for the
+// slot's next participant. The slot is its until leave frees it.
+func (p *poolSeq) keep(k int, c chunkSize) { p.sizes[k] = c }
 
 // chunkSize is the number of items a participant takes at a time, which
 // doubles while a chunk takes under half the target and halves while one
