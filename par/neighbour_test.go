@@ -125,7 +125,7 @@ func testIdleStream(t *testing.T, pool *par.Pool, name string, run func(ch chan 
 		close(ch)
 		wg.Wait()
 		if failed {
-			t.Fatalf("the pool's %d workers did not run two tasks at once beside an idle stream", idleWorkers)
+			t.Fatalf("the pool's %d workers did not run two tasks at once beside an idle stream (stats %+v)", idleWorkers, pool.Stats())
 		}
 	})
 }

@@ -59,7 +59,8 @@ type Pool struct {
 	idle idleState
 
 	// spares counts the spare goroutines running in parked waiters' slots
-	// (spare.go, which alone uses it); at most nWorkers.
+	// and not yet recalled (spare.go, which alone uses it); at most
+	// nWorkers.
 	spares atomic.Int32
 
 	// board holds the funcs published with Promote (board.go).

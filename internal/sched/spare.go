@@ -15,11 +15,21 @@ type spare struct {
 	// retire is set by the lender once its latch is set: the spare stops
 	// at its next job boundary, once its own deque is empty.
 	retire atomic.Bool
+	// counted: the spare counts in its pool's spares (the bound), from
+	// lend until it is recalled or exits, whichever comes first (uncount).
+	counted atomic.Bool
+}
+
+// uncount takes s out of its pool's spares, once.
+func (s *spare) uncount(p *Pool) {
+	if s.counted.CompareAndSwap(true, false) {
+		p.spares.Add(-1)
+	}
 }
 
 // lend starts a spare to take w's slot while w parks, and returns it, or
-// returns nil at the bound: when the pool already runs Workers() spares, or
-// has no free guest slot, or is closed. w must hold a slot: be a pool
+// returns nil at the bound: when the pool already runs Workers() spares
+// that have not been recalled, or has no free guest slot, or is closed. w must hold a slot: be a pool
 // worker, or a spare itself (a spare that parks in a wait lends on).
 func (w *Worker) lend() *spare {
 	p := w.pool
@@ -41,6 +51,7 @@ func (w *Worker) lend() *spare {
 		return nil
 	}
 	s := &spare{g: g}
+	s.counted.Store(true)
 	// The spare's fields are the new goroutine's from here on; the go
 	// statement orders these writes before it reads them.
 	g.spare = s
@@ -59,6 +70,7 @@ func (w *Worker) lend() *spare {
 // token may reach the slot's next guest: a spare token, harmless (SLEEP.md).
 func (s *spare) recall() {
 	s.retire.Store(true)
+	s.uncount(s.g.pool)
 	s.g.wakeup()
 }
 
@@ -78,8 +90,8 @@ func (w *Worker) runSpare(s *spare) {
 			p.notify()
 		}
 		w.spare = nil
+		s.uncount(p)
 		p.release(w)
-		p.spares.Add(-1)
 		p.exit()
 	}()
 	// Not counted idle until its loop first finds nothing (a new pool

@@ -345,3 +345,48 @@ func TestBlockLendsItsSlot(t *testing.T) {
 		t.Fatalf("a goroutine outside the pool started %d spares in Block", s-spares)
 	}
 }
+
+// TestBlockLendsAgainAtOnce: a waiter that blocks again right after its
+// last wait lends its slot again, even while the spare it recalled still
+// runs its last job: a recalled spare no longer counts in the bound. On a
+// one-worker pool, the first wait's spare runs a job that holds it past
+// the wait; work queued during the second wait runs on a new spare. Were
+// the recalled spare counted, the second wait would lend nothing and the
+// work would wait for the held job (the test fails after failAfter).
+func TestBlockLendsAgainAtOnce(t *testing.T) {
+	if !curGWorks() {
+		t.Skip("Block finds the slot it lends only where curG is implemented")
+	}
+	p := newPool(t, 1)
+	hold, held := make(chan struct{}), make(chan struct{})
+	var once sync.Once
+	free := func() { once.Do(func() { close(hold) }) }
+	t.Cleanup(free)
+	first, second := make(chan struct{}), make(chan struct{})
+	inFirst, inSecond, done := make(chan struct{}), make(chan struct{}), make(chan struct{})
+	p.Go(func(*Worker) {
+		Block(p, func() { close(inFirst); <-first })
+		Block(p, func() { close(inSecond); <-second })
+		close(done)
+	})
+	<-inFirst
+	p.Go(func(*Worker) { close(held); <-hold }) // the first wait's spare takes it
+	<-held
+	close(first)
+	<-inSecond
+	ran := make(chan struct{})
+	p.Go(func(*Worker) { close(ran) })
+	select {
+	case <-ran:
+	case <-time.After(failAfter):
+		free()
+		close(second)
+		t.Fatalf("work queued during a second wait did not run within %v while the first wait's spare was held (stats %+v)", failAfter, p.Stats())
+	}
+	close(second)
+	<-done
+	free()
+	if s := p.Stats().Spares; s != 2 {
+		t.Fatalf("%d spares started, want 2", s)
+	}
+}
