@@ -1,6 +1,8 @@
 package par_test
 
 import (
+	"context"
+	"errors"
 	"sync"
 	"sync/atomic"
 	"testing"
@@ -128,4 +130,93 @@ func testIdleStream(t *testing.T, pool *par.Pool, name string, run func(ch chan 
 			t.Fatalf("the pool's %d workers did not run two tasks at once beside an idle stream (stats %+v)", idleWorkers, pool.Stats())
 		}
 	})
+}
+
+// TestNestedStreamsHostile: streams run from inside a callback (their
+// caller or consumer a pool worker, whose waits lend its slot) under what
+// a user's code does to them: a break in the loop body, a panic in the
+// pipeline, a context cancelled midway, and a lock held across the call,
+// at 2 and 4 workers. Each ends as the sequential program would, and the
+// pool keeps every worker (checkWhole).
+func TestNestedStreamsHostile(t *testing.T) {
+	n := streamN
+	for _, workers := range []int{2, 4} {
+		pool := poolForWithin(t, workers)
+		each := func(f func(i int)) { par.Range(0, 2*workers).WithPool(pool).ForEach(f) }
+
+		var got atomic.Int64
+		each(func(int) {
+			k := 0
+			for range par.Map(par.FromSeq(countTo(n)).WithPool(pool), func(i int) int { return i }).Values() {
+				if k++; k == 10 {
+					break
+				}
+			}
+			got.Add(int64(k))
+		})
+		if want := int64(10 * 2 * workers); got.Load() != want {
+			t.Fatalf("%d workers: the nested loops took %d items, want %d", workers, got.Load(), want)
+		}
+
+		bad := errors.New("bad item")
+		func() {
+			defer func() {
+				var p *par.Panic
+				if v := recover(); !errors.As(asError(v), &p) || p.Value != bad {
+					t.Fatalf("%d workers: recovered %v, want the nested callback's panic", workers, v)
+				}
+			}()
+			each(func(int) {
+				for range par.Map(par.FromSeq(countTo(n)).WithPool(pool), func(i int) int {
+					if i == n/2 {
+						panic(bad)
+					}
+					return i
+				}).Values() {
+				}
+			})
+		}()
+
+		each(func(int) {
+			ctx, cancel := context.WithCancel(context.Background())
+			defer cancel()
+			err := par.FromChan(countChan(n)).WithPool(pool).WithContext(ctx).TryForEach(func(i int) error {
+				if i == n/4 {
+					cancel()
+				}
+				return nil
+			})
+			if !errors.Is(err, context.Canceled) {
+				t.Errorf("%d workers: a nested TryForEach cancelled midway returned %v", workers, err)
+			}
+		})
+
+		var mu sync.Mutex
+		var total atomic.Int64
+		each(func(int) {
+			mu.Lock()
+			defer mu.Unlock()
+			total.Add(int64(par.Sum(par.FromSeq(countTo(n)).WithPool(pool))))
+		})
+		if want := int64(2*workers) * int64(n) * int64(n-1) / 2; total.Load() != want {
+			t.Fatalf("%d workers: the sums under a lock gave %d, want %d", workers, total.Load(), want)
+		}
+		checkWhole(t, pool)
+	}
+}
+
+// countChan is a channel of 0, ..., n-1, buffered and closed.
+func countChan(n int) chan int {
+	ch := make(chan int, n)
+	for i := range n {
+		ch <- i
+	}
+	close(ch)
+	return ch
+}
+
+// asError is v as an error, or nil.
+func asError(v any) error {
+	err, _ := v.(error)
+	return err
 }
