@@ -65,11 +65,7 @@ func TestSpareKeepsParallelism(t *testing.T) {
 		// Queue the work once A has parked (B, in b, parks nowhere).
 		<-bStarted
 		eventually(t, "the waiter did not park", func() bool { return p.Stats().Parks > parks })
-		ran := make(chan struct{})
-		p.Go(func(*Worker) { close(ran) })
-		select {
-		case <-ran:
-		case <-time.After(failAfter):
+		if !queuedRuns(p) {
 			free()
 			t.Fatalf("round %d: work queued while a worker waited and the other was blocked did not run within %v: no spare took the parked waiter's slot (stats %+v)", round, failAfter, p.Stats())
 		}
@@ -294,11 +290,7 @@ func TestSpareWhileWaitingForAPromotedB(t *testing.T) {
 		t.Fatalf("b was not promoted to the worker that freed up within %v", failAfter)
 	}
 	eventually(t, "A did not wait for its promoted b", func() bool { return p.board.helpers.Load() == 1 })
-	ran := make(chan struct{})
-	p.Go(func(*Worker) { close(ran) })
-	select {
-	case <-ran:
-	case <-time.After(failAfter):
+	if !queuedRuns(p) {
 		free()
 		t.Fatalf("work queued while a worker waited for its promoted b, and the other ran b, did not run within %v: no spare took the waiter's slot (stats %+v)", failAfter, p.Stats())
 	}
@@ -327,11 +319,7 @@ func TestBlockLendsItsSlot(t *testing.T) {
 		close(done)
 	})
 	<-blocked
-	ran := make(chan struct{})
-	p.Go(func(*Worker) { close(ran) })
-	select {
-	case <-ran:
-	case <-time.After(failAfter):
+	if !queuedRuns(p) {
 		free()
 		t.Fatalf("work queued while the pool's one worker blocked in Block did not run within %v (stats %+v)", failAfter, p.Stats())
 	}
@@ -374,11 +362,7 @@ func TestBlockLendsAgainAtOnce(t *testing.T) {
 	<-held
 	close(first)
 	<-inSecond
-	ran := make(chan struct{})
-	p.Go(func(*Worker) { close(ran) })
-	select {
-	case <-ran:
-	case <-time.After(failAfter):
+	if !queuedRuns(p) {
 		free()
 		close(second)
 		t.Fatalf("work queued during a second wait did not run within %v while the first wait's spare was held (stats %+v)", failAfter, p.Stats())
@@ -388,5 +372,18 @@ func TestBlockLendsAgainAtOnce(t *testing.T) {
 	free()
 	if s := p.Stats().Spares; s != 2 {
 		t.Fatalf("%d spares started, want 2", s)
+	}
+}
+
+// queuedRuns queues a job on p and reports whether it ran within
+// failAfter; on false, the caller frees what it holds and fails.
+func queuedRuns(p *Pool) bool {
+	ran := make(chan struct{})
+	p.Go(func(*Worker) { close(ran) })
+	select {
+	case <-ran:
+		return true
+	case <-time.After(failAfter):
+		return false
 	}
 }
