@@ -60,8 +60,10 @@ type Config struct {
 	Timeline *Timeline
 
 	// Buffer, if positive, bounds the source items that Stream pulls or
-	// computes ahead of the loop that ranges over it (see stream.go);
-	// other operations ignore it.
+	// computes ahead of the loop that ranges over it (see stream.go), and
+	// the positions a restream's pump computes ahead of the operation
+	// (credit, restream.go), in place of the default in bytes
+	// (bufferLimit).
 	Buffer int
 
 	// Failure, if not nil, reports the failure of a source of the pipeline
