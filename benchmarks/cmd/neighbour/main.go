@@ -31,6 +31,7 @@ import (
 	"sync"
 	"time"
 
+	"github.com/gopar-dev/gopar/benchmarks"
 	"github.com/gopar-dev/gopar/par"
 )
 
@@ -57,9 +58,9 @@ func loop() int {
 	return s
 }
 
-// The probe: probeItems items of a chain of 32 mixes each, by a plain loop
-// (probeLoop) and a static fan-out of one goroutine per GOMAXPROCS
-// (probeStatic).
+// The probe: probeItems items of a chain of 32 mixes each, by a plain
+// loop and by a static fan-out of one goroutine per GOMAXPROCS
+// (benchmarks.LoopSum, benchmarks.StaticSum).
 const probeItems = 1 << 19
 
 func probeItem(i int) uint64 {
@@ -70,37 +71,9 @@ func probeItem(i int) uint64 {
 	return x
 }
 
-func probeLoop() int {
-	var s uint64
-	for i := range probeItems {
-		s += probeItem(i)
-	}
-	return int(s)
-}
+func probeLoop() int { return int(benchmarks.LoopSum(probeItems, probeItem)) }
 
-func probeStatic() int {
-	p := runtime.GOMAXPROCS(0)
-	parts := make([]uint64, p)
-	var wg sync.WaitGroup
-	for k := range p {
-		wg.Add(1)
-		go func() {
-			defer wg.Done()
-			var s uint64
-			lo, hi := k*probeItems/p, (k+1)*probeItems/p
-			for i := lo; i < hi; i++ {
-				s += probeItem(i)
-			}
-			parts[k] = s
-		}()
-	}
-	wg.Wait()
-	var s uint64
-	for _, v := range parts {
-		s += v
-	}
-	return int(s)
-}
+func probeStatic() int { return int(benchmarks.StaticSum(probeItems, probeItem)) }
 
 // streams starts the two slow streams, with gopar or by hand, and returns
 // a function that stops them and waits until they have.

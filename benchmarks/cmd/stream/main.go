@@ -41,13 +41,12 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
-	"runtime"
 	"slices"
 	"strconv"
 	"strings"
-	"sync"
 	"time"
 
+	"github.com/gopar-dev/gopar/benchmarks"
 	"github.com/gopar-dev/gopar/par"
 )
 
@@ -199,11 +198,9 @@ func runChild(im, path string) {
 			sum = sum*31 + v
 		}
 	case "probe-seq":
-		for i := range probeItems {
-			sum += rounds(uint64(i), workRounds)
-		}
+		sum = benchmarks.LoopSum(probeItems, probeItem)
 	case "probe-static":
-		sum = probeStatic()
+		sum = benchmarks.StaticSum(probeItems, probeItem)
 	case "records-hand", "records-gopar":
 		sum, peak := runRecordsChild(im == "records-gopar")
 		fmt.Println(sum, time.Since(start).Nanoseconds(), peak/1024)
@@ -295,30 +292,9 @@ func mix(x uint64) uint64 {
 // probeItems items of work make the balanced probe (about 1.3 s on one core).
 const probeItems = 1 << 17
 
-// probeStatic is the probe as a static fan-out: GOMAXPROCS goroutines,
-// equal contiguous chunks.
-func probeStatic() uint64 {
-	p := runtimeProcs()
-	parts := make([]uint64, p)
-	var wg sync.WaitGroup
-	for k := range p {
-		wg.Add(1)
-		go func() {
-			defer wg.Done()
-			var s uint64
-			for i := k * probeItems / p; i < (k+1)*probeItems/p; i++ {
-				s += rounds(uint64(i), workRounds)
-			}
-			parts[k] = s
-		}()
-	}
-	wg.Wait()
-	var s uint64
-	for _, v := range parts {
-		s += v
-	}
-	return s
-}
+// probeItem is an item of the probe: workRounds rounds of mix, as a
+// line's work (benchmarks.LoopSum and StaticSum run it).
+func probeItem(i int) uint64 { return rounds(uint64(i), workRounds) }
 
 // ensureText writes a text of at least size bytes to path, unless a file
 // of that size is there: lines of 40 to 160 bytes (about 100 on average)
@@ -354,9 +330,6 @@ func ensureText(path string, size int) error {
 	}
 	return os.Rename(path+".tmp", path)
 }
-
-// runtimeProcs is GOMAXPROCS.
-func runtimeProcs() int { return runtime.GOMAXPROCS(0) }
 
 // endlessTaken is the number of results an endless run consumes before
 // its break.
