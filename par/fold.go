@@ -10,7 +10,10 @@ import "github.com/gopar-dev/gopar/internal/pipe"
 // init is called once per run of contiguous items, that is O(workers +
 // steals) times, not once per item or per block, so an accumulator may be
 // costly to make: a map for a histogram or a word count, a buffer, a
-// hasher. Since the number of runs depends on timing, init() must add
+// hasher. Where init returns a map or a pointer to a small object, Fold
+// calls it again (and drops what it returned) when its value would share
+// a cache line with another run's accumulator: two goroutines that write
+// one line at every item run two to three times slower. Since the number of runs depends on timing, init() must add
 // nothing to the result (an empty map, a zero count), and return a fresh
 // value on every call when fold or combine changes its accumulator. fold
 // is called once per item through a func value, which Go cannot inline:
@@ -39,6 +42,7 @@ func Fold[T, A any](it Iterator[T], init func() A, fold func(A, T) A, combine fu
 	mustFunc(fold, "Fold (fold)")
 	mustFunc(combine, "Fold (combine)")
 	s := specOf(it)
+	init = pipe.Apart(init)
 	foldBlock := func(acc A, lo, hi int) A { return pipe.FoldBlock(&s, acc, lo, hi, fold) }
 	if s.Unordered {
 		return pipe.FoldUnordered(s.Config, s.Lo, s.Hi, init, foldBlock, combine)

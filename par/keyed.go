@@ -18,9 +18,10 @@ import (
 // of goroutines may fill, goes further where keys abound: it shards the
 // items by key hash and deduplicates the shards in parallel (distinct.go).
 
-// keyedFold folds the items of s into accumulators made by init and
-// joins them with combine; a nil init gives A's zero value, which fold
-// must accept (a nil map that it makes on its first item). fold takes a
+// keyedFold folds the items of s into accumulators made by init (kept
+// apart in memory: pipe.Apart) and joins them with combine; a nil init
+// gives A's zero value, which fold must accept (a pointer that it makes on
+// its first item). fold takes a
 // slice of consecutive items at a time (pipe.FoldSlices), so that an item
 // costs the key function's call and the map's update, as in a loop of
 // one's own. The runs are combined in index order, and a done context
@@ -36,6 +37,7 @@ func keyedFold[T, A any](s pipe.Spec[T], anyOrder bool, init func() A, fold func
 			return zero
 		}
 	}
+	init = pipe.Apart(init)
 	foldBlock := func(acc A, lo, hi int) A { return pipe.FoldSlices(&s, acc, lo, hi, fold) }
 	if s.Unordered || anyOrder && s.Context == nil {
 		return pipe.FoldUnordered(s.Config, s.Lo, s.Hi, init, foldBlock, combine)
@@ -43,14 +45,11 @@ func keyedFold[T, A any](s pipe.Spec[T], anyOrder bool, init func() A, fold func
 	return pipe.Run(s.Config, s.Lo, s.Hi, pipe.Reducer[A]{Identity: init, Fold: foldBlock, Combine: combine})
 }
 
-// nonNil returns m, or a new empty map if m is nil: the keyed operations
-// return an empty map, not a nil one, for no items, as maps.Collect does.
-func nonNil[K comparable, V any](m map[K]V) map[K]V {
-	if m == nil {
-		return map[K]V{}
-	}
-	return m
-}
+// emptyMap makes the map of a run (keyedFold's init). The operations
+// that fold into maps make each run's map with it rather than on the run's
+// first item, so that pipe.Apart sees every map, and no items give an
+// empty map, not a nil one, as maps.Collect does.
+func emptyMap[K comparable, V any]() map[K]V { return map[K]V{} }
 
 // GroupBy returns the items of it grouped by key: each key k that key gives
 // maps to the items x with key(x) == k, in source order. It is the parallel
@@ -74,18 +73,15 @@ func nonNil[K comparable, V any](m map[K]V) map[K]V {
 // *Panic. A nil key panics at once.
 func GroupBy[T any, K comparable](it Iterator[T], key func(T) K) map[K][]T {
 	mustFunc(key, "GroupBy")
-	m := keyedFold(specOf(it), false, nil,
+	m := keyedFold(specOf(it), false, emptyMap[K, []T],
 		func(m map[K][]T, xs []T) map[K][]T {
-			if m == nil {
-				m = map[K][]T{}
-			}
 			for _, x := range xs {
 				k := key(x)
 				m[k] = append(m[k], x)
 			}
 			return m
 		}, mergeGroups[K, T])
-	return nonNil(m)
+	return m
 }
 
 // GroupByKey returns the values of the pairs that kv gives for the items of
@@ -102,18 +98,15 @@ func GroupBy[T any, K comparable](it Iterator[T], key func(T) K) map[K][]T {
 // Its rules are those of GroupBy.
 func GroupByKey[T any, K comparable, V any](it Iterator[T], kv func(T) (K, V)) map[K][]V {
 	mustFunc(kv, "GroupByKey")
-	m := keyedFold(specOf(it), false, nil,
+	m := keyedFold(specOf(it), false, emptyMap[K, []V],
 		func(m map[K][]V, xs []T) map[K][]V {
-			if m == nil {
-				m = map[K][]V{}
-			}
 			for _, x := range xs {
 				k, v := kv(x)
 				m[k] = append(m[k], v)
 			}
 			return m
 		}, mergeGroups[K, V])
-	return nonNil(m)
+	return m
 }
 
 // mergeGroups joins the groups of b, a later run, onto those of a, keeping
@@ -236,18 +229,15 @@ type reduced[K comparable, V any] struct {
 // *Panic. A nil key panics at once.
 func CountBy[T any, K comparable](it Iterator[T], key func(T) K) map[K]int {
 	mustFunc(key, "CountBy")
-	m := keyedFold(specOf(it), true, nil,
+	m := keyedFold(specOf(it), true, emptyMap[K, int],
 		func(m map[K]int, xs []T) map[K]int {
-			if m == nil {
-				m = map[K]int{}
-			}
 			for _, x := range xs {
 				m[key(x)]++
 			}
 			return m
 		},
 		mergeCounts[K])
-	return nonNil(m)
+	return m
 }
 
 // Counts returns, for each distinct item of it, the number of times it
@@ -259,18 +249,15 @@ func CountBy[T any, K comparable](it Iterator[T], key func(T) K) map[K]int {
 // It is a function on every Go, as Distinct is: a method cannot require
 // its items to be comparable.
 func Counts[T comparable](it Iterator[T]) map[T]int {
-	m := keyedFold(specOf(it), true, nil,
+	m := keyedFold(specOf(it), true, emptyMap[T, int],
 		func(m map[T]int, xs []T) map[T]int {
-			if m == nil {
-				m = map[T]int{}
-			}
 			for _, x := range xs {
 				m[x]++
 			}
 			return m
 		},
 		mergeCounts[T])
-	return nonNil(m)
+	return m
 }
 
 // mergeCounts adds the counts of the smaller map into the larger.
@@ -299,11 +286,8 @@ func mergeCounts[K comparable](a, b map[K]int) map[K]int {
 // re-raised as a *Panic. A nil kv panics at once.
 func CollectMap[T any, K comparable, V any](it Iterator[T], kv func(T) (K, V)) map[K]V {
 	mustFunc(kv, "CollectMap")
-	m := keyedFold(specOf(it), false, nil,
+	m := keyedFold(specOf(it), false, emptyMap[K, V],
 		func(m map[K]V, xs []T) map[K]V {
-			if m == nil {
-				m = map[K]V{}
-			}
 			for _, x := range xs {
 				k, v := kv(x)
 				m[k] = v
@@ -324,7 +308,7 @@ func CollectMap[T any, K comparable, V any](it Iterator[T], kv func(T) (K, V)) m
 			}
 			return a
 		})
-	return nonNil(m)
+	return m
 }
 
 // absorb merges src's keys into r, the larger side, with merge(r's value,

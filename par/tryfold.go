@@ -62,6 +62,7 @@ func tryFold[T, A any](s pipe.Spec[T], init func() A, fold func(A, T) (A, error)
 		indexes uint64 // how many indexes the folds covered: all, unless cancelled
 	}
 	total, known := uint64(s.Hi)-uint64(s.Lo), !pipe.IsSeq(&s)
+	init = pipe.Apart(init)
 	r := pipe.Run(s.Config, s.Lo, s.Hi, pipe.Reducer[part]{
 		Identity: func() part { return part{acc: init()} },
 		Fold: func(p part, lo, hi int) part {

@@ -43,8 +43,9 @@ func TestUnorderedFoldOneAccumulatorPerGoroutine(t *testing.T) {
 			t.Fatalf("%d workers: %d keys, %d items counted, want 1000 and %d", p.Workers(), len(counts), total, n)
 		}
 		// One per participant of the one loop over the sequence: the
-		// caller and a helper job per other worker.
-		if got, most := inits.Load(), int64(p.Workers()); got > most {
+		// caller and a helper job per other worker; up to three each where
+		// a map would share a cache line with another's (pipe.Apart).
+		if got, most := inits.Load(), int64(3*p.Workers()); got > most {
 			t.Fatalf("%d workers: %d accumulators for %d items, want at most %d", p.Workers(), got, n, most)
 		}
 	}

@@ -69,10 +69,12 @@ func (l foldLoop[T, A]) flat(s flatItems[T], lo, hi int) A {
 // and gives it back when the loop joins its runs, so that a participant
 // keeps its accumulator, and the cache lines it fills, for the whole loop. The
 // accumulators are then joined with combine in no particular order, so
-// combine must be commutative as well as associative. init runs at most
-// about twice per goroutine (a caller's inline phase and a taken rest of a
-// loop hold one more than its participants), whatever the number of items,
-// steals and batches; with no item, FoldUnordered returns init().
+// combine must be commutative as well as associative. An accumulator is
+// made about twice per goroutine at most (a caller's inline phase and a
+// taken rest of a loop hold one more than its participants), whatever the
+// number of items, steals and batches; where init is Apart's, it may call
+// the user's init a few more times. With no item, FoldUnordered returns
+// init().
 //
 // A done context stops the loop as usual; what the accumulators hold is
 // then what ran (AllRuns: there is no order, so no prefix, to keep).
