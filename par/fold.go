@@ -11,9 +11,10 @@ import "github.com/gopar-dev/gopar/internal/pipe"
 // steals) times, not once per item or per block, so an accumulator may be
 // costly to make: a map for a histogram or a word count, a buffer, a
 // hasher. Where init returns a map or a pointer to a small object, Fold
-// calls it again (and drops what it returned) when its value would share
-// a cache line with another run's accumulator: two goroutines that write
-// one line at every item run two to three times slower. Since the number of runs depends on timing, init() must add
+// calls it again when its value would share a cache line with another
+// run's accumulator (two goroutines that write one line at every item run
+// two to three times slower), and combines the value passed over into the
+// result, on the right, once the loop is done. Since the number of runs depends on timing, init() must add
 // nothing to the result (an empty map, a zero count), and return a fresh
 // value on every call when fold or combine changes its accumulator. fold
 // is called once per item through a func value, which Go cannot inline:
@@ -42,10 +43,9 @@ func Fold[T, A any](it Iterator[T], init func() A, fold func(A, T) A, combine fu
 	mustFunc(fold, "Fold (fold)")
 	mustFunc(combine, "Fold (combine)")
 	s := specOf(it)
-	init = pipe.Apart(init)
 	foldBlock := func(acc A, lo, hi int) A { return pipe.FoldBlock(&s, acc, lo, hi, fold) }
 	if s.Unordered {
 		return pipe.FoldUnordered(s.Config, s.Lo, s.Hi, init, foldBlock, combine)
 	}
-	return pipe.Run(s.Config, s.Lo, s.Hi, pipe.Reducer[A]{Identity: init, Fold: foldBlock, Combine: combine})
+	return pipe.FoldRuns(s.Config, s.Lo, s.Hi, init, foldBlock, combine)
 }

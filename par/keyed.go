@@ -19,7 +19,7 @@ import (
 // items by key hash and deduplicates the shards in parallel (distinct.go).
 
 // keyedFold folds the items of s into accumulators made by init (kept
-// apart in memory: pipe.Apart) and joins them with combine; a nil init
+// apart in memory: pipe.NewApart) and joins them with combine; a nil init
 // gives A's zero value, which fold must accept (a pointer that it makes on
 // its first item). fold takes a
 // slice of consecutive items at a time (pipe.FoldSlices), so that an item
@@ -37,17 +37,16 @@ func keyedFold[T, A any](s pipe.Spec[T], anyOrder bool, init func() A, fold func
 			return zero
 		}
 	}
-	init = pipe.Apart(init)
 	foldBlock := func(acc A, lo, hi int) A { return pipe.FoldSlices(&s, acc, lo, hi, fold) }
 	if s.Unordered || anyOrder && s.Context == nil {
 		return pipe.FoldUnordered(s.Config, s.Lo, s.Hi, init, foldBlock, combine)
 	}
-	return pipe.Run(s.Config, s.Lo, s.Hi, pipe.Reducer[A]{Identity: init, Fold: foldBlock, Combine: combine})
+	return pipe.FoldRuns(s.Config, s.Lo, s.Hi, init, foldBlock, combine)
 }
 
 // emptyMap makes the map of a run (keyedFold's init). The operations
 // that fold into maps make each run's map with it rather than on the run's
-// first item, so that pipe.Apart sees every map, and no items give an
+// first item, so that pipe.NewApart sees every map, and no items give an
 // empty map, not a nil one, as maps.Collect does.
 func emptyMap[K comparable, V any]() map[K]V { return map[K]V{} }
 

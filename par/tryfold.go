@@ -62,9 +62,9 @@ func tryFold[T, A any](s pipe.Spec[T], init func() A, fold func(A, T) (A, error)
 		indexes uint64 // how many indexes the folds covered: all, unless cancelled
 	}
 	total, known := uint64(s.Hi)-uint64(s.Lo), !pipe.IsSeq(&s)
-	init = pipe.Apart(init)
+	accs := pipe.NewApart(init)
 	r := pipe.Run(s.Config, s.Lo, s.Hi, pipe.Reducer[part]{
-		Identity: func() part { return part{acc: init()} },
+		Identity: func() part { return part{acc: accs.Make()} },
 		Fold: func(p part, lo, hi int) part {
 			p.indexes += uint64(hi - lo)
 			if p.err != nil {
@@ -102,6 +102,13 @@ func tryFold[T, A any](s pipe.Spec[T], init func() A, fold func(A, T) (A, error)
 	case s.Context != nil && (!known || r.indexes < total):
 		// The context stopped the loop before every item ran.
 		return zero, context.Cause(s.Context)
+	}
+	// The values of init that Make passed over (pipe.Apart) add nothing.
+	for _, a := range accs.Spares() {
+		var err error
+		if r.acc, err = combine(r.acc, a); err != nil {
+			return zero, err
+		}
 	}
 	return r.acc, nil
 }

@@ -214,3 +214,38 @@ func TestSeqAllocationsPerChunk(t *testing.T) {
 		}
 	}
 }
+
+// TestFoldEveryInitValueCombined: every value init makes reaches combine,
+// the ones Fold passes over because they would share a cache line with
+// another run's accumulator included, ordered and Unordered, over a slice
+// and a sequence, on 1, 2, 3 and 8 workers. The accumulator is a pointer to
+// 16 bytes, which the allocator puts four to a line.
+func TestFoldEveryInitValueCombined(t *testing.T) {
+	type acc struct{ sum, parts int }
+	n := 200_000 / race.Scale
+	xs := make([]int, n)
+	for i := range xs {
+		xs[i] = i
+	}
+	for _, p := range scanPools() {
+		for _, unordered := range []bool{false, true} {
+			for name, it := range map[string]par.Iter[int]{
+				"Slice":   par.Slice(xs).WithPool(p),
+				"FromSeq": par.FromSeq(slices.Values(xs)).WithPool(p),
+			} {
+				if unordered {
+					it = it.Unordered()
+				}
+				var made atomic.Int64
+				got := par.Fold(it,
+					func() *acc { made.Add(1); return &acc{parts: 1} },
+					func(a *acc, x int) *acc { a.sum += x; return a },
+					func(a, b *acc) *acc { a.sum += b.sum; a.parts += b.parts; return a })
+				if got.sum != n*(n-1)/2 || int64(got.parts) != made.Load() {
+					t.Fatalf("%d workers, %s, unordered %v: sum %d, %d values combined of %d made, want %d and all",
+						p.Workers(), name, unordered, got.sum, got.parts, made.Load(), n*(n-1)/2)
+				}
+			}
+		}
+	}
+}

@@ -20,7 +20,10 @@ import (
 //
 // Apart avoids it: it remembers where the accumulators it handed out live,
 // and when a new one would share a cache line with one of them, it makes
-// another, which the allocator puts past the first, and drops the first.
+// another, which the allocator puts past the first. The first is kept as a
+// spare, which the loop combines into its result on the right once it has
+// run: init's values add nothing to the result, and each of them reaches
+// combine, as without Apart.
 
 const (
 	// cacheLine is the unit in which cores take memory from each other.
@@ -37,24 +40,52 @@ const (
 	mapHeader = cacheLine
 )
 
-// Apart returns init, or where init's values are maps or pointers to small
-// objects, a func that calls init and makes sure that no two of the values
-// it returns share a cache line (see above). Each call of Apart starts a
-// new set: call it once per operation.
-func Apart[A any](init func() A) func() A {
-	size := pointee(reflect.TypeFor[A]())
-	if init == nil || size == 0 {
-		return init
+// Apart makes a loop's accumulators with init, kept apart in memory (see
+// above) where they are maps or pointers to small objects.
+type Apart[A any] struct {
+	init  func() A
+	size  uintptr // of the objects the values point to; 0: not kept apart
+	tries int     // values made for one Make at most
+
+	mu     sync.Mutex // guards what follows
+	at     [apartKeep]uintptr
+	n      int // addresses recorded; the last apartKeep are in at
+	spares []A // made and not handed out
+}
+
+// NewApart returns an Apart for one loop's accumulators, made by init.
+func NewApart[A any](init func() A) *Apart[A] {
+	a := &Apart[A]{init: init}
+	if init != nil {
+		a.size = pointee(reflect.TypeFor[A]())
 	}
-	set := &apartSet{size: size}
-	tries := apartTries(size)
-	return func() A {
-		v := init()
-		for try := 1; !set.claim(addr(v), try == tries); try++ {
-			v = init()
-		}
+	if a.size > 0 {
+		a.tries = apartTries(a.size)
+	}
+	return a
+}
+
+// Make returns a new accumulator: init's value, or where it would share
+// a cache line with one Make returned before, another (a few tries at
+// most), the ones passed over kept as spares.
+func (a *Apart[A]) Make() A {
+	v := a.init()
+	if a.size == 0 {
 		return v
 	}
+	for try := 1; !a.claim(v, try == a.tries); try++ {
+		v = a.init()
+	}
+	return v
+}
+
+// Spares returns the values that init made and Make passed over, once the
+// loop is done: combine them into its result (on the right: they add
+// nothing), so that every value init made reaches combine.
+func (a *Apart[A]) Spares() []A {
+	a.mu.Lock()
+	defer a.mu.Unlock()
+	return a.spares
 }
 
 // apartTries bounds the values Apart makes for one request, for objects of
@@ -79,31 +110,25 @@ func pointee(t reflect.Type) uintptr {
 // addr returns where v, a map or a pointer, points (0 for nil).
 func addr[A any](v A) uintptr { return reflect.ValueOf(any(v)).Pointer() }
 
-// apartSet is the addresses of the accumulators one Apart handed out last.
-type apartSet struct {
-	size uintptr // of the objects they point to
-	mu   sync.Mutex
-	at   [apartKeep]uintptr
-	n    int // addresses recorded; the last apartKeep are in at
-}
-
-// claim records p and reports true if the object at p shares no cache
-// line with one recorded, or if last says it is the last try; otherwise it
-// records nothing and reports false. A nil p (an accumulator made on first
-// use) claims nothing.
-func (s *apartSet) claim(p uintptr, last bool) bool {
+// claim records where v points and reports true if the object there
+// shares no cache line with one recorded, or if last says it is the last
+// try; otherwise it keeps v as a spare and reports false. A nil v (an
+// accumulator made on first use) claims nothing.
+func (a *Apart[A]) claim(v A, last bool) bool {
+	p := addr(v)
 	if p == 0 {
 		return true
 	}
-	lo, hi := p/cacheLine, (p+s.size-1)/cacheLine
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	for _, q := range s.at[:min(s.n, apartKeep)] {
-		if !last && q/cacheLine <= hi && lo <= (q+s.size-1)/cacheLine {
+	lo, hi := p/cacheLine, (p+a.size-1)/cacheLine
+	a.mu.Lock()
+	defer a.mu.Unlock()
+	for _, q := range a.at[:min(a.n, apartKeep)] {
+		if !last && q/cacheLine <= hi && lo <= (q+a.size-1)/cacheLine {
+			a.spares = append(a.spares, v)
 			return false
 		}
 	}
-	s.at[s.n%apartKeep] = p
-	s.n++
+	a.at[a.n%apartKeep] = p
+	a.n++
 	return true
 }

@@ -35,29 +35,31 @@ func TestApart(t *testing.T) {
 		t.Skip("the allocator put no two of 16 counters on one line: nothing to keep apart")
 	}
 	inits = 0
-	if shared, made := lines(Apart(init), 16); shared > 0 {
+	a := NewApart(init)
+	if shared, _ := lines(a.Make, 16); shared > 0 {
 		t.Errorf("Apart: %d of 16 counters share a line with an earlier one", shared)
-	} else if len(made) != 16 || inits > apartTries(16)*16 {
-		t.Errorf("Apart: init ran %d times for 16 counters, want at most %d", inits, apartTries(16)*16)
+	} else if spares := len(a.Spares()); inits != 16+spares || inits > apartTries(16)*16 {
+		t.Errorf("Apart: init ran %d times for 16 counters and %d spares, want 16 + spares, at most %d",
+			inits, spares, apartTries(16)*16)
 	}
 
-	// Values and large objects: init itself.
-	ints := func() int { return 1 }
-	if got := Apart(ints); reflect.ValueOf(got).Pointer() != reflect.ValueOf(ints).Pointer() {
-		t.Errorf("Apart(func() int) is not init")
+	// Values and large objects: init's value, no spares.
+	ints, n := func() int { return 1 }, 0
+	if a := NewApart(ints); a.Make() != 1 || a.size != 0 {
+		t.Errorf("Apart(func() int) keeps ints apart")
 	}
-	big := func() *[1024]int64 { return new([1024]int64) }
-	if got := Apart(big); reflect.ValueOf(got).Pointer() != reflect.ValueOf(big).Pointer() {
-		t.Errorf("Apart(func() *[1024]int64) is not init")
+	big := NewApart(func() *[1024]int64 { n++; return new([1024]int64) })
+	for range 4 {
+		big.Make()
 	}
-	if Apart[map[int]int](nil) != nil {
-		t.Errorf("Apart(nil) is not nil")
+	if n != 4 || big.size != 0 || len(big.Spares()) != 0 {
+		t.Errorf("Apart(func() *[1024]int64): %d made for 4, size %d", n, big.size)
 	}
 	// Maps: two made one after the other are checked too.
 	var maps []map[int]int
-	mk := Apart(func() map[int]int { return map[int]int{} })
+	mk := NewApart(func() map[int]int { return map[int]int{} })
 	for range 8 {
-		maps = append(maps, mk())
+		maps = append(maps, mk.Make())
 	}
 	for i, a := range maps {
 		for _, b := range maps[i+1:] {
@@ -87,8 +89,8 @@ func BenchmarkApart(b *testing.B) {
 		}
 	}
 	apart := func() [2]*counter {
-		mk := Apart(init)
-		return [2]*counter{mk(), mk()}
+		a := NewApart(init)
+		return [2]*counter{a.Make(), a.Make()}
 	}
 	for _, c := range []struct {
 		name string

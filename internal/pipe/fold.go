@@ -60,6 +60,19 @@ func (l foldLoop[T, A]) flat(s flatItems[T], lo, hi int) A {
 	return acc
 }
 
+// FoldRuns is Run with a Reducer that folds blocks into accumulators made
+// by init, kept apart in memory (Apart), and joins adjacent runs' with
+// combine, in index order; the values of init that Apart passed over are
+// combined on the right of the result.
+func FoldRuns[A any](cfg Config, lo, hi int, init func() A, fold func(acc A, lo, hi int) A, combine func(A, A) A) A {
+	accs := NewApart(init)
+	acc := Run(cfg, lo, hi, Reducer[A]{Identity: accs.Make, Fold: fold, Combine: combine})
+	for _, a := range accs.Spares() {
+		acc = combine(acc, a)
+	}
+	return acc
+}
+
 // FoldUnordered runs fold over the blocks of [lo, hi) (fold folds a block
 // into an accumulator, with FoldBlock or FoldSlices) with an accumulator
 // per goroutine that runs the loop, whatever the number of steals and
@@ -67,19 +80,20 @@ func (l foldLoop[T, A]) flat(s flatItems[T], lo, hi int) A {
 // accumulator out of a free list when it starts, as MapInit checks out its
 // states (state.go), folds every block it runs into it (Reducer.Unordered),
 // and gives it back when the loop joins its runs, so that a participant
-// keeps its accumulator, and the cache lines it fills, for the whole loop. The
-// accumulators are then joined with combine in no particular order, so
-// combine must be commutative as well as associative. An accumulator is
-// made about twice per goroutine at most (a caller's inline phase and a
-// taken rest of a loop hold one more than its participants), whatever the
-// number of items, steals and batches; where init is Apart's, it may call
-// the user's init a few more times. With no item, FoldUnordered returns
-// init().
+// keeps its accumulator, and the cache lines it fills, for the whole loop.
+// The accumulators are made by init and kept apart in memory (Apart). They
+// are then joined with combine in no particular order, spares included, so
+// combine must be commutative as well as associative. init runs at most
+// about twice per goroutine (a caller's inline phase and a taken rest of a
+// loop hold one more than its participants), whatever the number of items,
+// steals and batches, and a few more times where Apart passes its values
+// over; with no item, FoldUnordered returns init().
 //
 // A done context stops the loop as usual; what the accumulators hold is
 // then what ran (AllRuns: there is no order, so no prefix, to keep).
 func FoldUnordered[A any](cfg Config, lo, hi int, init func() A, fold func(acc A, lo, hi int) A, combine func(A, A) A) A {
-	accs := &stateList[A]{init: init}
+	made := NewApart(init)
+	accs := &stateList[A]{init: made.Make}
 	acc := Run(cfg, lo, hi, Reducer[A]{
 		Identity: accs.get,
 		Fold:     fold,
@@ -91,9 +105,7 @@ func FoldUnordered[A any](cfg Config, lo, hi int, init func() A, fold func(acc A
 		AllRuns:   true,
 		Unordered: true,
 	})
-	accs.put(acc)
-	acc = accs.idle[0]
-	for _, a := range accs.idle[1:] {
+	for _, a := range append(accs.idle, made.Spares()...) {
 		acc = combine(acc, a)
 	}
 	return acc
