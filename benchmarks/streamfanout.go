@@ -109,6 +109,7 @@ var S1 = &Workload{
 	Targets: []Target{
 		{Impl: "gopar", Against: "static", Limit: 1.10},
 		{Impl: "gopar", Against: "seq", Speedup: true, Limit: 1.6},
+		{Impl: "gopar", Against: "gopar-ordered", Limit: 1.0},
 	},
 }
 
