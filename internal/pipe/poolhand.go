@@ -6,6 +6,7 @@ package pipe
 import (
 	"math"
 	goruntime "runtime"
+	"sync/atomic"
 	"time"
 
 	"github.com/gopar-dev/gopar/partition"
@@ -15,7 +16,7 @@ import (
 // participate runs one participant of the loop on w, through the engine,
 // until the partitioner has nothing more for it.
 func (o *loop[A]) participate(w *runtime.Worker) {
-	h := &poolHand[A]{o: o, sizer: o.sizer, start: time.Now()}
+	h := &poolHand[A]{o: o, sizer: o.sizer, start: time.Now(), quantum: time.Duration(yieldWait.Load())}
 	if !o.parts.Enter(&h.p) {
 		return
 	}
@@ -50,9 +51,9 @@ type poolHand[A any] struct {
 	steady        bool    // the last window's items cost about what the one before's did
 	perItem       float64 // the last window's time per item, in ns
 
-	// yielded is when the participant last yielded its processor
-	// (yieldQuantum).
-	yielded time.Duration
+	// yielded is when the participant last yielded its processor, and
+	// quantum how long its yields keep it waiting, on average (runFor).
+	yielded, quantum time.Duration
 }
 
 func (h *poolHand[A]) next() (lo, hi int, ok bool) {
@@ -95,12 +96,47 @@ func (h *poolHand[A]) folded(lo, hi int, stop bool, cut int) {
 		h.take = o.cfg.clamp(h.sizer.size / takesPerClock)
 		h.windowCost(took, h.measured)
 		h.last, h.measured, h.pieces, h.takes = now, 0, 0, 0
-		if now-h.yielded >= yieldQuantum {
-			h.yielded = now
-			goruntime.Gosched()
+		if now-h.yielded >= h.runFor() {
+			h.yield(now)
 		}
 	}
 }
+
+// yield yields the participant's processor at now. Among goroutines that
+// yield as often, gopar's, that costs a quantum's wait at most; a plain
+// goroutine that never yields keeps the processor for the Go scheduler's
+// time slice (10 ms), and a participant that yielded every quantum all the
+// same would get a fiftieth of the processor beside it. So where its
+// yields keep it waiting that long (an average that gives the last wait a
+// quarter, at least longWait: one wait of a time slice is enough, and a
+// few short ones end it), the participant runs as long before it yields
+// again: beside goroutines that do not yield, it takes turns with them as
+// they do with each other. Waits of gopar's own operations, which
+// yield every quantum, are shorter and leave it at yieldQuantum. The last
+// participant's average (yieldWait) is where the next participant's
+// starts: the goroutines that a yield lets run are the process's, not the
+// loop's.
+func (h *poolHand[A]) yield(now time.Duration) {
+	goruntime.Gosched()
+	back := time.Since(h.start)
+	h.yielded, h.quantum = now, (3*h.quantum+back-now)/4
+	yieldWait.Store(int64(h.quantum))
+}
+
+// runFor is the time from one yield to the next: yieldQuantum, the wait
+// included, or where its yields keep it waiting as long as a goroutine
+// that does not yield holds a processor (longWait or more, on average),
+// twice the wait, so that it then runs as long as it waited.
+func (h *poolHand[A]) runFor() time.Duration {
+	if h.quantum >= longWait {
+		return 2 * h.quantum
+	}
+	return yieldQuantum
+}
+
+// yieldWait is how long a participant's yields kept it waiting for a
+// processor, on average, as of the last one, in nanoseconds.
+var yieldWait atomic.Int64
 
 // keep keeps the run x if the loop combines its runs.
 func (h *poolHand[A]) keep(mine []run[A], x run[A]) []run[A] {

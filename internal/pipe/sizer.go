@@ -44,9 +44,12 @@ const (
 	// processor (runtime.Gosched) once per this much of its time in the
 	// loop, at a window's clock read, so that a goroutine waiting for a
 	// processor (another operation's caller, woken from a sleep) waits
-	// about this long rather than for the Go scheduler's preemption, 10 ms.
+	// about this long rather than for the Go scheduler's preemption, 10 ms;
+	// where its yields keep it waiting longWait or more (goroutines that do
+	// not yield hold the processors), once per that wait (poolHand.yield).
 	// Alone, a yield costs about 200 ns a quantum.
 	yieldQuantum = 200 * time.Microsecond
+	longWait     = 2 * time.Millisecond
 )
 
 // A sizer adapts the number of items run in one go to their measured cost,
