@@ -79,6 +79,10 @@ func (a *Apart[A]) Make() A {
 	return v
 }
 
+// The spares are held until the loop ends: at most apartTries(size)-1 =
+// 1+cacheLine/size per value Make returns, under size+cacheLine bytes of
+// the small objects they point to (two map headers at most).
+//
 // Spares returns the values that init made and Make passed over, once the
 // loop is done: combine them into its result (on the right: they add
 // nothing), so that every value init made reaches combine.
