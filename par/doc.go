@@ -175,6 +175,20 @@
 // a deferred call replaces a Goexit. A pool worker goroutine that a
 // callback ended is replaced.
 //
+// # Profiler labels
+//
+// Every callback runs under the pprof labels of the goroutine that called
+// the operation ([runtime/pprof.Do], SetGoroutineLabels), whichever
+// goroutine runs it, as it would on a goroutine the caller started with
+// go: a CPU profile of a request handler that runs par under its
+// request's labels shows all the work under them, and so does a goroutine
+// dump (tracebacks print labels from Go 1.27 on). Many callers with
+// different labels share the pool, and each callback wears its own
+// caller's; a worker takes them off when the callback returns. A caller
+// without labels pays nothing for this. Built with the gopar_nolabels
+// tag, callbacks on the pool's workers run with no labels (runtime's
+// package doc says why).
+//
 // # Nesting and locks
 //
 // A callback may call par again, or Join, or start a Scope, to any depth,

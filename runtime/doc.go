@@ -52,6 +52,19 @@
 // calls runtime.Goexit instead of panicking, and a panic in the same
 // operation wins. A pool worker goroutine that a task ended is replaced.
 //
+// # Profiler labels
+//
+// A task runs under the pprof labels of the goroutine that made it (the
+// caller of Join, Scope's Spawn, Pool.Go, or a par operation), on
+// whichever goroutine runs it, as a goroutine started with go inherits its
+// creator's; the worker takes its own back when the task returns. A
+// worker of the pool has none of its own, whoever started it. Go has no
+// public way to read a goroutine's labels, so the pool copies them with
+// the two functions runtime/pprof itself uses, which the Go runtime keeps
+// for packages outside the standard library and never reads through the
+// pointer it copies (internal/labels). The gopar_nolabels build tag turns
+// this off: tasks on the pool's workers then run with no labels.
+//
 // # Bad input
 //
 // A nil function, a nil *Pool, or Close from inside the pool panics at the

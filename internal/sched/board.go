@@ -8,6 +8,7 @@ import (
 	"golang.org/x/sys/cpu"
 
 	"github.com/gopar-dev/gopar/internal/invariant"
+	"github.com/gopar-dev/gopar/internal/labels"
 )
 
 // Lazy promotion: work that a goroutine runs inline, offered to the pool's
@@ -87,7 +88,10 @@ type boardSlot struct {
 	// frees the slot (Reclaim takes the slot back as held first, Wait
 	// holds it while it waits), so that the board keeps no func alive past
 	// its operation, and none of the data the func reaches.
-	fn       func()
+	fn func()
+	// labels are the publisher's pprof labels, which the taker wears
+	// while fn runs; written and cleared with fn.
+	labels   labels.Set
 	panicked *Panic
 	done     chan struct{} // capacity 1: the taker's one token per take
 	// pub is the member of the pool that published the entry (Pool.self),
@@ -276,7 +280,7 @@ func (p *Pool) publish(s *boardSlot, e uint64, f func()) Promotion {
 	if p.board.off || !s.state.CompareAndSwap(e, e|kindHeld) {
 		return Promotion{}
 	}
-	s.fn = f
+	s.fn, s.labels = f, labels.Current()
 	gen := genOf(e) + genOne
 	s.state.Store(gen | kindPub)
 	// pub matters only to a waiter whose func this goroutine runs: an
@@ -367,7 +371,7 @@ func (pr Promotion) reclaimMarked() bool {
 // board keeps the func no longer alive, and stores the free word of its
 // generation.
 func (pr Promotion) free() {
-	pr.s.fn = nil
+	pr.s.fn, pr.s.labels = nil, labels.Set{}
 	pr.s.state.Store(pr.gen | kindFree)
 }
 
@@ -572,8 +576,12 @@ func (p *Pool) runTaken(s *boardSlot, f func()) {
 		p.board.markBelow(me)
 		s.runner.Store(me)
 	}
+	prev, changed := labels.Wear(s.labels)
 	returned := false
 	defer func() {
+		if changed {
+			labels.Apply(prev)
+		}
 		if !returned {
 			s.panicked = Unwinding(recover())
 		}
@@ -672,6 +680,7 @@ func (p *Pool) pokeHeartbeat() {
 // heartbeat to sleep, so that no goroutine of the pool's lives while it
 // sleeps, and a stretch of ticks costs one goroutine.
 func (p *Pool) heartbeat() {
+	labels.Clear() // the poker's labels are not the heartbeat's
 	for {
 		<-p.board.timer.C
 		if !p.beat() {

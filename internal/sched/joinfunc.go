@@ -1,6 +1,9 @@
 package sched
 
-import "github.com/gopar-dev/gopar/internal/invariant"
+import (
+	"github.com/gopar-dev/gopar/internal/invariant"
+	"github.com/gopar-dev/gopar/internal/labels"
+)
 
 // JoinFunc is the fast form of Join for recursive divide and conquer: it
 // returns f(w, a) and f(w, b), computed possibly in parallel. runtime.JoinFunc
@@ -228,6 +231,7 @@ func (s *forkStack[A, R]) shareOldest(w *Worker) bool {
 	}
 	j.fr.setParent(at)
 	j.fn = func(w *Worker) { j.result = f(w, arg) }
+	j.labels = labels.Current() // the frame's: pushed in this region
 	fr.job = j
 	fr.arg = *new(A) // the job holds it now
 	s.shared = k + 1

@@ -11,6 +11,7 @@ import (
 	"time"
 
 	"github.com/gopar-dev/gopar/internal/invariant"
+	"github.com/gopar-dev/gopar/internal/labels"
 	"github.com/gopar-dev/gopar/steal"
 )
 
@@ -466,7 +467,7 @@ func (p *Pool) Go(fn func(w *Worker)) {
 // inject puts fn in p's injector, a job nobody waits for, and wakes a
 // sleeping worker for it.
 func (p *Pool) inject(fn func(*Worker)) {
-	j := &job{fn: fn}
+	j := &job{fn: fn, labels: labels.Current()}
 	j.fr.detached = true
 	p.injector.Push(j)
 	p.notify()

@@ -1,6 +1,10 @@
 package sched
 
-import "sync/atomic"
+import (
+	"sync/atomic"
+
+	"github.com/gopar-dev/gopar/internal/labels"
+)
 
 // Scope is handed to the body of Worker.Scope and to every task spawned in
 // it. Tasks spawned through it may spawn more; the scope ends when all of
@@ -37,6 +41,7 @@ type scopeState struct {
 // the pool's injector, and the first to claim it runs it.
 type foreignTask struct {
 	run     func(*Worker)
+	labels  labels.Set   // the spawner's pprof labels, for whoever runs it
 	next    *foreignTask // written before the push that publishes it
 	claimed atomic.Bool
 }
@@ -129,7 +134,9 @@ func (st *scopeState) wait(w *Worker) {
 			// the scope's frame (w runs in it here), where the wait runs
 			// it or another participant steals it.
 			if t.claimed.CompareAndSwap(false, true) {
-				Offer(w, t.run)
+				j := w.newJob(t.run)
+				j.labels = t.labels
+				offer(w, j)
 			}
 		}
 	}
@@ -208,7 +215,7 @@ func (st *scopeState) enter() {
 // runs it. Either way it runs under the scope's frame: a wait for the scope
 // may then run what it forks.
 func (st *scopeState) spawnForeign(p *Pool, run func(*Worker)) {
-	t := &foreignTask{run: run}
+	t := &foreignTask{run: run, labels: labels.Current()}
 	for {
 		t.next = st.foreign.Load()
 		if st.foreign.CompareAndSwap(t.next, t) {
@@ -219,7 +226,7 @@ func (st *scopeState) spawnForeign(p *Pool, run func(*Worker)) {
 		if t.claimed.CompareAndSwap(false, true) {
 			run(w)
 		}
-	}}
+	}, labels: t.labels}
 	j.fr.detached = true
 	j.fr.setParent(&st.fr)
 	p.injector.Push(j)

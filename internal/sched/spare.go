@@ -1,6 +1,10 @@
 package sched
 
-import "sync/atomic"
+import (
+	"sync/atomic"
+
+	"github.com/gopar-dev/gopar/internal/labels"
+)
 
 // Spares: a pool worker that parks in a wait (nothing under the frame it
 // waits for, see frame.go) lends its slot to a spare goroutine, which runs
@@ -81,6 +85,7 @@ func (w *Worker) runSpare(s *spare) {
 	// The lender leased the slot: this goroutine acts as it now (see
 	// Worker.owner).
 	w.owner.Store(curG())
+	labels.Clear() // as a pool worker's (see Worker.run)
 	// Also on runtime.Goexit from a job: a spare is not replaced, its
 	// lender runs with one spare less.
 	defer func() {

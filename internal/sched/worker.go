@@ -8,6 +8,7 @@ import (
 	"sync/atomic"
 	"time"
 
+	"github.com/gopar-dev/gopar/internal/labels"
 	"github.com/gopar-dev/gopar/steal"
 )
 
@@ -27,6 +28,9 @@ type job struct {
 	panicked *Panic
 	offered  bool // shared by JoinLazy: counted in idleState.offered until it starts
 	helper   bool // offered by Spread: dropped if still in the deque when the region ends
+	// labels are the pprof labels of the goroutine that made the job,
+	// which the goroutine that runs it wears meanwhile (see execute).
+	labels labels.Set
 }
 
 // Worker is the record of one participant of a pool: a worker goroutine, or
@@ -147,6 +151,9 @@ func (w *Worker) Index() int {
 func (w *Worker) run() {
 	me := curG()
 	w.owner.Store(me)
+	// A worker wears no labels of its own: the goroutine that started it
+	// may have had some (see execute).
+	labels.Clear()
 	retired, returned := false, false
 	defer func() {
 		if retired && w.pool.testHookRetired != nil {
@@ -379,6 +386,12 @@ func (w *Worker) execute(j *job) {
 	r := region{w.at, w.seal()}
 	w.at = &j.fr
 	defer w.leave(r)
+	// The job runs under its maker's pprof labels, as a goroutine started
+	// with go would; the runner's own come back when it ends, however it
+	// ends.
+	if prev, changed := labels.Wear(j.labels); changed {
+		defer labels.Apply(prev)
+	}
 	if trace.IsEnabled() {
 		w.executeTraced(j)
 		return
@@ -458,7 +471,11 @@ func Offer(w *Worker, fn func(*Worker)) {
 		fn(nil)
 		return
 	}
-	j := w.newJob(fn)
+	offer(w, w.newJob(fn))
+}
+
+// offer is Offer of the job j made for it.
+func offer(w *Worker, j *job) {
 	j.fr.detached = true
 	if w.at == w.lease {
 		w.leaseShared = true
@@ -483,6 +500,7 @@ func (w *Worker) newJob(fn func(*Worker)) *job {
 		j = new(job)
 	}
 	j.fn = fn
+	j.labels = labels.Current()
 	if at := w.at; at != nil && !at.forked {
 		at.forked = true
 	}
@@ -505,7 +523,7 @@ func (w *Worker) recycle(j *job) {
 	// Field by field: a runner that has just set done may still be reading
 	// done's waiter, atomically. A job that was never stolen has an untouched
 	// latch, and the common case skips the two stores.
-	j.fn, j.panicked, j.fr.detached, j.offered, j.helper = nil, nil, false, false, false
+	j.fn, j.panicked, j.fr.detached, j.offered, j.helper, j.labels = nil, nil, false, false, false, labels.Set{}
 	if j.done.IsSet() {
 		j.done.reset()
 	}
