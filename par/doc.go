@@ -175,7 +175,7 @@
 // a deferred call replaces a Goexit. A pool worker goroutine that a
 // callback ended is replaced.
 //
-// # Profiler labels
+// # Profiles and traces
 //
 // Every callback runs under the pprof labels of the goroutine that called
 // the operation ([runtime/pprof.Do], SetGoroutineLabels), whichever
@@ -188,6 +188,17 @@
 // without labels pays nothing for this. Built with the gopar_nolabels
 // tag, callbacks on the pool's workers run with no labels (runtime's
 // package doc says why).
+//
+// While a [runtime/trace] is recorded, each operation is a task named
+// after it (gopar.Sum, gopar.ForEach, gopar.Values ...), under the task of
+// the context given to [Iter.WithContext] if that carries one, as
+// [runtime/trace.NewTask] makes it; and each goroutine's part in the
+// operation (the caller's start alone, each participant's run) is a region
+// of that task, of the same name, on the goroutine that ran it. In go tool
+// trace, a request traced as a task then lists the operations it ran, and
+// each operation the goroutines that ran it and for how long. Operations
+// that run in phases (a sort, a float sum) are a task per phase. Without a
+// trace, this costs one test per operation.
 //
 // # Nesting and locks
 //

@@ -65,6 +65,11 @@
 // pointer it copies (internal/labels). The gopar_nolabels build tag turns
 // this off: tasks on the pool's workers then run with no labels.
 //
+// While a runtime/trace is recorded, each task runs in a region named
+// gopar.worker#i (a pool worker) or gopar.guest#i (a goroutine that
+// entered with Pool.Do); par's operations add tasks and regions of their
+// own, named after the operation (see par's package doc).
+//
 // # Bad input
 //
 // A nil function, a nil *Pool, or Close from inside the pool panics at the

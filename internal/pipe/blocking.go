@@ -37,7 +37,7 @@ func runBlocking[A any](cfg Config, lo, hi int, r Reducer[A]) A {
 		panic(fmt.Sprintf("gopar: Blocking(%d): the limit of calls at once must be at least 1", cfg.Blocking))
 	}
 	b := &blockingLoop[A]{r: r, lo: lo, n: uint64(hi) - uint64(lo), limit: cfg.Blocking,
-		take: uint64(max(cfg.MinBlock, 1)), stop: cfg.done(), rec: cfg.rec}
+		take: uint64(max(cfg.MinBlock, 1)), stop: cfg.done(), rec: cfg.rec, task: cfg.task}
 	b.start()
 	sched.Block(cfg.Pool, b.wg.Wait) // the caller may be a pool worker
 	if b.rec != nil {
@@ -68,6 +68,7 @@ type blockingLoop[A any] struct {
 	panicked atomic.Pointer[runtime.Panic]
 
 	rec         *recording // nil unless a timeline is recorded
+	task        *opTask    // nil unless a trace is recorded (optrace.go)
 	gathered[A]            // the participants' runs and lanes
 
 	// Over a seq (runBlockingSeq, runPoolSeq), where the items come from,
@@ -163,7 +164,7 @@ func (b *blockingLoop[A]) work(k int, w *runtime.Worker) {
 		}
 		log = &laneLog{rec: b.rec, key: key}
 	}
-	participate(&b.r, &b.panicked, log, hand[A](h))
+	participate(&b.r, &b.panicked, log, b.task, hand[A](h))
 }
 
 // blockingHand is how the blocking and the sequence drivers hand one

@@ -74,6 +74,7 @@ type Config struct {
 	seq    batchSource // a pipeline over an iter.Seq: the sequence driver, runSeq
 	stream *stream     // a loop whose results go to Stream: over a seq, the sequence driver's runs; over a range, runStream
 	rec    *recording  // the timeline being recorded, for the drivers to add to
+	task   *opTask     // the operation's runtime/trace task, while a trace is recorded (optrace.go)
 
 	// Unordered, if set, frees the operations that can use it from source
 	// order (par's Iter.Unordered): Fold keeps one accumulator per
@@ -84,7 +85,7 @@ type Config struct {
 
 	// Padding: Config, and so Spec, is a whole number of 16-byte words
 	// on 64-bit platforms (see TestCopiesInWholeWords).
-	_ [7]byte
+	_ [15]byte
 }
 
 // done returns the channel that cancels the loop, nil if nothing can.

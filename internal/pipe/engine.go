@@ -64,8 +64,12 @@ type hand[A any] interface {
 // panic or runtime.Goexit in the user's code is recorded in failed, for the
 // caller to raise once every participant has left (the participants of the
 // pool are detached jobs, where an escaping panic would crash the
-// program). log is the participant's timeline lane, or nil.
-func participate[A any](r *Reducer[A], failed *atomic.Pointer[runtime.Panic], log *laneLog, h hand[A]) {
+// program). log is the participant's timeline lane, or nil; task the
+// operation's trace task, or nil (optrace.go).
+func participate[A any](r *Reducer[A], failed *atomic.Pointer[runtime.Panic], log *laneLog, task *opTask, h hand[A]) {
+	if task != nil {
+		defer task.region().End()
+	}
 	e := engine[A]{r: r, failed: failed, log: log, blockRuns: h.blockRuns()}
 	if x, ok := h.resume(); ok {
 		e.runs.cur, e.runs.inRun = x, true

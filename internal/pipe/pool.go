@@ -50,7 +50,12 @@ func runPool[A any](cfg Config, lo, hi int, r Reducer[A]) A {
 	i, sz := lo, sizer{size: 1, growth: maxInlineGrowth}
 	if !few {
 		var over bool
-		if acc, i, sz, over = runInline(pool, cfg, lo, hi, r, done); over {
+		if cfg.task == nil {
+			acc, i, sz, over = runInline(pool, cfg, lo, hi, r, done)
+		} else {
+			acc, i, sz, over = runInlineTraced(pool, cfg, lo, hi, r, done)
+		}
+		if over {
 			return acc
 		}
 	}

@@ -25,7 +25,7 @@ func (o *loop[A]) participate(w *runtime.Worker) {
 		log = o.newLaneLog(w, &h.p)
 	}
 	h.take = o.cfg.clamp(h.sizer.size / takesPerClock)
-	participate(&o.r, &o.panicked, log, hand[A](h))
+	participate(&o.r, &o.panicked, log, o.cfg.task, hand[A](h))
 }
 
 // poolHand is how the pool driver hands one participant its work: pieces

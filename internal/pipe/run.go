@@ -4,6 +4,7 @@ package pipe
 
 import (
 	"math"
+	"runtime/trace"
 	"time"
 
 	"github.com/gopar-dev/gopar/runtime"
@@ -22,6 +23,9 @@ import (
 func Run[A any](cfg Config, lo, hi int, r Reducer[A]) A {
 	if p := cfg.Pool; p != nil && p.Closed() {
 		panic(runtime.ErrClosed) // before any item runs, whatever the size
+	}
+	if cfg.task == nil && trace.IsEnabled() {
+		return runTraced(cfg, lo, hi, r)
 	}
 	if c, ok := cfg.seq.(configured); ok {
 		cfg.seq = c.withConfig(cfg) // the steps before an index adapter run with these settings (restream.go)

@@ -4,6 +4,7 @@ import (
 	"context"
 	stditer "iter"
 	goruntime "runtime"
+	"runtime/trace"
 	"slices"
 	"sync"
 	"unsafe"
@@ -117,6 +118,12 @@ func Stream[T any](s Spec[T]) stditer.Seq[[]T] {
 		st := newStream(streamLimit(&s), s.Pool)
 		cfg := s.Config
 		cfg.Context, cfg.stream = ctx, st
+		if cfg.task == nil && trace.IsEnabled() {
+			// Named here, on the consumer's goroutine, where the
+			// operation was called.
+			cfg.task = startOp(s.Context)
+			defer cfg.task.end()
+		}
 		collect := collector(&s)
 		st.wait.Add(1)
 		go st.produce(func() { Run(cfg, s.Lo, s.Hi, collect) })
@@ -392,6 +399,10 @@ func StreamUnordered[T any](s Spec[T]) stditer.Seq2[[]int, []T] {
 		parts := make(chan unorderedPart[T], max(s.Blocking, 1))
 		cfg := s.Config
 		cfg.Context = ctx
+		if cfg.task == nil && trace.IsEnabled() {
+			cfg.task = startOp(s.Context) // as in Stream
+			defer cfg.task.end()
+		}
 		emit := Reducer[struct{}]{
 			Fold: func(acc struct{}, lo, hi int) struct{} {
 				var part unorderedPart[T]
