@@ -171,6 +171,7 @@ var diffSettings = [][]string{
 	{"Iter.Blocking", "Nums.Blocking", "Ints.Blocking"},
 	{"Iter.WithProgress", "Nums.WithProgress", "Ints.WithProgress"},
 	{"Iter.WithTimeline", "Nums.WithTimeline", "Ints.WithTimeline"},
+	{"Iter.WithStats", "Nums.WithStats", "Ints.WithStats"},
 	{"Iter.WithBuffer", "Nums.WithBuffer", "Ints.WithBuffer"},
 	{"Iter.Unordered", "Nums.Unordered", "Ints.Unordered"},
 }
@@ -473,6 +474,7 @@ type diffCase struct {
 	progress           bool
 	unordered          bool // Unordered: Fold and Reduce, and Blocking's Values and All, drop source order
 	timeline           *par.Timeline
+	stats              *par.Stats
 
 	inj         []map[int]int
 	errAt       map[int]bool
@@ -772,6 +774,10 @@ func (c *diffCase) pickSettings(rng *rand.Rand, pools []*par.Pool, needCtx bool)
 	if rng.IntN(7) == 0 {
 		c.timeline = new(par.Timeline)
 		sets = append(sets, "timeline")
+	}
+	if rng.IntN(7) == 0 {
+		c.stats = new(par.Stats)
+		sets = append(sets, "stats")
 	}
 	if rng.IntN(6) == 0 {
 		c.unordered = true
@@ -1094,6 +1100,8 @@ func (c *diffCase) settingDesc(s string) string {
 		return ".WithProgress"
 	case "timeline":
 		return ".WithTimeline"
+	case "stats":
+		return ".WithStats"
 	case "unordered":
 		return ".Unordered()"
 	}
@@ -1564,6 +1572,7 @@ type diffSettable[S any] interface {
 	WithBlockSize(min, max int) S
 	WithProgress(func(done, total int)) S
 	WithTimeline(*par.Timeline) S
+	WithStats(*par.Stats) S
 	WithBuffer(int) S
 	Unordered() S
 }
@@ -1580,6 +1589,8 @@ func diffSet[S diffSettable[S]](c *diffCase, x S, name string) S {
 		return x.WithProgress(c.report)
 	case "timeline":
 		return x.WithTimeline(c.timeline)
+	case "stats":
+		return x.WithStats(c.stats)
 	case "unordered":
 		return x.Unordered()
 	}
@@ -1974,6 +1985,7 @@ func (c *diffCase) check(r *diffRun) {
 			c.checkResult(r)
 			c.checkProgress()
 			c.checkTimeline()
+			c.checkStats()
 			c.checkInits()
 		}
 	}
@@ -2722,6 +2734,32 @@ func (c *diffCase) checkProgress() {
 		c.failf("progress: the last call gave done %d, and %d items were pulled", last, c.pulled.Load())
 	case total < 0 && c.counted() && c.streams == 0 && len(c.stages) > 0 && c.allRan() && int64(last) != c.pulled.Load():
 		c.failf("progress: every item ran, the last call gave done %d, and %d items were pulled", last, c.pulled.Load())
+	}
+}
+
+// checkStats: the statistics add up (the participants' items and blocks
+// to the operation's, each busy within the operation's time) and count
+// every index when the operation ran every item (at least: an operation
+// of several loops adds them up).
+func (c *diffCase) checkStats() {
+	if c.stats == nil || c.runsNothing() {
+		return
+	}
+	st := c.stats
+	items, blocks := 0, 0
+	for _, p := range st.Participants {
+		items += p.Items
+		blocks += p.Blocks
+		if p.Busy < 0 || p.Busy > st.Elapsed {
+			c.failf("stats: %s busy %v of %v", p.Name, p.Busy, st.Elapsed)
+		}
+	}
+	if items != st.Items || blocks != st.Blocks {
+		c.failf("stats: the participants ran %d items in %d blocks, the operation %d in %d", items, blocks, st.Items, st.Blocks)
+	}
+	early := c.term.kind == tkSearch || c.breakAt > 0 && c.breakAt <= len(c.flat) || c.errAt != nil
+	if !early && !c.cancelled() && c.allRan() && st.Items < c.idxN {
+		c.failf("stats: %d items counted, of the %d indexes", st.Items, c.idxN)
 	}
 }
 

@@ -186,6 +186,10 @@ func TestMapInitEveryOperation(t *testing.T) {
 			var tl par.Timeline
 			return collect(it.WithTimeline(&tl))
 		},
+		"Iter.WithStats": func(it par.Iter[int]) string {
+			var st par.Stats
+			return collect(it.WithStats(&st))
+		},
 		// The functions that take an Iterator.
 		"Sum": func(it par.Iter[int]) string { return fmt.Sprint(par.Sum(it)) },
 		"Fold": func(it par.Iter[int]) string {

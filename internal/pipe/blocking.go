@@ -37,7 +37,7 @@ func runBlocking[A any](cfg Config, lo, hi int, r Reducer[A]) A {
 		panic(fmt.Sprintf("gopar: Blocking(%d): the limit of calls at once must be at least 1", cfg.Blocking))
 	}
 	b := &blockingLoop[A]{r: r, lo: lo, n: uint64(hi) - uint64(lo), limit: cfg.Blocking,
-		take: uint64(max(cfg.MinBlock, 1)), stop: cfg.done(), rec: cfg.rec, task: cfg.task}
+		take: uint64(max(cfg.MinBlock, 1)), stop: cfg.done(), rec: cfg.rec, task: cfg.task, stats: cfg.stats}
 	b.start()
 	sched.Block(cfg.Pool, b.wg.Wait) // the caller may be a pool worker
 	if b.rec != nil {
@@ -69,6 +69,7 @@ type blockingLoop[A any] struct {
 
 	rec         *recording // nil unless a timeline is recorded
 	task        *opTask    // nil unless a trace is recorded (optrace.go)
+	stats       *opStats   // nil unless statistics are collected (stats.go)
 	gathered[A]            // the participants' runs and lanes
 
 	// Over a seq (runBlockingSeq, runPoolSeq), where the items come from,
@@ -156,15 +157,18 @@ func (b *blockingLoop[A]) work(k int, w *runtime.Worker) {
 		h.size = b.onPool.sizeOf(k)
 		h.take = h.size.take
 	}
-	var log *laneLog
-	if b.rec != nil {
+	obs := observers{task: b.task}
+	if b.rec != nil || b.stats != nil {
 		key := laneKey{goroutineLane, k}
 		if p := b.onPool; p != nil {
 			key = p.lane(k, w)
 		}
-		log = &laneLog{rec: b.rec, key: key}
+		if b.rec != nil {
+			obs.log = &laneLog{rec: b.rec, key: key}
+		}
+		obs.stats = b.stats.begin(key)
 	}
-	participate(&b.r, &b.panicked, log, b.task, hand[A](h))
+	participate(&b.r, &b.panicked, obs, hand[A](h))
 }
 
 // blockingHand is how the blocking and the sequence drivers hand one

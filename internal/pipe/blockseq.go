@@ -41,7 +41,7 @@ func runBlockingSeq[A any](cfg Config, src batchSource, r Reducer[A]) A {
 	}
 	take := max(cfg.MinBlock, 1)
 	ring := pow2(max(blockingRingMin, blockingRingPerCall*cfg.Blocking*take))
-	b := &blockingLoop[A]{r: r, limit: cfg.Blocking, take: uint64(take), stop: cfg.done(), rec: cfg.rec, task: cfg.task}
+	b := &blockingLoop[A]{r: r, limit: cfg.Blocking, take: uint64(take), stop: cfg.done(), rec: cfg.rec, task: cfg.task, stats: cfg.stats}
 	return b.overSeq(cfg, src, ring, ring, blockingBatches*cfg.Blocking*take, func() {
 		b.start()
 		sched.Block(cfg.Pool, b.wg.Wait) // the caller may be a pool worker

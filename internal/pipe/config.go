@@ -59,6 +59,11 @@ type Config struct {
 	// block; left nil, it costs a nil test per block.
 	Timeline *Timeline
 
+	// Stats, if not nil, receives what the loop did once it has
+	// returned: see Stats. Counting costs two adds per block and two
+	// clock reads per participant.
+	Stats *Stats
+
 	// Buffer, if positive, bounds the source items that Stream pulls or
 	// computes ahead of the loop that ranges over it (see stream.go), and
 	// the positions a restream's pump computes ahead of the operation
@@ -75,6 +80,7 @@ type Config struct {
 	stream *stream     // a loop whose results go to Stream: over a seq, the sequence driver's runs; over a range, runStream
 	rec    *recording  // the timeline being recorded, for the drivers to add to
 	task   *opTask     // the operation's runtime/trace task, while a trace is recorded (optrace.go)
+	stats  *opStats    // the operation's statistics, while Stats asks for them (stats.go)
 
 	// Unordered, if set, frees the operations that can use it from source
 	// order (par's Iter.Unordered): Fold keeps one accumulator per

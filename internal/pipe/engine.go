@@ -64,13 +64,12 @@ type hand[A any] interface {
 // panic or runtime.Goexit in the user's code is recorded in failed, for the
 // caller to raise once every participant has left (the participants of the
 // pool are detached jobs, where an escaping panic would crash the
-// program). log is the participant's timeline lane, or nil; task the
-// operation's trace task, or nil (optrace.go).
-func participate[A any](r *Reducer[A], failed *atomic.Pointer[runtime.Panic], log *laneLog, task *opTask, h hand[A]) {
-	if task != nil {
-		defer task.region().End()
+// program). obs are the observers of the participant run, if any.
+func participate[A any](r *Reducer[A], failed *atomic.Pointer[runtime.Panic], obs observers, h hand[A]) {
+	if obs.task != nil {
+		defer obs.task.region().End()
 	}
-	e := engine[A]{r: r, failed: failed, log: log, blockRuns: h.blockRuns()}
+	e := engine[A]{r: r, failed: failed, log: obs.log, stats: obs.stats, blockRuns: h.blockRuns()}
 	if x, ok := h.resume(); ok {
 		e.runs.cur, e.runs.inRun = x, true
 	}
@@ -79,14 +78,24 @@ func participate[A any](r *Reducer[A], failed *atomic.Pointer[runtime.Panic], lo
 	e.returned = true
 }
 
+// observers are what observes one participant run, each nil unless asked
+// for: its timeline lane, the operation's trace task (optrace.go), and its
+// statistics (stats.go).
+type observers struct {
+	log   *laneLog
+	task  *opTask
+	stats *partStats
+}
+
 // engine is one participant's state, under every driver.
 type engine[A any] struct {
 	r         *Reducer[A]
 	failed    *atomic.Pointer[runtime.Panic]
 	runs      runBook[A]
-	log       *laneLog // nil unless a timeline is recorded
-	returned  bool     // fold returned: no panic or Goexit
-	blockRuns bool     // every block is a run of its own (hand.blockRuns)
+	log       *laneLog   // nil unless a timeline is recorded
+	stats     *partStats // nil unless statistics are collected
+	returned  bool       // fold returned: no panic or Goexit
+	blockRuns bool       // every block is a run of its own (hand.blockRuns)
 }
 
 // fold folds the blocks that h hands out into e's runs until it has no
@@ -115,6 +124,9 @@ func (e *engine[A]) fold(h hand[A]) {
 			bk.cur.acc = e.r.Fold(bk.cur.acc, lo, hi)
 			g.block(lo, hi, t0)
 		}
+		if ps := e.stats; ps != nil {
+			ps.block(hi - lo)
+		}
 		bk.folded(hi)
 		stop, cut := e.r.verdict(bk.cur.acc)
 		h.folded(lo, hi, stop, cut)
@@ -139,6 +151,9 @@ func (e *engine[A]) leave(h hand[A]) {
 	}
 	if e.log != nil {
 		e.log.close()
+	}
+	if e.stats != nil {
+		e.stats.done() // before the loop can end, which writes them out
 	}
 	h.leave(e.runs.mine, e.log)
 }

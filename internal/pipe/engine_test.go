@@ -112,7 +112,7 @@ func TestEngineRuns(t *testing.T) {
 			h := &scriptHand{blocks: slices.Clone(c.blocks), each: c.each}
 			r := indexes(math.MinInt, math.MinInt, 42, c.unordered)
 			var failed atomic.Pointer[runtime.Panic]
-			participate(&r, &failed, nil, nil, hand[[]int](h))
+			participate(&r, &failed, observers{}, hand[[]int](h))
 			if failed.Load() != nil || h.abandoned || h.leaves != 1 {
 				t.Fatalf("failed %v, abandoned %v, %d leaves; want none, false, 1", failed.Load(), h.abandoned, h.leaves)
 			}
@@ -178,7 +178,7 @@ func TestEngineUnwinds(t *testing.T) {
 			go func() {
 				defer wg.Done()
 				defer func() { recover() }() // a panic must not get past the engine
-				participate(&r, &failed, nil, nil, hand[[]int](h))
+				participate(&r, &failed, observers{}, hand[[]int](h))
 			}()
 			wg.Wait()
 			p := failed.Load()
@@ -206,7 +206,7 @@ func TestEngineTimeline(t *testing.T) {
 	h := &scriptHand{blocks: [][2]int{{0, 2}, {5, 6}}}
 	r := indexes(math.MinInt, math.MinInt, math.MaxInt, false)
 	var failed atomic.Pointer[runtime.Panic]
-	participate(&r, &failed, log, nil, hand[[]int](h))
+	participate(&r, &failed, observers{log: log}, hand[[]int](h))
 	if h.leftLog != log {
 		t.Fatalf("leave got lane %p, want %p", h.leftLog, log)
 	}
@@ -242,7 +242,7 @@ func TestEngineResumes(t *testing.T) {
 			h := &scriptHand{blocks: slices.Clone(c.blocks), resumed: &run[[]int]{lo: 0, hi: 3, acc: []int{0, 1, 2}}}
 			r := indexes(math.MinInt, math.MinInt, 42, c.unordered)
 			var failed atomic.Pointer[runtime.Panic]
-			participate(&r, &failed, nil, nil, hand[[]int](h))
+			participate(&r, &failed, observers{}, hand[[]int](h))
 			var got [][2]int
 			var accs [][]int
 			for _, x := range h.left {

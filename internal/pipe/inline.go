@@ -22,13 +22,29 @@ var epoch = time.Now()
 // as much. On a loop of 1,000 cheap items (W0), time.Now was 4% of the call.
 func sinceEpoch() time.Duration { return time.Since(epoch) }
 
+// runInlineObserved is runInline observed: as a region of the caller's,
+// the part of a traced loop that its caller runs alone, and with its
+// blocks counted in the caller's statistics. Like a timeline, statistics
+// keep the first block's rest off the promotion board, so that every
+// block of the phase is the caller's.
+func runInlineObserved[A any](pool *runtime.Pool, cfg Config, lo, hi int, r Reducer[A], done <-chan struct{}) (A, int, sizer, bool) {
+	if t := cfg.task; t != nil {
+		defer t.region().End()
+	}
+	ps := cfg.stats.begin(laneKey{kind: callerLane})
+	if ps != nil {
+		defer ps.done()
+	}
+	return runInline(pool, cfg, lo, hi, r, done, ps)
+}
+
 // runInline is the pool driver's inline phase over [lo, hi): the caller
 // alone, in blocks that grow while they are quick (see sizer), the first of
 // them with the rest of the loop on the promotion board (foldFirst), until
 // the loop is over or has run for goParallelAfter. It returns the phase's
 // accumulator, the first index it did not run, the sizer where it left off,
 // and whether the loop is over (acc is then its result).
-func runInline[A any](pool *runtime.Pool, cfg Config, lo, hi int, r Reducer[A], done <-chan struct{}) (A, int, sizer, bool) {
+func runInline[A any](pool *runtime.Pool, cfg Config, lo, hi int, r Reducer[A], done <-chan struct{}, ps *partStats) (A, int, sizer, bool) {
 	acc := r.identity()
 	start := sinceEpoch()
 	sz := sizer{size: 1, growth: maxInlineGrowth}
@@ -40,7 +56,10 @@ func runInline[A any](pool *runtime.Pool, cfg Config, lo, hi int, r Reducer[A], 
 	i := lo
 	for last := time.Duration(0); i < hi; {
 		n := min(cfg.clamp(sz.size), span(i, hi))
-		if i == lo && n < span(i, hi) && rec == nil && pool.Workers() > 1 {
+		if ps != nil {
+			ps.block(n)
+		}
+		if i == lo && n < span(i, hi) && rec == nil && ps == nil && pool.Workers() > 1 {
 			var rest *restOfLoop[A]
 			if acc, rest = foldFirst(pool, cfg, lo, n, hi, r, acc); rest != nil {
 				return rest.join(acc), i, sz, true

@@ -15,8 +15,6 @@ import (
 	goruntime "runtime"
 	"runtime/trace"
 	"strings"
-
-	"github.com/gopar-dev/gopar/runtime"
 )
 
 // opTask is a traced operation's task: the context that carries it, for
@@ -56,13 +54,6 @@ func runTraced[A any](cfg Config, lo, hi int, r Reducer[A]) A {
 // region starts the region of one goroutine's part in the traced
 // operation t, which its caller ends (t is not nil).
 func (t *opTask) region() *trace.Region { return trace.StartRegion(t.ctx, t.name) }
-
-// runInlineTraced is runInline as a region of the caller's: the part of
-// a traced loop that its caller runs alone.
-func runInlineTraced[A any](pool *runtime.Pool, cfg Config, lo, hi int, r Reducer[A], done <-chan struct{}) (A, int, sizer, bool) {
-	defer cfg.task.region().End()
-	return runInline(pool, cfg, lo, hi, r, done)
-}
 
 // apiDir and engineDir are the source directories of par, whose functions
 // users call, and of the engine below it (internal/), as this build

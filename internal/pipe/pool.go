@@ -50,10 +50,10 @@ func runPool[A any](cfg Config, lo, hi int, r Reducer[A]) A {
 	i, sz := lo, sizer{size: 1, growth: maxInlineGrowth}
 	if !few {
 		var over bool
-		if cfg.task == nil {
-			acc, i, sz, over = runInline(pool, cfg, lo, hi, r, done)
+		if cfg.task == nil && cfg.stats == nil {
+			acc, i, sz, over = runInline(pool, cfg, lo, hi, r, done, nil)
 		} else {
-			acc, i, sz, over = runInlineTraced(pool, cfg, lo, hi, r, done)
+			acc, i, sz, over = runInlineObserved(pool, cfg, lo, hi, r, done)
 		}
 		if over {
 			return acc

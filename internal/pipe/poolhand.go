@@ -20,12 +20,16 @@ func (o *loop[A]) participate(w *runtime.Worker) {
 	if !o.parts.Enter(&h.p) {
 		return
 	}
-	var log *laneLog
+	obs := observers{task: o.cfg.task}
 	if o.rec != nil {
-		log = o.newLaneLog(w, &h.p)
+		obs.log = o.newLaneLog(w, &h.p)
+	}
+	if ps := o.cfg.stats.begin(poolLane(w, o.caller, o.workers)); ps != nil {
+		ps.stole = &h.p
+		obs.stats = ps
 	}
 	h.take = o.cfg.clamp(h.sizer.size / takesPerClock)
-	participate(&o.r, &o.panicked, log, o.cfg.task, hand[A](h))
+	participate(&o.r, &o.panicked, obs, hand[A](h))
 }
 
 // poolHand is how the pool driver hands one participant its work: pieces

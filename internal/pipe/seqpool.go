@@ -73,7 +73,7 @@ func runPoolSeq[A any](cfg Config, src batchSource, r Reducer[A]) A {
 	slots := max(seqRingChunks*workers, min(seqRingMost, seqRingBytes/int(max(src.itemSize(), 1))))
 	most, target := cfg.clamp(min(seqChunkMost, slots/(seqRingChunks*workers))), seqChunkTarget
 	ring := pow2(max(slots, seqRingChunks*workers*most))
-	b := &blockingLoop[A]{r: r, limit: workers, stop: cfg.done(), rec: cfg.rec, task: cfg.task}
+	b := &blockingLoop[A]{r: r, limit: workers, stop: cfg.done(), rec: cfg.rec, task: cfg.task, stats: cfg.stats}
 	p := &poolSeq{pool: pool, helpers: workers - 1, least: max(cfg.MinBlock, 1), most: most, target: target,
 		sizes: make([]chunkSize, workers)}
 	p.work = b.work

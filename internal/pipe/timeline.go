@@ -81,6 +81,13 @@ func (k laneKey) name() string {
 	return "goroutine " + strconv.Itoa(k.n)
 }
 
+// sortLaneKeys sorts keys in lane order.
+func sortLaneKeys(keys []laneKey) {
+	slices.SortFunc(keys, func(a, b laneKey) int {
+		return cmp.Or(cmp.Compare(a.kind, b.kind), cmp.Compare(a.n, b.n))
+	})
+}
+
 // recording collects one operation's timeline while it runs. Only the
 // caller's goroutine touches it: it appends its inline blocks directly and
 // merges the logs of the other goroutines after they have finished, so no
@@ -129,9 +136,7 @@ func (rec *recording) finish(t *Timeline) {
 			}
 		}
 	}
-	slices.SortFunc(keys, func(a, b laneKey) int {
-		return cmp.Or(cmp.Compare(a.kind, b.kind), cmp.Compare(a.n, b.n))
-	})
+	sortLaneKeys(keys)
 	lane := make(map[laneKey]int, len(keys))
 	out := Timeline{Elapsed: rec.since(), Lanes: make([]Lane, len(keys))}
 	for i, k := range keys {
