@@ -55,11 +55,10 @@ type Participant struct {
 // opStats is an operation's record while it runs, shared by its
 // participants (Config.stats).
 type opStats struct {
-	start                 time.Time
-	mu                    sync.Mutex
-	parts                 map[laneKey]*Participant
-	steals, items, blocks int
-	first                 time.Duration // FirstParallel so far; 0: none yet
+	start time.Time
+	mu    sync.Mutex
+	parts map[laneKey]*Participant // the operation's totals are their sums
+	first time.Duration            // FirstParallel so far; 0: none yet
 }
 
 // partStats is one participant run's counts, in memory of its own, added
@@ -119,9 +118,6 @@ func (ps *partStats) done() {
 	p.Blocks += ps.blocks
 	p.Steals += steals
 	p.Busy += now.Sub(ps.start)
-	op.items += ps.items
-	op.blocks += ps.blocks
-	op.steals += steals
 	if ps.key.kind != callerLane {
 		if at := ps.start.Sub(op.start); op.first == 0 || at < op.first {
 			op.first = max(at, 1)
@@ -139,12 +135,15 @@ func (op *opStats) finish(st *Stats) {
 		keys = append(keys, k)
 	}
 	sortLaneKeys(keys)
-	parts := make([]Participant, len(keys))
+	out := Stats{Elapsed: elapsed, FirstParallel: op.first, Participants: make([]Participant, len(keys))}
 	for i, k := range keys {
-		parts[i] = *op.parts[k]
+		p := op.parts[k]
+		out.Participants[i] = *p
+		out.Items += p.Items
+		out.Blocks += p.Blocks
+		out.Steals += p.Steals
 	}
-	*st = Stats{Elapsed: elapsed, Items: op.items, Blocks: op.blocks, Steals: op.steals,
-		FirstParallel: op.first, Participants: parts}
+	*st = out
 }
 
 // String lays st out as a query plan's analysis does: the operation's
