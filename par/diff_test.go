@@ -172,6 +172,7 @@ var diffSettings = [][]string{
 	{"Iter.WithProgress", "Nums.WithProgress", "Ints.WithProgress"},
 	{"Iter.WithTimeline", "Nums.WithTimeline", "Ints.WithTimeline"},
 	{"Iter.WithStats", "Nums.WithStats", "Ints.WithStats"},
+	{"Iter.WithSlow", "Nums.WithSlow", "Ints.WithSlow"},
 	{"Iter.WithBuffer", "Nums.WithBuffer", "Ints.WithBuffer"},
 	{"Iter.Unordered", "Nums.Unordered", "Ints.Unordered"},
 }
@@ -475,6 +476,8 @@ type diffCase struct {
 	unordered          bool // Unordered: Fold and Reduce, and Blocking's Values and All, drop source order
 	timeline           *par.Timeline
 	stats              *par.Stats
+	slowAfter          time.Duration // WithSlow's: the hook counts its calls in slowCalls
+	slowCalls          atomic.Int32
 
 	inj         []map[int]int
 	errAt       map[int]bool
@@ -778,6 +781,10 @@ func (c *diffCase) pickSettings(rng *rand.Rand, pools []*par.Pool, needCtx bool)
 	if rng.IntN(7) == 0 {
 		c.stats = new(par.Stats)
 		sets = append(sets, "stats")
+	}
+	if rng.IntN(7) == 0 {
+		c.slowAfter = []time.Duration{time.Nanosecond, 20 * time.Microsecond, time.Millisecond, time.Hour}[rng.IntN(4)]
+		sets = append(sets, "slow")
 	}
 	if rng.IntN(6) == 0 {
 		c.unordered = true
@@ -1102,6 +1109,8 @@ func (c *diffCase) settingDesc(s string) string {
 		return ".WithTimeline"
 	case "stats":
 		return ".WithStats"
+	case "slow":
+		return fmt.Sprintf(".WithSlow(%v)", c.slowAfter)
 	case "unordered":
 		return ".Unordered()"
 	}
@@ -1573,6 +1582,7 @@ type diffSettable[S any] interface {
 	WithProgress(func(done, total int)) S
 	WithTimeline(*par.Timeline) S
 	WithStats(*par.Stats) S
+	WithSlow(time.Duration, func()) S
 	WithBuffer(int) S
 	Unordered() S
 }
@@ -1591,6 +1601,8 @@ func diffSet[S diffSettable[S]](c *diffCase, x S, name string) S {
 		return x.WithTimeline(c.timeline)
 	case "stats":
 		return x.WithStats(c.stats)
+	case "slow":
+		return x.WithSlow(c.slowAfter, func() { c.slowCalls.Add(1) })
 	case "unordered":
 		return x.Unordered()
 	}
@@ -1986,6 +1998,7 @@ func (c *diffCase) check(r *diffRun) {
 			c.checkProgress()
 			c.checkTimeline()
 			c.checkStats()
+			c.checkSlow()
 			c.checkInits()
 		}
 	}
@@ -2738,7 +2751,8 @@ func (c *diffCase) checkProgress() {
 }
 
 // checkStats: the statistics add up (the participants' items and blocks
-// to the operation's, each busy within the operation's time) and count
+// to the operation's, each busy and idle within the operation's time; an
+// ordered stream's buffer within WithBuffer's bound) and count
 // every index when the operation ran every item (at least: an operation
 // of several loops adds them up).
 func (c *diffCase) checkStats() {
@@ -2750,9 +2764,15 @@ func (c *diffCase) checkStats() {
 	for _, p := range st.Participants {
 		items += p.Items
 		blocks += p.Blocks
-		if p.Busy < 0 || p.Busy > st.Elapsed {
-			c.failf("stats: %s busy %v of %v", p.Name, p.Busy, st.Elapsed)
+		if p.Busy < 0 || p.Idle < 0 || p.Busy+p.Idle > st.Elapsed {
+			c.failf("stats: %s busy %v, idle %v, of %v", p.Name, p.Busy, p.Idle, st.Elapsed)
 		}
+	}
+	if c.term.kind == tkStream && !(c.unordered && c.blocking > 0) && c.buffer > 0 && st.Buffered > c.buffer {
+		c.failf("stats: a stream buffered %d items, over its buffer %d", st.Buffered, c.buffer)
+	}
+	if st.Buffered < 0 || st.BufferedBytes < 0 || st.SourceWait < 0 || st.ConsumerWait < 0 {
+		c.failf("stats: buffered %d items (%d bytes), waits %v, %v", st.Buffered, st.BufferedBytes, st.SourceWait, st.ConsumerWait)
 	}
 	if items != st.Items || blocks != st.Blocks {
 		c.failf("stats: the participants ran %d items in %d blocks, the operation %d in %d", items, blocks, st.Items, st.Blocks)
@@ -2760,6 +2780,15 @@ func (c *diffCase) checkStats() {
 	early := c.term.kind == tkSearch || c.breakAt > 0 && c.breakAt <= len(c.flat) || c.errAt != nil
 	if !early && !c.cancelled() && c.allRan() && st.Items < c.idxN {
 		c.failf("stats: %d items counted, of the %d indexes", st.Items, c.idxN)
+	}
+}
+
+// checkSlow: WithSlow's hook ran at most once, and not for an operation
+// that returned before its time.
+func (c *diffCase) checkSlow() {
+	n := c.slowCalls.Load()
+	if n > 1 || (n > 0 && c.slowAfter == time.Hour) {
+		c.failf("slow: the hook after %v ran %d times", c.slowAfter, n)
 	}
 }
 

@@ -200,6 +200,14 @@
 // that run in phases (a sort, a float sum) are a task per phase. Without a
 // trace, this costs one test per operation.
 //
+// [Iter.WithStats] fills, as an operation returns, the figures of a query
+// plan's analysis: items, blocks and steals, what a sequence or a stream
+// buffered and how long its source and consumer waited, and each
+// goroutine's part, busy and idle time, cheaply enough to log for every
+// request. [Iter.WithSlow] calls a function of the caller's while an
+// operation runs past a time, from which a program can snapshot a
+// [runtime/trace.FlightRecorder] of its own.
+//
 // # Nesting and locks
 //
 // A callback may call par again, or Join, or start a Scope, to any depth,

@@ -16,6 +16,7 @@ import (
 	"strings"
 	"sync/atomic"
 	"testing"
+	"time"
 
 	"github.com/gopar-dev/gopar/internal/race"
 	"github.com/gopar-dev/gopar/par"
@@ -189,6 +190,9 @@ func TestMapInitEveryOperation(t *testing.T) {
 		"Iter.WithStats": func(it par.Iter[int]) string {
 			var st par.Stats
 			return collect(it.WithStats(&st))
+		},
+		"Iter.WithSlow": func(it par.Iter[int]) string {
+			return collect(it.WithSlow(time.Nanosecond, func() {}))
 		},
 		// The functions that take an Iterator.
 		"Sum": func(it par.Iter[int]) string { return fmt.Sprint(par.Sum(it)) },

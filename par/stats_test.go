@@ -7,6 +7,7 @@ import (
 	"slices"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/gopar-dev/gopar/internal/race"
 	"github.com/gopar-dev/gopar/par"
@@ -29,6 +30,9 @@ func TestStatsAgreeWithTheTimeline(t *testing.T) {
 		"Fold": func(st *par.Stats, tl *par.Timeline) {
 			par.Fold(par.Slice(make([]int, n)).WithPool(pool).WithStats(st).WithTimeline(tl),
 				func() int { return 0 }, func(a, i int) int { return a + int(burnItem(i)) }, func(a, b int) int { return a + b })
+		},
+		"Numbers.Sum": func(st *par.Stats, tl *par.Timeline) { // a float sum runs over blocks of items
+			par.Numbers(make([]float64, n)).WithPool(pool).WithStats(st).WithTimeline(tl).Sum()
 		},
 		"Blocking": func(st *par.Stats, tl *par.Timeline) {
 			par.Range(0, 256).WithStats(st).WithTimeline(tl).Blocking(4).ForEach(func(i int) { burn(uint64(i)) })
@@ -60,8 +64,8 @@ func TestStatsAgreeWithTheTimeline(t *testing.T) {
 					if p.Name != l.Name || p.Items != li || p.Blocks != len(l.Blocks) {
 						t.Errorf("participant %d: %s, %d items in %d blocks; its lane: %s, %d in %d", i, p.Name, p.Items, p.Blocks, l.Name, li, len(l.Blocks))
 					}
-					if p.Busy <= 0 || p.Busy > st.Elapsed {
-						t.Errorf("%s busy %v of %v", p.Name, p.Busy, st.Elapsed)
+					if p.Busy <= 0 || p.Idle < 0 || p.Busy+p.Idle > st.Elapsed {
+						t.Errorf("%s busy %v, idle %v, of %v", p.Name, p.Busy, p.Idle, st.Elapsed)
 					}
 					items += p.Items
 					blocks += p.Blocks
@@ -82,6 +86,83 @@ func TestStatsAgreeWithTheTimeline(t *testing.T) {
 			}
 		})
 	}
+}
+
+// TestStatsBuffersAndWaits: what a stream or a sequence held and waited.
+// A fast sequence whose consumer is slow fills the buffer and waits for
+// room, holding at most the buffer; a slow sequence leaves its loop's
+// caller idle; a stream's consumer waits for slow work; a loop over a
+// range buffers nothing.
+func TestStatsBuffersAndWaits(t *testing.T) {
+	pool := poolForWithin(t, 4)
+	n := 4096 / race.Scale
+	const buffer = 64
+	t.Run("fast source, slow consumer", func(t *testing.T) {
+		var st par.Stats
+		for v := range par.FromSeq(slices.Values(make([]int, n))).WithPool(pool).WithBuffer(buffer).WithStats(&st).Values() {
+			burn(uint64(v) + 200)
+		}
+		t.Log("\n" + st.String())
+		if st.SourceWait <= 0 || st.Buffered <= 0 || st.Buffered > buffer {
+			t.Errorf("source waited %v, buffered %d items; want a wait, and 1 to %d items", st.SourceWait, st.Buffered, buffer)
+		}
+		if want := int64(st.Buffered) * 16; st.BufferedBytes != want { // an int in the ring, an int out
+			t.Errorf("buffered %d bytes, want %d", st.BufferedBytes, want)
+		}
+	})
+	t.Run("slow source", func(t *testing.T) {
+		var st par.Stats
+		slow := func(yield func(int) bool) {
+			for i := range n / 4 {
+				for range 10 {
+					burn(uint64(i))
+				}
+				if !yield(i) {
+					return
+				}
+			}
+		}
+		par.FromSeq(slow).WithPool(pool).WithStats(&st).ForEach(func(int) {})
+		t.Log("\n" + st.String())
+		idle := time.Duration(0)
+		for _, p := range st.Participants {
+			idle += p.Idle
+		}
+		if idle <= 0 || st.ConsumerWait != 0 {
+			t.Errorf("participants idle %v, consumer waited %v; want idle, and no consumer", idle, st.ConsumerWait)
+		}
+	})
+	t.Run("slow work, range stream", func(t *testing.T) {
+		waited := false
+		for range 3 {
+			var st par.Stats
+			for range par.Range(0, n).WithPool(pool).WithBuffer(256).WithStats(&st).Map(func(i int) int { return int(burn(uint64(i%3) + 100)) }).Values() {
+			}
+			if st.Buffered <= 0 || st.Buffered > 256 || st.BufferedBytes != int64(st.Buffered)*8 {
+				t.Errorf("buffered %d items in %d bytes; want 1 to 256, 8 bytes each", st.Buffered, st.BufferedBytes)
+			}
+			waited = waited || st.ConsumerWait > 0
+		}
+		if !waited {
+			t.Errorf("the consumer never waited for slow work")
+		}
+	})
+	t.Run("unordered", func(t *testing.T) {
+		var st par.Stats
+		for v := range par.Range(0, 256).WithStats(&st).Blocking(4).Unordered().Map(func(i int) int { return i }).Values() {
+			burn(uint64(v%3) + 200)
+		}
+		if st.Buffered <= 0 || st.Buffered > 256 {
+			t.Errorf("buffered %d items; want 1 to 256", st.Buffered)
+		}
+	})
+	t.Run("range", func(t *testing.T) {
+		var st par.Stats
+		par.Range(0, n).WithPool(pool).WithStats(&st).ForEach(func(i int) { burn(uint64(i % 3)) })
+		if st.Buffered != 0 || st.SourceWait != 0 || st.ConsumerWait != 0 {
+			t.Errorf("a range loop buffered %d items, waited %v and %v", st.Buffered, st.SourceWait, st.ConsumerWait)
+		}
+	})
 }
 
 // TestStatsAfterAPanic: an operation whose callback panics still writes

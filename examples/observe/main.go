@@ -10,9 +10,14 @@
 //	go tool pprof -tags $TMPDIR/observe/cpu.pprof   # the work by label
 //	go tool trace $TMPDIR/observe/trace.out         # User-defined tasks: rank, gopar.Fold
 //
-// It writes cpu.pprof and trace.out to -out (default: observe/ under the
-// temporary directory) and prints the share of the profile's samples
-// under each label.
+// A request whose ranking runs past -slow has gopar call the handler's
+// hook while it runs (WithSlow), which writes the last seconds of a
+// runtime/trace.FlightRecorder to slow.trace, once: the trace of the
+// moment things went slow, from a program that was not tracing on
+// purpose (Go 1.25 or newer).
+//
+// It writes cpu.pprof, trace.out and slow.trace to -out (default:
+// observe/ under the temporary directory).
 package main
 
 import (
@@ -81,8 +86,9 @@ func (t top) merge(u top) top {
 // rank is the handler: the best candidates for ?user=, ranked in
 // parallel under the request's trace task and pprof labels, with the
 // request's context (WithContext) so that the operation is a task under
-// the request's, and stops if the client goes away.
-func rank(candidates int) http.HandlerFunc {
+// the request's, and stops if the client goes away. A ranking that runs
+// past budget calls slow while it runs.
+func rank(candidates int, budget time.Duration, slow func()) http.HandlerFunc {
 	return func(w http.ResponseWriter, r *http.Request) {
 		user, err := strconv.Atoi(r.FormValue("user"))
 		if err != nil {
@@ -92,7 +98,7 @@ func rank(candidates int) http.HandlerFunc {
 		ctx, task := trace.NewTask(r.Context(), "rank")
 		defer task.End()
 		pprof.Do(ctx, pprof.Labels("handler", "rank"), func(ctx context.Context) {
-			best := par.Fold(par.Range(0, candidates).WithContext(ctx),
+			best := par.Fold(par.Range(0, candidates).WithContext(ctx).WithSlow(budget, slow),
 				func() top { return make(top, 0, keep) },
 				func(t top, c int) top { return t.add(score(user, c)) },
 				top.merge)
@@ -102,10 +108,16 @@ func rank(candidates int) http.HandlerFunc {
 }
 
 // run serves requests from clients for d, beside a background job, while
-// a CPU profile and an execution trace are recorded into dir; it returns
-// the requests served.
-func run(dir string, clients, candidates int, d time.Duration) (int, error) {
-	srv := httptest.NewServer(rank(candidates))
+// a CPU profile and an execution trace are recorded into dir, and a flight
+// recorder for a request that runs past budget; it returns the requests
+// served.
+func run(dir string, clients, candidates int, d, budget time.Duration) (n int, err error) {
+	fl, err := startFlight(dir)
+	if err != nil {
+		return 0, err
+	}
+	defer func() { err = errors.Join(err, fl.stop()) }()
+	srv := httptest.NewServer(rank(candidates, budget, fl.snapshot))
 	defer srv.Close()
 	cpu, err := os.Create(filepath.Join(dir, "cpu.pprof"))
 	if err != nil {
@@ -175,12 +187,13 @@ func run(dir string, clients, candidates int, d time.Duration) (int, error) {
 func main() {
 	out := flag.String("out", filepath.Join(os.TempDir(), "observe"), "directory for cpu.pprof and trace.out")
 	d := flag.Duration("for", 3*time.Second, "how long to serve requests")
+	budget := flag.Duration("slow", 50*time.Millisecond, "a ranking that runs longer writes slow.trace")
 	flag.Parse()
 	if err := os.MkdirAll(*out, 0o755); err != nil {
 		fmt.Fprintln(os.Stderr, err)
 		os.Exit(1)
 	}
-	n, err := run(*out, 8, 20000, *d)
+	n, err := run(*out, 8, 20000, *d, *budget)
 	if err != nil {
 		fmt.Fprintln(os.Stderr, err)
 		os.Exit(1)
@@ -189,5 +202,8 @@ func main() {
 	fmt.Fprintf(&buf, "%d requests in %v, beside a background job\n", n, *d)
 	fmt.Fprintf(&buf, "go tool pprof -tags %s\n", filepath.Join(*out, "cpu.pprof"))
 	fmt.Fprintf(&buf, "go tool trace %s\n", filepath.Join(*out, "trace.out"))
+	if _, err := os.Stat(filepath.Join(*out, "slow.trace")); err == nil {
+		fmt.Fprintf(&buf, "go tool trace %s   # a ranking past %v\n", filepath.Join(*out, "slow.trace"), *budget)
+	}
 	os.Stdout.Write(buf.Bytes())
 }

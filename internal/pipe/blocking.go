@@ -114,9 +114,11 @@ func (b *blockingLoop[A]) start() {
 //
 // Over a seq, more reports that the block left something for another
 // participant to take (seqBlocks.block).
-func (b *blockingLoop[A]) nextBlock(k, take int) (i, e int, ok, more bool) {
+//
+// ps, if not nil, counts the participant's waits for a seq's items.
+func (b *blockingLoop[A]) nextBlock(k, take int, ps *partStats) (i, e int, ok, more bool) {
 	if b.seq != nil {
-		return b.seq.block(k, take)
+		return b.seq.block(k, take, ps)
 	}
 	if b.decided.Load() || isClosed(b.stop) {
 		return 0, 0, false, false
@@ -167,6 +169,7 @@ func (b *blockingLoop[A]) work(k int, w *runtime.Worker) {
 			obs.log = &laneLog{rec: b.rec, key: key}
 		}
 		obs.stats = b.stats.begin(key)
+		h.stats = obs.stats
 	}
 	participate(&b.r, &b.panicked, obs, hand[A](h))
 }
@@ -181,11 +184,12 @@ type blockingHand[A any] struct {
 	take  int           // items per block
 	size  chunkSize     // on the pool: the chunk size, which follows the clock
 	start time.Duration // on the pool: when the last block was taken
+	stats *partStats    // nil unless statistics are collected
 }
 
 func (h *blockingHand[A]) next() (lo, hi int, ok bool) {
 	b := h.b
-	lo, hi, ok, more := b.nextBlock(h.k, h.take)
+	lo, hi, ok, more := b.nextBlock(h.k, h.take, h.stats)
 	switch {
 	case !ok:
 	case b.onPool != nil:

@@ -64,6 +64,10 @@ type Config struct {
 	// clock reads per participant.
 	Stats *Stats
 
+	// Slow, if not nil, is called when the operation has run for longer
+	// than it says, while it still runs (slow.go).
+	Slow *Slow
+
 	// Buffer, if positive, bounds the source items that Stream pulls or
 	// computes ahead of the loop that ranges over it (see stream.go), and
 	// the positions a restream's pump computes ahead of the operation
@@ -91,7 +95,7 @@ type Config struct {
 
 	// Padding: Config, and so Spec, is a whole number of 16-byte words
 	// on 64-bit platforms (see TestCopiesInWholeWords).
-	_ [15]byte
+	_ [7]byte
 }
 
 // done returns the channel that cancels the loop, nil if nothing can.

@@ -125,7 +125,7 @@ func (e *engine[A]) fold(h hand[A]) {
 			g.block(lo, hi, t0)
 		}
 		if ps := e.stats; ps != nil {
-			ps.block(hi - lo)
+			ps.block(lo, hi)
 		}
 		bk.folded(hi)
 		stop, cut := e.r.verdict(bk.cur.acc)

@@ -4,6 +4,7 @@ import (
 	goruntime "runtime"
 	"sync"
 	"sync/atomic"
+	"time"
 )
 
 // The feeder: how the sequence drivers overlap a seq with the work. A
@@ -59,6 +60,12 @@ type feed[T any] struct {
 	wake      chan struct{} // feeder to taker: an item came (capacity 1)
 	room      chan struct{} // taker to feeder: taken or low moved (capacity 1)
 
+	// The operation's statistics, if it collects them (seqRing.stats):
+	// the feeder's own counts, added to stats as it ends.
+	stats    *opStats
+	held     int64         // the most positions in use at once, from low to what was published
+	heldBack time.Duration // the feeder's waits for room
+
 	// Written by the feeder before it closes ended.
 	pulled int  // items the seq yielded
 	done   bool // the seq returned by itself, not after a false yield
@@ -74,6 +81,7 @@ func startFeed[T any](w *window[T], o seqRing) *feed[T] {
 	f := &feed[T]{
 		w: w, span: int64(min(max(o.span, 1), o.slots)), stream: o.stream, arrive: o.arrive,
 		least: int64(max(o.least, 1)), most: int64(max(maxBatch, o.slots/2)),
+		stats: o.stats,
 		quit:  make(chan struct{}),
 		ended: make(chan struct{}),
 		wake:  make(chan struct{}, 1),
@@ -104,11 +112,18 @@ func (f *feed[T]) hold(p int64) bool {
 
 // await waits until the feeder may write position p, or must stop.
 func (f *feed[T]) await(p int64) {
+	var t0 time.Time
 	for !f.quitting.Load() && f.full(p) {
+		if f.stats != nil && t0.IsZero() {
+			t0 = time.Now()
+		}
 		select {
 		case <-f.room:
 		case <-f.quit:
 		}
+	}
+	if !t0.IsZero() {
+		f.heldBack += time.Since(t0)
 	}
 }
 
@@ -124,6 +139,7 @@ func (f *feed[T]) run() {
 				f.exit = true // only runtime.Goexit ends a function without a panic or a return
 			}
 		}
+		f.stats.source(int(f.held), f.w.itemSize(), f.heldBack)
 		close(f.ended)
 	}()
 	w := f.w
@@ -142,6 +158,9 @@ func (f *feed[T]) run() {
 		w.put(int(p), v)
 		f.pulled++
 		f.published.Store(p + 1)
+		if f.stats != nil {
+			f.held = max(f.held, p+1-f.low.Load())
+		}
 		// Does a taker wait for it? (After the store: see "Waiting".)
 		// If none does, arrive may offer one (seqRing.arrive).
 		if f.waiting.Load() {

@@ -57,7 +57,7 @@ func runInline[A any](pool *runtime.Pool, cfg Config, lo, hi int, r Reducer[A], 
 	for last := time.Duration(0); i < hi; {
 		n := min(cfg.clamp(sz.size), span(i, hi))
 		if ps != nil {
-			ps.block(n)
+			ps.block(i, i+n)
 		}
 		if i == lo && n < span(i, hi) && rec == nil && ps == nil && pool.Workers() > 1 {
 			var rest *restOfLoop[A]

@@ -30,6 +30,9 @@ func Run[A any](cfg Config, lo, hi int, r Reducer[A]) A {
 	if cfg.stats == nil && cfg.Stats != nil {
 		return runStats(cfg, lo, hi, r)
 	}
+	if cfg.Slow != nil {
+		return runSlow(cfg, lo, hi, r)
+	}
 	if c, ok := cfg.seq.(configured); ok {
 		cfg.seq = c.withConfig(cfg) // the steps before an index adapter run with these settings (restream.go)
 	}

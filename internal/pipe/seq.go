@@ -58,6 +58,9 @@ type seqRing struct {
 	// arrive, if not nil, is called by the feeder after it publishes an
 	// item while no taker waits for one (the pool's helpers, poolSeq).
 	arrive func()
+	// stats, if not nil, is the operation's record, to which the feeder
+	// adds the most items it held and its waits for room (stats.go).
+	stats *opStats
 }
 
 // seqTaker holds the items of a seq, in order, for the participants of the

@@ -105,7 +105,9 @@ const (
 // value yet) may outlast the loop's decision (a search found its item, a
 // callback panicked): finished then interrupts it, so that the
 // participants leave without waiting for the seq to yield again.
-func (s *seqBlocks) block(k, take int) (lo, hi int, ok, more bool) {
+//
+// ps, if not nil, counts the participant's waits as idle time.
+func (s *seqBlocks) block(k, take int, ps *partStats) (lo, hi int, ok, more bool) {
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	for {
@@ -137,13 +139,19 @@ func (s *seqBlocks) block(k, take int) (lo, hi int, ok, more bool) {
 				s.src.handed(hi)
 				return lo, hi, true, false
 			}
+			t := ps.waiting()
 			sched.Block(s.pool, s.cond.Wait)
+			ps.waited(t)
 		case w == room || s.waiter:
+			t := ps.waiting()
 			sched.Block(s.pool, s.cond.Wait)
+			ps.waited(t)
 		default: // arrival, and no participant waits for it yet
 			s.waiter = true
 			s.mu.Unlock()
+			t := ps.waiting()
 			sched.Block(s.pool, func() { s.src.wait(n, s.quit) })
+			ps.waited(t)
 			s.mu.Lock()
 			s.waiter = false
 			s.cond.Broadcast()

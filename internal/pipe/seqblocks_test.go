@@ -73,7 +73,7 @@ func modelSeqBlocks(t *testing.T, s *seqBlocks, total int, take func(k int) int,
 			continue
 		}
 		n := take(k)
-		lo, hi, ok, _ := s.block(k, n)
+		lo, hi, ok, _ := s.block(k, n, nil)
 		if !ok {
 			s.finished(k)
 			live = append(live[:i], live[i+1:]...)
@@ -236,7 +236,7 @@ func TestSeqBlocksConcurrentExactlyOnce(t *testing.T) {
 				defer wg.Done()
 				defer s.finished(k)
 				for {
-					lo, hi, ok, _ := s.block(k, 1+(k*7)%64)
+					lo, hi, ok, _ := s.block(k, 1+(k*7)%64, nil)
 					if !ok {
 						// A helper that left comes back while a
 						// newcomer would find a chunk.

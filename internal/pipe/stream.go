@@ -7,6 +7,8 @@ import (
 	"runtime/trace"
 	"slices"
 	"sync"
+	"sync/atomic"
+	"time"
 	"unsafe"
 
 	"github.com/gopar-dev/gopar/internal/sched"
@@ -80,11 +82,32 @@ func bufferLimit(buffer int, size uintptr, least int) int {
 // holds an item of T and, over a seq, the seq's item in the ring. Its
 // least is leastBuffer, so that every participant has an item to run.
 func streamLimit[T any](s *Spec[T]) int {
+	return bufferLimit(s.Buffer, streamItemSize(s), leastBuffer(s.Config))
+}
+
+// streamItemSize is what a source position of a stream of s's items
+// takes while it is held: its item of T and, over a seq, the seq's item
+// in the ring.
+func streamItemSize[T any](s *Spec[T]) uintptr {
 	size := unsafe.Sizeof(*new(T))
 	if s.seq != nil {
 		size += s.seq.itemSize()
 	}
-	return bufferLimit(s.Buffer, size, leastBuffer(s.Config))
+	return size
+}
+
+// streamStats starts the statistics of a stream of s's items, on its
+// consumer's goroutine, if s asks for them: from the start of the range
+// to its end, with its held positions at streamItemSize each. It returns
+// the record, or nil, and the function that writes it out.
+func streamStats[T any](s *Spec[T], cfg *Config) (*opStats, func()) {
+	if cfg.stats != nil || cfg.Stats == nil {
+		return cfg.stats, func() {}
+	}
+	op := newOpStats()
+	op.itemBytes = streamItemSize(s)
+	cfg.stats = op
+	return op, func() { op.finish(s.Stats) }
 }
 
 // leastBuffer is the least default limit of a loop with the settings cfg:
@@ -124,6 +147,11 @@ func Stream[T any](s Spec[T]) stditer.Seq[[]T] {
 			cfg.task = startOp(s.Context)
 			defer cfg.task.end()
 		}
+		var finish func()
+		st.stats, finish = streamStats(&s, &cfg)
+		defer finish() // after the producer has ended (stop)
+		disarm, returned := streamSlow(&cfg), false
+		defer func() { disarm(returned) }()
 		collect := collector(&s)
 		st.wait.Add(1)
 		go st.produce(func() { Run(cfg, s.Lo, s.Hi, collect) })
@@ -139,11 +167,13 @@ func Stream[T any](s Spec[T]) stditer.Seq[[]T] {
 				// still passed on, never dropped.
 				st.stop(cancel)
 				st.end()
+				returned = true
 				return
 			}
 			st.release(part)
 		}
 		st.end()
+		returned = true
 	}
 }
 
@@ -184,6 +214,12 @@ type stream struct {
 	count  int           // over a range: batches reserved and not released
 	ready  chan struct{} // producer to consumer: a part came, or the end (capacity 1)
 	room   chan struct{} // consumer to producer: a release happened (capacity 1)
+
+	// The operation's statistics, if it collects them; over a range, the
+	// producer's counts, which it adds as it ends (runStream).
+	stats    *opStats
+	mostHeld int           // the most source items reserved at once
+	heldBack time.Duration // the producer's waits for room
 
 	// How the producer ended, written before ended is set.
 	fail any  // what it panicked with
@@ -273,7 +309,9 @@ func (st *stream) next() (streamPart, bool) {
 		if ended {
 			return streamPart{}, false
 		}
+		t := st.stats.waiting()
 		sched.Block(st.pool, func() { <-st.ready })
+		st.stats.consumer(t)
 	}
 }
 
@@ -305,16 +343,25 @@ func (st *stream) release(p streamPart) {
 
 // reserve waits until a batch of size source items fits in the window, and
 // reserves it; false if the consumer has stopped.
+// It runs on the producer's goroutine.
 func (st *stream) reserve(size int) bool {
+	var t0 time.Time
 	for {
 		st.mu.Lock()
 		if st.count < streamBatches && (st.count == 0 || st.held+size <= st.limit) {
 			st.held += size
 			st.count++
+			st.mostHeld = max(st.mostHeld, st.held)
 			st.mu.Unlock()
+			if !t0.IsZero() {
+				st.heldBack += time.Since(t0)
+			}
 			return true
 		}
 		st.mu.Unlock()
+		if st.stats != nil && t0.IsZero() {
+			t0 = time.Now()
+		}
 		select {
 		case <-st.room:
 		case <-st.quit:
@@ -354,6 +401,7 @@ func (st *stream) end() {
 func runStream[A any](cfg Config, lo, hi int, r Reducer[A]) A {
 	st := cfg.stream
 	cfg.stream = nil
+	defer func() { st.stats.source(st.mostHeld, 0, st.heldBack) }()
 	done := cfg.done()
 	b := newBatching(cfg, max(1, st.limit/streamBatches))
 	b.reserve = st.reserve
@@ -403,6 +451,14 @@ func StreamUnordered[T any](s Spec[T]) stditer.Seq2[[]int, []T] {
 			cfg.task = startOp(s.Context) // as in Stream
 			defer cfg.task.end()
 		}
+		var finish func()
+		st.stats, finish = streamStats(&s, &cfg)
+		defer finish() // after the producer has ended (stop)
+		disarm, returned := streamSlow(&cfg), false
+		defer func() { disarm(returned) }()
+		// With statistics, held counts the items computed and not yet
+		// handed to the loop body, and most the most of them at once.
+		var held, most atomic.Int64
 		emit := Reducer[struct{}]{
 			Fold: func(acc struct{}, lo, hi int) struct{} {
 				var part unorderedPart[T]
@@ -411,6 +467,9 @@ func StreamUnordered[T any](s Spec[T]) stditer.Seq2[[]int, []T] {
 					part.items = append(part.items, v)
 				})
 				if len(part.items) > 0 {
+					if st.stats != nil {
+						atomicMax(&most, held.Add(int64(len(part.items))))
+					}
 					select {
 					case parts <- part: // waits while the loop body is busy
 					case <-st.quit:
@@ -422,23 +481,41 @@ func StreamUnordered[T any](s Spec[T]) stditer.Seq2[[]int, []T] {
 		st.wait.Add(1)
 		go st.produce(func() {
 			defer close(parts)
+			defer func() { st.stats.source(int(most.Load()), 0, 0) }()
 			Run(cfg, s.Lo, s.Hi, emit)
 		})
 		defer st.stop(cancel) // the loop body panicked: its panic goes on
 		for {
 			var part unorderedPart[T]
 			ok := false
+			t := st.stats.waiting()
 			sched.Block(s.Pool, func() { part, ok = <-parts })
+			st.stats.consumer(t)
 			if !ok {
 				break
+			}
+			if st.stats != nil {
+				held.Add(-int64(len(part.items)))
 			}
 			if !yield(part.pos, part.items) {
 				st.stop(cancel)
 				st.end()
+				returned = true
 				return
 			}
 		}
 		st.end()
+		returned = true
+	}
+}
+
+// atomicMax raises m to v if v is larger.
+func atomicMax(m *atomic.Int64, v int64) {
+	for {
+		old := m.Load()
+		if v <= old || m.CompareAndSwap(old, v) {
+			return
+		}
 	}
 }
 

@@ -169,6 +169,14 @@ func reproducibleSum[T Number](s Spec[T]) T {
 		// (also when a panic leaves it partial).
 		defer itemTimeline(t, item)
 	}
+	if cfg.Stats != nil && cfg.stats == nil {
+		// Likewise the statistics: a block of block numbers counts its
+		// items.
+		op := newOpStats()
+		op.span = func(lo, hi int) int { return int(uint64(item(hi)) - uint64(item(lo))) }
+		cfg.stats = op
+		defer op.finish(cfg.Stats)
+	}
 	if stop == nil {
 		RunBlocks(cfg, 0, len(sums), func(lo, hi int) {
 			for k := lo; k < hi; k++ {
