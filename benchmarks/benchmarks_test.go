@@ -71,11 +71,13 @@ func BenchmarkS7(b *testing.B) { bench(b, S7) }
 func BenchmarkK1(b *testing.B) { bench(b, K1) }
 func BenchmarkK2(b *testing.B) { bench(b, K2) }
 func BenchmarkK3(b *testing.B) { bench(b, K3) }
+func BenchmarkR1(b *testing.B) { bench(b, R1) }
+func BenchmarkR2(b *testing.B) { bench(b, R2) }
 
 // TestChecksums checks that every implementation of every workload returns the
 // checksum of seq. With -short it skips the slowest implementations.
 func TestChecksums(t *testing.T) {
-	for _, w := range slices.Concat(All, Toolkit, Streams, Keyed) {
+	for _, w := range slices.Concat(All, Toolkit, Streams, Keyed, Recursion) {
 		if testing.Short() && w == T4 {
 			continue // about 15 s
 		}
@@ -95,7 +97,7 @@ func TestChecksums(t *testing.T) {
 
 // TestTargets checks that every target names implementations that exist.
 func TestTargets(t *testing.T) {
-	for _, w := range slices.Concat(All, Toolkit, Streams, Keyed) {
+	for _, w := range slices.Concat(All, Toolkit, Streams, Keyed, Recursion) {
 		if _, ok := w.Impl("seq"); !ok || w.Impls[0].Name != "seq" {
 			t.Errorf("%s: seq is not the first implementation", w.ID)
 		}

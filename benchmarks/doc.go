@@ -5,7 +5,8 @@
 // Toolkit (T1..T7) holds the figures of the toolkit (Fold, Sort, FromSeq,
 // TryMap, the reproducible float Sum), each against the code it replaces.
 // Streams (S1..S7) and Keyed (K1..K3: GroupBy and its kin) do the same for
-// the fan-outs over a stream and the reductions into a map.
+// the fan-outs over a stream and the reductions into a map, and Recursion
+// (R1, R2) for fork-join at every node of a tree.
 //
 // Every implementation of a workload returns the same checksum; TestChecksums checks
 // that they agree. The workloads are timed two ways:

@@ -24,6 +24,8 @@ var W6 = &Workload{
 		{"pargo", func() uint64 { return fibPargo(fibN) }},
 	},
 	Targets: []Target{
+		{Impl: "gopar-joinfunc", Against: "seq", Speedup: true, Limit: 1.5},
+		{Impl: "gopar-join", Against: "seq", Limit: 4},
 		{Impl: "gopar-joinfunc", Against: "goroutine", Limit: 0.02},
 		{Impl: "gopar-joinfunc", Against: BestPeer, Limit: 1},
 		{Impl: "gopar-join", Against: "goroutine", Limit: 0.10},

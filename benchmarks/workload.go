@@ -88,7 +88,7 @@ var All = []*Workload{W0, W1, W2, W3, W4, W5, W6, W7, W8, W9, W10x2, W10x4, W10x
 // exact one wins.
 func Lookup(id string) *Workload {
 	var folded *Workload
-	for _, w := range slices.Concat(All, Toolkit, Streams, Keyed, []*Workload{Probe}) {
+	for _, w := range slices.Concat(All, Toolkit, Streams, Keyed, Recursion, []*Workload{Probe}) {
 		if w.ID == id {
 			return w
 		}

@@ -375,7 +375,7 @@ func fatalf(format string, args ...any) {
 
 // selectWorkloads reads -w: comma-separated workload ids, matched without
 // regard to case ("w3", "probe", "P4i"), plus the names toolkit, streams,
-// keyed, W10 and all. An empty list selects benchmarks.All (W0..W11).
+// keyed, recursion, W10 and all. An empty list selects benchmarks.All (W0..W11).
 func selectWorkloads(ids string) ([]*benchmarks.Workload, error) {
 	if ids == "" {
 		return benchmarks.All, nil
@@ -392,6 +392,8 @@ func selectWorkloads(ids string) ([]*benchmarks.Workload, error) {
 			workloads = append(workloads, streams()...)
 		case strings.EqualFold(id, "keyed"):
 			workloads = append(workloads, benchmarks.Keyed...)
+		case strings.EqualFold(id, "recursion"):
+			workloads = append(workloads, benchmarks.Recursion...)
 		case strings.EqualFold(id, "W10"):
 			// W10 is one workload at four counts of items.
 			workloads = append(workloads, benchmarks.W10x2, benchmarks.W10x4, benchmarks.W10xP, benchmarks.W10x2P)
@@ -407,9 +409,9 @@ func selectWorkloads(ids string) ([]*benchmarks.Workload, error) {
 }
 
 // allWorkloads is every workload: W0..W11, the toolkit's T1..T7 and
-// P3..P7, the streams S1..S7 and the keyed K1..K3.
+// P3..P7, the streams S1..S7, the keyed K1..K3 and the trees R1, R2.
 func allWorkloads() []*benchmarks.Workload {
-	return slices.Concat(benchmarks.All, benchmarks.Toolkit, streams(), benchmarks.Keyed)
+	return slices.Concat(benchmarks.All, benchmarks.Toolkit, streams(), benchmarks.Keyed, benchmarks.Recursion)
 }
 
 // streams is S1..S7 in the order of their ids (the files that define them

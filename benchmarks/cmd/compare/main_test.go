@@ -76,8 +76,9 @@ func TestSelectWorkloads(t *testing.T) {
 		{"w10", []*benchmarks.Workload{benchmarks.W10x2, benchmarks.W10x4, benchmarks.W10xP, benchmarks.W10x2P}},
 		{"keyed", []*benchmarks.Workload{benchmarks.K1, benchmarks.K2, benchmarks.K3}},
 		{"k2", []*benchmarks.Workload{benchmarks.K2}},
+		{"recursion", []*benchmarks.Workload{benchmarks.R1, benchmarks.R2}},
 		{"streams", []*benchmarks.Workload{benchmarks.S1, benchmarks.S2, benchmarks.S3, benchmarks.S4, benchmarks.S5, benchmarks.S6, benchmarks.S7}},
-		{"all", slices.Concat(benchmarks.All, benchmarks.Toolkit, []*benchmarks.Workload{benchmarks.S1, benchmarks.S2, benchmarks.S3, benchmarks.S4, benchmarks.S5, benchmarks.S6, benchmarks.S7}, benchmarks.Keyed)},
+		{"all", slices.Concat(benchmarks.All, benchmarks.Toolkit, []*benchmarks.Workload{benchmarks.S1, benchmarks.S2, benchmarks.S3, benchmarks.S4, benchmarks.S5, benchmarks.S6, benchmarks.S7}, benchmarks.Keyed, benchmarks.Recursion)},
 	} {
 		got, err := selectWorkloads(c.ids)
 		if err != nil || !slices.Equal(got, c.want) {

@@ -1,0 +1,3 @@
+package benchmarks
+
+func init() { treeN = 100_000 }
