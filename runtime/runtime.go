@@ -163,7 +163,10 @@ func Default() *Pool { return sched.Default() }
 // calls f(w, a); the pending call becomes stealable only when another
 // participant is looking for work, and then it is the largest piece of work
 // w has. When nobody is idle, a JoinFunc costs a few nanoseconds over the
-// two plain calls and allocates nothing.
+// two plain calls and allocates nothing. That still outweighs pieces of a
+// few nanoseconds: a recursion over tiny pieces (a tree's nodes) runs
+// faster forking only above a depth or a size, with the plain recursion
+// below.
 //
 // Pass a function that is not a closure (or a closure created once, outside
 // the recursion): a closure created at every level is an allocation per
