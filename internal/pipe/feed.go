@@ -45,6 +45,7 @@ type feed[T any] struct {
 	w           *window[T]
 	span        int64  // the positions past low that may hold items: at most the ring's slots
 	stream      bool   // seqRing.stream
+	exact       bool   // seqRing.exact: the seq is asked for its next item before a stop, to learn its end
 	arrive      func() // seqRing.arrive, or nil
 	least, most int64
 
@@ -79,7 +80,7 @@ type feed[T any] struct {
 // past the oldest position in use.
 func startFeed[T any](w *window[T], o seqRing) *feed[T] {
 	f := &feed[T]{
-		w: w, span: int64(min(max(o.span, 1), o.slots)), stream: o.stream, arrive: o.arrive,
+		w: w, span: int64(min(max(o.span, 1), o.slots)), stream: o.stream, exact: o.exact, arrive: o.arrive,
 		least: int64(max(o.least, 1)), most: int64(max(maxBatch, o.slots/2)),
 		stats: o.stats,
 		quit:  make(chan struct{}),
@@ -168,7 +169,11 @@ func (f *feed[T]) run() {
 		} else if f.arrive != nil {
 			f.arrive()
 		}
-		if !f.hold(p + 1) {
+		// A stop that comes now ends the seq at once, unless the loop
+		// must know whether the seq had more (exact): then the seq is
+		// asked for its next item first, and a seq that has none ends by
+		// itself, as the stop found it.
+		if !f.hold(p+1) && !f.exact {
 			stopped = true
 			return false
 		}
