@@ -22,10 +22,12 @@ var W6 = &Workload{
 		{"errgroup", func() uint64 { return fibErrgroup(fibN) }},
 		{"conc", func() uint64 { return fibConc(fibN) }},
 		{"pargo", func() uint64 { return fibPargo(fibN) }},
+		{"closures", func() uint64 { return fibClosures(fibN) }},
 	},
 	Targets: []Target{
 		{Impl: "gopar-joinfunc", Against: "seq", Speedup: true, Limit: 1.5},
 		{Impl: "gopar-join", Against: "seq", Limit: 4},
+		{Impl: "gopar-join", Against: "closures", Limit: 1},
 		{Impl: "gopar-joinfunc", Against: "goroutine", Limit: 0.02},
 		{Impl: "gopar-joinfunc", Against: BestPeer, Limit: 1},
 		{Impl: "gopar-join", Against: "goroutine", Limit: 0.10},
@@ -41,6 +43,18 @@ func fib(n int) uint64 {
 		return uint64(n)
 	}
 	return fib(n-1) + fib(n-2)
+}
+
+// fibClosures is fib with its two calls in closures that escape, as a
+// fork's do, run one after the other (inOrder): what the closures of
+// gopar-join and the peers cost before anything runs in parallel.
+func fibClosures(n int) uint64 {
+	if n < 2 {
+		return uint64(n)
+	}
+	var a, b uint64
+	inOrder(func() { a = fibClosures(n - 1) }, func() { b = fibClosures(n - 2) })
+	return a + b
 }
 
 // fibGo forks with a goroutine and a WaitGroup at every level.

@@ -83,11 +83,15 @@ func treeWorkload(id, name, what string, tree func() *node) *Workload {
 			{"gopar-cutoff", func() uint64 { return uint64(countParCutoff(tree(), treeCutoff)) }},
 			{"gopar-join", func() uint64 { return uint64(countJoin(tree())) }},
 			{"gopar-scope", func() uint64 { return uint64(countScope(tree())) }},
+			{"closures", func() uint64 { return uint64(countClosures(tree())) }},
+			{"tasks", func() uint64 { return uint64(countTasks(tree())) }},
 		},
 		Targets: []Target{
 			{Impl: "gopar-joinfunc", Against: "goroutine", Limit: 1.1},
 			{Impl: "gopar-parjoinfunc", Against: "goroutine", Limit: 1.1},
+			{Impl: "gopar-join", Against: "closures", Limit: 1},
 			{Impl: "gopar-scope", Against: "seq", Limit: 3},
+			{Impl: "gopar-scope", Against: "tasks", Limit: 2},
 		},
 	}
 }
@@ -166,6 +170,54 @@ func countJoin(t *node) int {
 	par.Join(func() { a = countJoin(t.l) }, func() { b = countJoin(t.r) })
 	return 1 + a + b
 }
+
+// countClosures is countJoin run in order: each node's two calls go
+// through closures that escape, as Join's do, and run one after the other.
+// It is what the closures cost before anything runs in parallel: the floor
+// for gopar-join on one core.
+func countClosures(t *node) int {
+	if t == nil {
+		return 0
+	}
+	var a, b int
+	inOrder(func() { a = countClosures(t.l) }, func() { b = countClosures(t.r) })
+	return 1 + a + b
+}
+
+// countTasks is countScope run in order: a closure for every left subtree,
+// which escapes as a Scope task's does, called at once. It is the floor for
+// gopar-scope on one core.
+func countTasks(t *node) int {
+	var n int64
+	var walk func(t *node)
+	walk = func(t *node) {
+		k := int64(0)
+		for ; t != nil; t = t.r {
+			k++
+			if l := t.l; l != nil {
+				inOrder(func() { walk(l) }, nop)
+			}
+		}
+		n += k
+	}
+	walk(t)
+	return int(n)
+}
+
+// inOrder calls a, then b. It keeps them in escaped, so that they escape to
+// the heap as a fork's closures do.
+//
+//go:noinline
+func inOrder(a, b func()) {
+	escaped[0], escaped[1] = a, b
+	a()
+	b()
+}
+
+var (
+	escaped [2]func()
+	nop     = func() {}
+)
 
 // countScope starts a Scope task for every left subtree and walks down
 // the right spine itself; each task adds its count to an atomic.
