@@ -112,23 +112,11 @@ func TestWithSlowWaitsForTheHook(t *testing.T) {
 	}
 
 	t.Run("panic", func(t *testing.T) {
-		defer func() {
-			var p *runtime.Panic
-			v := recover()
-			if err, ok := v.(error); !ok || !errors.As(err, &p) || p.Value != "slow hook" {
-				t.Errorf("recovered %v, want a *runtime.Panic of the hook's", v)
-			}
-		}()
-		started := make(chan struct{})
-		par.Range(0, 8).WithSlow(time.Millisecond, func() {
-			close(started)
-			panic("slow hook")
-		}).ForEach(func(i int) {
-			if i == 0 {
-				<-started
-			}
-		})
-		t.Errorf("the operation returned")
+		var p *runtime.Panic
+		v := hookPanics(false)
+		if err, ok := v.(error); !ok || !errors.As(err, &p) || p.Value != "slow hook" {
+			t.Errorf("recovered %v, want a *runtime.Panic of the hook's", v)
+		}
 	})
 	t.Run("Goexit", func(t *testing.T) {
 		done, returned := make(chan struct{}), false
@@ -149,22 +137,30 @@ func TestWithSlowWaitsForTheHook(t *testing.T) {
 		}
 	})
 	t.Run("after the operation's panic", func(t *testing.T) {
-		defer func() {
-			if v := fmt.Sprint(recover()); !strings.Contains(v, "the loop's") {
-				t.Errorf("recovered %v, want the loop's panic", v)
-			}
-		}()
-		started := make(chan struct{})
-		par.Range(0, 8).WithSlow(time.Millisecond, func() {
-			close(started)
-			panic("slow hook")
-		}).ForEach(func(i int) {
-			if i == 0 {
-				<-started
+		if v := fmt.Sprint(hookPanics(true)); !strings.Contains(v, "the loop's") {
+			t.Errorf("recovered %v, want the loop's panic", v)
+		}
+	})
+}
+
+// hookPanics runs a loop whose slow hook panics once the loop is past its
+// budget, and returns what the loop panicked with; with loopToo, the loop
+// panics too, once the hook has started.
+func hookPanics(loopToo bool) (v any) {
+	defer func() { v = recover() }()
+	started := make(chan struct{})
+	par.Range(0, 8).WithSlow(time.Millisecond, func() {
+		close(started)
+		panic("slow hook")
+	}).ForEach(func(i int) {
+		if i == 0 {
+			<-started
+			if loopToo {
 				panic("the loop's")
 			}
-		})
+		}
 	})
+	return "the operation returned"
 }
 
 // TestWithSlowRefusesABadDuration: a duration that is not positive panics
