@@ -135,6 +135,7 @@ func badInput(t *testing.T) map[string][]func() {
 			func() { JoinFunc[int, int](nil, nil, 1, 2) },
 		},
 		"Scope.Spawn":    {func() { Scope{}.Spawn(func(Scope) {}) }, func() { p.Scope(func(s Scope) { s.Spawn(nil) }) }},
+		"SpawnTask":      {func() { SpawnTask(Scope{}, funcTask(func(Scope) {})) }, func() { p.Scope(func(s Scope) { SpawnTask(s, nil) }) }},
 		"Scope.Worker":   nil, // the zero Scope's is nil
 		"Latch.Set":      {func() { nilLatch.Set() }},
 		"Latch.IsSet":    {func() { nilLatch.IsSet() }},

@@ -10,7 +10,8 @@ import "sync/atomic"
 // frame is a node of the fork tree. Every job is one (the job's own frame),
 // and so are a Scope, a Frame (a parallel loop) and a guest's lease. A job's
 // parent is the frame that was running on the worker that forked it: the
-// job, loop, scope or lease whose code called Join, JoinFunc, Offer or Spawn.
+// job, loop, scope or lease whose code called Join, JoinFunc, Offer or Spawn;
+// a task that a Scope's task spawns is the Scope's child (Worker.newTask).
 //
 // parent is written before the job is published and not again while the
 // job is in a deque. It is atomic because a thief reads it before it owns
@@ -31,6 +32,10 @@ type frame struct {
 	// that a raw Wait meets in its own frame is a pending b (see
 	// Wait).
 	detached, region bool
+	// scope is the Scope whose body runs in the frame (a Scope's own
+	// frame), or whose task it is (a task's job), written before the frame
+	// runs: a task spawned there is the scope's child (Worker.newTask).
+	scope *scopeState
 }
 
 // setParent sets f's parent to p, skipping the store when it already holds

@@ -69,6 +69,7 @@ func (w *Worker) Scope(body func(s Scope)) {
 		refuse("Worker.Scope", nilFunc)
 	}
 	st := &scopeState{}
+	st.fr.scope = st
 	st.pending.Store(1)
 	// The body runs in the scope's frame, so what it spawns descends from
 	// it, and the wait runs only that.
@@ -170,28 +171,72 @@ func (s Scope) Spawn(fn func(s Scope)) {
 		refuse("Scope.Spawn", nilFunc)
 	}
 	if s.st == nil {
-		refuse("Scope.Spawn", "was called on the zero Scope; spawn on the Scope that Worker.Scope or Pool.Scope hands to its body")
+		refuse("Scope.Spawn", zeroScope)
 	}
-	st := s.st
-	st.enter()
-	run := func(w *Worker) {
-		returned := false
-		defer func() {
-			if !returned {
-				// A panic, or runtime.Goexit ending this goroutine.
-				st.record(Unwinding(recover()))
-			}
-			st.finish()
-		}()
-		fn(Scope{w, st})
-		returned = true
+	s.spawn(funcTask(fn))
+}
+
+// Task is a task of a Scope, for SpawnTask: Spawn's function, or a value
+// that carries what the task needs, so that spawning it allocates nothing
+// more (par's Group.Go).
+type Task interface {
+	Run(s Scope)
+}
+
+// funcTask is Spawn's function as a Task. A func value is one pointer, so
+// the conversion allocates nothing.
+type funcTask func(Scope)
+
+func (f funcTask) Run(s Scope) { f(s) }
+
+// SpawnTask is Scope.Spawn of t. A nil t, or the zero Scope, panics.
+func SpawnTask(s Scope, t Task) {
+	if t == nil {
+		refuse("SpawnTask", "was given a nil Task; pass the task to run")
 	}
-	w := s.w
-	if w == nil || w.isSelf() {
-		Offer(w, run)
-		return
+	if s.st == nil {
+		refuse("SpawnTask", zeroScope)
 	}
-	st.spawnForeign(w.pool, run)
+	s.spawn(t)
+}
+
+// zeroScope is what a spawn on the zero Scope says.
+const zeroScope = "was called on the zero Scope; spawn on the Scope that Worker.Scope or Pool.Scope hands to its body"
+
+func (s Scope) spawn(t Task) {
+	st, w := s.st, s.w
+	switch {
+	case w == nil:
+		st.enter()
+		st.run(nil, t)
+	case w.isSelf():
+		if at := w.at; at != nil && at.scope == st {
+			// The body or a task of the scope runs here, and counts in
+			// pending until it returns: pending is not zero.
+			st.pending.Add(1)
+		} else {
+			st.enter()
+		}
+		offer(w, w.newTask(st, t))
+	default:
+		st.enter()
+		st.spawnForeign(w.pool, func(w *Worker) { st.run(w, t) })
+	}
+}
+
+// run runs t, a task of the scope, on w (nil: the spawner, at once), and
+// counts it finished however it ends: a panic, or runtime.Goexit ending the
+// goroutine, is recorded for the scope's waiter.
+func (st *scopeState) run(w *Worker, t Task) {
+	returned := false
+	defer func() {
+		if !returned {
+			st.record(Unwinding(recover()))
+		}
+		st.finish()
+	}()
+	t.Run(Scope{w, st})
+	returned = true
 }
 
 // enter counts one more task, unless the scope has ended: pending never

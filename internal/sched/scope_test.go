@@ -134,3 +134,48 @@ func TestScopeSpawnFromAnyGoroutine(t *testing.T) {
 		}
 	}
 }
+
+// chainTask spawns the next task of a chain, until the last: a task that
+// spawns a task, and nothing else.
+type chainTask struct {
+	next *chainTask
+	ran  int
+}
+
+func (c *chainTask) Run(s Scope) {
+	c.ran++
+	if c.next != nil {
+		SpawnTask(s, c.next)
+	}
+}
+
+// TestScopeTasksAreRecycled: a task's children are the scope's (their
+// parent is the scope's frame, not the task that spawned them), so a task
+// that spawns tasks leaves its job for reuse, and a chain of n tasks that
+// each spawn the next allocates far fewer than n jobs. With the spawning
+// task as their parent, each job would be kept for its child: n
+// allocations per run.
+func TestScopeTasksAreRecycled(t *testing.T) {
+	if race.Enabled {
+		t.Skip("the race detector allocates")
+	}
+	p := newPool(t, 2)
+	const n = 1000
+	chain := make([]chainTask, n)
+	for i := range n - 1 {
+		chain[i].next = &chain[i+1]
+	}
+	runs := 0
+	allocs := testing.AllocsPerRun(20, func() {
+		runs++
+		p.Scope(func(s Scope) { SpawnTask(s, &chain[0]) })
+	})
+	for i := range chain {
+		if chain[i].ran != runs {
+			t.Fatalf("task %d ran %d times in %d runs", i, chain[i].ran, runs)
+		}
+	}
+	if allocs > n/10 {
+		t.Errorf("a chain of %d tasks allocated %.0f objects per run, want at most %d", n, allocs, n/10)
+	}
+}

@@ -22,8 +22,11 @@ import (
 type job struct {
 	// fr is the job's node in the fork tree; its parent is the frame that
 	// forked it (see frame.go).
-	fr       frame
-	fn       func(*Worker)
+	fr frame
+	fn func(*Worker)
+	// task is a Scope task's, which runs in place of fn; fr.scope is its
+	// scope (see Worker.newTask).
+	task     Task
 	done     Latch
 	panicked *Panic
 	offered  bool // shared by JoinLazy: counted in idleState.offered until it starts
@@ -413,8 +416,14 @@ func (w *Worker) executeJob(j *job) {
 	if j.fr.detached {
 		// Nobody waits for a detached job, so a panic has nowhere to go
 		// but up: it crashes the program, as in a go statement.
-		j.fn(w)
-		j.fn = nil
+		if st := j.fr.scope; st != nil {
+			st.run(w, j.task)
+		} else {
+			j.fn(w)
+		}
+		// Dropped even if j is kept for its children: they need only
+		// its frame.
+		j.fn, j.fr.scope, j.task = nil, nil, nil
 		w.recycle(j)
 		return
 	}
@@ -492,13 +501,7 @@ func (w *Worker) push(j *job) {
 
 // newJob takes a job from w's free list, or allocates one.
 func (w *Worker) newJob(fn func(*Worker)) *job {
-	var j *job
-	if n := len(w.free); n > 0 {
-		j = w.free[n-1]
-		w.free = w.free[:n-1]
-	} else {
-		j = new(job)
-	}
+	j := w.freeJob()
 	j.fn = fn
 	j.labels = labels.Current()
 	if at := w.at; at != nil && !at.forked {
@@ -506,6 +509,37 @@ func (w *Worker) newJob(fn func(*Worker)) *job {
 	}
 	j.fr.setParent(w.at)
 	return j
+}
+
+// newTask is newJob for t, a task of the scope st. Spawned by the scope's
+// body or by another of its tasks, running in its own frame, its parent is
+// the scope's frame, not the spawner's (WAITING.md, "Scope tasks"): so a
+// task that spawns tasks has no children, and its job is recycled. Spawned
+// from anywhere else (a Join's b, a loop's body, a nested Scope), it is a
+// child of the frame running, as any fork is.
+func (w *Worker) newTask(st *scopeState, t Task) *job {
+	j := w.freeJob()
+	j.task = t
+	j.fr.scope = st
+	j.labels = labels.Current()
+	parent := w.at
+	if parent != nil && parent.scope == st {
+		parent = &st.fr
+	} else if parent != nil && !parent.forked {
+		parent.forked = true
+	}
+	j.fr.setParent(parent)
+	return j
+}
+
+// freeJob takes a job from w's free list, or allocates one.
+func (w *Worker) freeJob() *job {
+	if n := len(w.free); n > 0 {
+		j := w.free[n-1]
+		w.free = w.free[:n-1]
+		return j
+	}
+	return new(job)
 }
 
 // maxFree bounds a worker's free list; deeper recursion allocates.
@@ -523,7 +557,8 @@ func (w *Worker) recycle(j *job) {
 	// Field by field: a runner that has just set done may still be reading
 	// done's waiter, atomically. A job that was never stolen has an untouched
 	// latch, and the common case skips the two stores.
-	j.fn, j.panicked, j.fr.detached, j.offered, j.helper, j.labels = nil, nil, false, false, false, labels.Set{}
+	j.fn, j.fr.scope, j.task, j.panicked = nil, nil, nil, nil
+	j.fr.detached, j.offered, j.helper, j.labels = false, false, false, labels.Set{}
 	if j.done.IsSet() {
 		j.done.reset()
 	}
