@@ -27,6 +27,7 @@ import (
 	"runtime/debug"
 	"runtime/pprof"
 	"strings"
+	"sync"
 	"time"
 
 	"github.com/gopar-dev/gopar/par"
@@ -126,6 +127,45 @@ func row[T comparable](t *table, name string, loop, pipeline func() T) {
 	fmt.Fprintf(t.w, "%-*s %12v %12v %6.2fx  %s\n", nameWidth, name, roughly(tl), roughly(tp), float64(tl)/float64(tp), same)
 }
 
+// fanOutSpeedup measures how much of the machine the tour gets: the speedup
+// of a hand-written fan-out (one goroutine per core over equal chunks, and
+// a WaitGroup) over the plain loop, on the same cheap sum.
+func fanOutSpeedup(cores int) float64 {
+	const n = 1 << 22
+	tl, _ := best(func() uint64 { return mixBlock(0, n) })
+	tf, _ := best(func() uint64 {
+		sums := make([]uint64, cores)
+		var wg sync.WaitGroup
+		for c := range cores {
+			wg.Add(1)
+			go func() {
+				defer wg.Done()
+				sums[c] = mixBlock(c*n/cores, (c+1)*n/cores)
+			}()
+		}
+		wg.Wait()
+		var s uint64
+		for _, x := range sums {
+			s += x
+		}
+		return s
+	})
+	return float64(tl) / float64(tf)
+}
+
+// busyNote is what the tour says when a hand-written fan-out over cores
+// cores got less than 85% of the ideal speedup over the plain loop: other
+// programs had the cores, and gopar's speedups in the table are low with
+// it. It is "" on a quiet machine, and with one core.
+func busyNote(speedup float64, cores int) string {
+	if cores < 2 || speedup >= 0.85*float64(cores) {
+		return ""
+	}
+	return fmt.Sprintf("The cores were busy: a hand-written fan-out over %d cores ran only %.2fx as fast as\n"+
+		"the plain loop (the most there is: %dx), so gopar's speedups above are low too. Run the tour\n"+
+		"again on a quiet machine for its real figures.", cores, speedup, cores)
+}
+
 // buildProfile names the profile this binary was built with ("" if none),
 // as the go command records it.
 func buildProfile() string {
@@ -168,8 +208,13 @@ func main() {
 	} else {
 		fmt.Printf("built without a CPU profile (see the package comment for a build with one)\n\n")
 	}
+	cores := min(workers, goruntime.NumCPU())
+	before := fanOutSpeedup(cores)
 	t := &table{w: os.Stdout}
 	rows(t, 0)
+	if note := busyNote(min(before, fanOutSpeedup(cores)), cores); note != "" {
+		fmt.Printf("\n%s\n", note)
+	}
 	fmt.Println()
 	fmt.Println("A per-item pipeline calls f through a func value, 1-3 ns a call here, which a plain")
 	fmt.Println("loop may inline away: for items that cheap, the block API runs your own loop instead.")

@@ -2,6 +2,7 @@ package main
 
 import (
 	"bytes"
+	"fmt"
 	"strings"
 	"testing"
 )
@@ -38,5 +39,27 @@ func TestRowCountsDifferences(t *testing.T) {
 	row(tab, "wrong on purpose", func() int { return 1 }, func() int { return 2 })
 	if tab.differ != 1 || !strings.Contains(out.String(), "DIFFERENT") {
 		t.Fatalf("a differing row was not counted: differ=%d, output %q", tab.differ, out.String())
+	}
+}
+
+// TestBusyNote: the tour warns when the cores were busy (a fan-out got
+// less than 85% of the ideal speedup), and says nothing on a quiet machine
+// or with one core.
+func TestBusyNote(t *testing.T) {
+	for _, c := range []struct {
+		speedup float64
+		cores   int
+		busy    bool
+	}{
+		{1.95, 2, false}, {1.70, 2, false}, {1.2, 2, true}, {0.9, 2, true},
+		{7, 8, false}, {6.5, 8, true}, {0.5, 1, false},
+	} {
+		note := busyNote(c.speedup, c.cores)
+		if got := note != ""; got != c.busy {
+			t.Errorf("busyNote(%.2f, %d) = %q, want a note: %v", c.speedup, c.cores, note, c.busy)
+		}
+		if c.busy && !strings.Contains(note, fmt.Sprintf("%.2fx", c.speedup)) {
+			t.Errorf("busyNote(%.2f, %d) = %q, which does not give the speedup", c.speedup, c.cores, note)
+		}
 	}
 }
