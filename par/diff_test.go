@@ -147,7 +147,7 @@ var diffNotPipeline = []string{
 }
 
 var diffSources = [][]string{{"Range"}, {"Slice"}, {"Numbers"}, {"FromSeq"}, {"FromChan"}, {"FromSeq2"}, {"Chunks"},
-	{"FromWalk", "FromSeqErr", "Iter.Err"}} // sources that never fail: Err stays nil (their failures: walk_test.go)
+	{"FromWalk", "FromWalkContext", "FromSeqErr", "Iter.Err"}} // sources that never fail: Err stays nil (their failures: walk_test.go)
 
 // diffOwnModel names the sources of records whose items are not this
 // test's ints, each compared with its own sequential model: bufio.Scanner
@@ -456,7 +456,7 @@ type diffCase struct {
 	chunk     int // Chunks' size, over chunkLen items
 	chunkLen  int
 	xs        []int
-	seqKind   int // 0: counting, 1: calls yield again after false, 2: slices.Values, 3: FromChan, 4: FromSeq2, 5, 6: counting through FromWalk, FromSeqErr
+	seqKind   int // 0: counting, 1: calls yield again after false, 2: slices.Values, 3: FromChan, 4: FromSeq2, 5, 6, 7: counting through FromWalk, FromSeqErr, FromWalkContext
 	// stopProducer ends FromChan's producer goroutine (seqKind 3).
 	stopProducer func()
 	method       bool
@@ -562,7 +562,7 @@ func newDiffCase(seed uint64, pools []*par.Pool) *diffCase {
 		c.hi -= rng.IntN(3)
 	}
 	if c.src == srcSeq {
-		c.seqKind = []int{0, 0, 0, 1, 2, 3, 4, 5, 6}[rng.IntN(9)]
+		c.seqKind = []int{0, 0, 0, 1, 2, 3, 4, 5, 6, 7}[rng.IntN(10)]
 	}
 	if c.src == srcChunks {
 		c.chunk = 1 + rng.IntN(5)
@@ -1058,7 +1058,7 @@ func (c *diffCase) describe() {
 		fmt.Fprintf(&b, "Numbers(n=%d, lo=%d)", c.n, c.lo)
 	case srcSeq:
 		fmt.Fprintf(&b, "FromSeq(n=%d, lo=%d, %s)", c.n, c.lo, []string{"counting", "yields after false", "slices.Values", "FromChan", "FromSeq2(slices.All)",
-			"FromWalk(counting)", "FromSeqErr(counting)"}[c.seqKind])
+			"FromWalk(counting)", "FromSeqErr(counting)", "FromWalkContext(counting)"}[c.seqKind])
 	case srcChunks:
 		fmt.Fprintf(&b, "Chunks(%d chunks of %d, lo=%d).Map#0(chunk->item)", c.n, c.chunk, c.lo)
 	}
@@ -1352,6 +1352,18 @@ func (c *diffCase) build() diffPipe {
 		case 5:
 			// The counting seq as a walk that never fails: FromSeq's model.
 			c.seqIter = par.FromWalk(func(yield func(int) error) error {
+				for v := range c.seq() {
+					if err := yield(v); err != nil {
+						return err
+					}
+				}
+				return nil
+			})
+			p = diffIter(c.seqIter)
+		case 7:
+			// The same walk, with the operation's context: it must not end
+			// before the walk has seen the stop, nor change the items.
+			c.seqIter = par.FromWalkContext(func(ctx context.Context, yield func(int) error) error {
 				for v := range c.seq() {
 					if err := yield(v); err != nil {
 						return err

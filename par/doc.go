@@ -54,7 +54,7 @@
 // own, every step chains: Map changes the item type, and FilterMap, FlatMap,
 // MapInit, ForEachInit, Fold, the Try forms, MapErr and the keyed
 // operations are methods too, the same operations as the functions
-// (chain.go; gopar's go.mod stays at go 1.24, and older toolchains have the
+// (gopar's go.mod stays at go 1.24, and older toolchains have the
 // functions only):
 //
 //	counts := par.Slice(lines).FlatMap(strings.Fields).Filter(long).CountBy(strings.ToLower)
@@ -225,7 +225,7 @@
 // sequentially on its caller (Join running a then b, a loop running its
 // items in order, Scope calling each task at once) does not deadlock with
 // gopar, since a waiting goroutine runs only work that descends from what it
-// waits for (internal/sched/WAITING.md). Code that deadlocks sequentially still
+// waits for (docs/design.md, "Join"). Code that deadlocks sequentially still
 // does: a Join whose a waits for something b does, a task that takes a lock
 // its own caller holds.
 //

@@ -16,7 +16,7 @@ import (
 // merge costs O(keys x runs), runs being O(workers + steals), never a lock
 // or an atomic per item. Distinct, whose result is a slice that any number
 // of goroutines may fill, goes further where keys abound: it shards the
-// items by key hash and deduplicates the shards in parallel (distinct.go).
+// items by key hash and deduplicates the shards in parallel.
 
 // keyedFold folds the items of s into accumulators made by init (kept
 // apart in memory: pipe.NewApart) and joins them with combine; a nil init

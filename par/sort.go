@@ -15,8 +15,8 @@ import (
 //
 // Sort is a sample sort: it picks up to 255 splitters from a sample of xs,
 // moves every element to its bucket between two splitters in one parallel
-// pass, and sorts the buckets with slices.Sort in parallel (samplesort.go
-// has the algorithm). It gains more than the cores give (docs/benchmarks.md,
+// pass, and sorts the buckets with slices.Sort in parallel. It gains more
+// than the cores give (docs/benchmarks.md,
 // "Results", T2): the buckets are short, so their sorts add up to less
 // work than one sort of the whole.
 //

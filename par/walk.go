@@ -30,8 +30,9 @@ import (
 //     error, a panic, a done context, a break out of Values), yield
 //     returns a non-nil error: walk should then return, with that error
 //     or any other (what it returns then is ignored). The operation
-//     returns once walk has: a walk that waits, on a page request, should
-//     watch a context that the caller cancels, as any producer should.
+//     returns once walk has: a walk that waits on a page request should
+//     make it with FromWalkContext's context, which the operation cancels
+//     as it stops.
 //     A yield called again returns the error again, at once.
 //
 // Over pages, yield each item of a page, so that the items, not the
@@ -60,25 +61,63 @@ func FromWalk[T any](walk func(yield func(T) error) error) Iter[T] {
 		return FromSeq[T](nil)
 	}
 	f := newSourceFailure()
-	return failingSource(f, func(yield func(T) bool) {
-		var stopped, returned atomic.Bool
-		err := walk(func(v T) error {
-			switch {
-			case returned.Load():
-				panic("gopar: par.FromWalk: yield was called after walk had returned")
-			case stopped.Load():
-				return errStopped
-			case !yield(v):
-				stopped.Store(true)
-				return errStopped
-			}
-			return nil
-		})
-		returned.Store(true)
-		if err != nil && !stopped.Load() {
-			f.fail(err)
+	return failingSource(f, pipe.FromSeq(func(yield func(T) bool) { walkInto(f, walk, yield) }))
+}
+
+// FromWalkContext is FromWalk of a walk that takes a context: the
+// operation's (WithContext's, or context.Background), cancelled once the
+// operation stops taking items, with an error as its cause that says so.
+// A walk that waits on a request made with ctx, a page of a lister, stops
+// waiting then: a call's error, a search decided or a done context end the
+// operation without waiting for the page in flight.
+//
+//	objects := par.FromWalkContext(func(ctx context.Context, yield func(Object) error) error {
+//		return client.ListPages(ctx, func(page []Object) error {
+//			for _, o := range page {
+//				if err := yield(o); err != nil {
+//					return err
+//				}
+//			}
+//			return nil
+//		})
+//	})
+//	err := objects.Blocking(16).TryForEach(upload) // an upload's error cancels the page request
+//
+// ctx is done when walk returns. The rest is FromWalk's.
+func FromWalkContext[T any](walk func(ctx context.Context, yield func(T) error) error) Iter[T] {
+	if walk == nil {
+		return FromSeq[T](nil)
+	}
+	f := newSourceFailure()
+	return failingSource(f, pipe.FromSeqContext(func(ctx context.Context, yield func(T) bool) {
+		walkInto(f, func(yield func(T) error) error { return walk(ctx, yield) }, yield)
+	}, errStopped))
+}
+
+// walkInto runs walk, handing its items to yield, and records in f the
+// error walk returns unless the operation had stopped taking items. A walk
+// that has failed does not run again.
+func walkInto[T any](f *sourceFailure, walk func(yield func(T) error) error, yield func(T) bool) {
+	if f.Err() != nil {
+		return
+	}
+	var stopped, returned atomic.Bool
+	err := walk(func(v T) error {
+		switch {
+		case returned.Load():
+			panic("gopar: par.FromWalk: yield was called after walk had returned")
+		case stopped.Load():
+			return errStopped
+		case !yield(v):
+			stopped.Store(true)
+			return errStopped
 		}
+		return nil
 	})
+	returned.Store(true)
+	if err != nil && !stopped.Load() {
+		f.fail(err)
+	}
 }
 
 // FromSeqErr returns an iterator over the values of seq, a sequence of
@@ -96,7 +135,10 @@ func FromSeqErr[T any](seq goiter.Seq2[T, error]) Iter[T] {
 		return FromSeq[T](nil)
 	}
 	f := newSourceFailure()
-	return failingSource(f, func(yield func(T) bool) {
+	return failingSource(f, pipe.FromSeq(func(yield func(T) bool) {
+		if f.Err() != nil {
+			return
+		}
 		for v, err := range seq {
 			if err != nil {
 				f.fail(err)
@@ -106,18 +148,14 @@ func FromSeqErr[T any](seq goiter.Seq2[T, error]) Iter[T] {
 				return
 			}
 		}
-	})
+	}))
 }
 
-// failingSource is FromSeq of seq, a source that records its failure in
-// f: seq is not called once f has failed, and the items it yielded that
-// have not started are dropped from then on.
-func failingSource[T any](f *sourceFailure, seq goiter.Seq[T]) Iter[T] {
-	s := pipe.FromSeq(func(yield func(T) bool) {
-		if f.Err() == nil {
-			seq(yield)
-		}
-	}).Filter(func(T) bool { return f.err.Load() == nil })
+// failingSource is the iterator over src, a seq that records its failure
+// in f: the items it yielded that have not started are dropped once f has
+// failed. The seq does not run once f has failed: it checks f first.
+func failingSource[T any](f *sourceFailure, src pipe.Spec[T]) Iter[T] {
+	s := src.Filter(func(T) bool { return f.err.Load() == nil })
 	s.Failure = f
 	return Iter[T]{s}
 }

@@ -146,3 +146,32 @@ func ExampleResults() {
 	// [page 1 page 2 page 4 page 5 page 7]
 	// [fetch 3: not found fetch 6: not found]
 }
+
+// A lister whose next page waits on a request: the walk makes it with the
+// context FromWalkContext hands it, which the operation cancels as it
+// stops, so an upload's error ends the operation without waiting for the
+// page in flight.
+func ExampleFromWalkContext() {
+	objects := par.FromWalkContext(func(ctx context.Context, yield func(string) error) error {
+		for p := 0; ; p++ {
+			if p > 0 {
+				<-ctx.Done() // the request for page p, which takes a while
+				return context.Cause(ctx)
+			}
+			for _, name := range []string{"a", "b", "c", "d"} {
+				if err := yield(name); err != nil {
+					return err
+				}
+			}
+		}
+	})
+	err := objects.Blocking(4).TryForEach(func(name string) error {
+		if name == "d" {
+			return errors.New("upload d: quota exceeded")
+		}
+		return nil
+	})
+	fmt.Println(err)
+	// Output:
+	// upload d: quota exceeded
+}

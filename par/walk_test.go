@@ -373,6 +373,136 @@ func TestFromWalkStops(t *testing.T) {
 	waitGoroutines(t, before, "after the early exits")
 }
 
+// TestFromWalkContextStopsThePageInFlight: a walk that waits on a page
+// request made with its context, which ends only when the context does,
+// lets every way an operation stops return: the operation cancels the
+// walk's context as it stops, instead of waiting for the page. The call
+// for the last item stops the operation once the walk waits on the page.
+// With FromWalk's context-free walk, each of these would wait for ever.
+func TestFromWalkContextStopsThePageInFlight(t *testing.T) {
+	const n, target = 1000, 999
+	errCall := errors.New("the call failed")
+	for name, run := range map[string]func(it par.Iter[int], reached <-chan struct{}) error{
+		"TryForEach": func(it par.Iter[int], reached <-chan struct{}) error {
+			err := it.TryForEach(func(i int) error {
+				if i == target {
+					<-reached
+					return errCall
+				}
+				return nil
+			})
+			if !errors.Is(err, errCall) {
+				return fmt.Errorf("TryForEach returned %v", err)
+			}
+			return nil
+		},
+		"TryMapContext": func(it par.Iter[int], reached <-chan struct{}) error {
+			_, err := par.TryMapContext(it, func(ctx context.Context, i int) (int, error) {
+				if i == target {
+					<-reached
+					return 0, errCall
+				}
+				return i, nil
+			})
+			if !errors.Is(err, errCall) {
+				return fmt.Errorf("TryMapContext returned %v", err)
+			}
+			return nil
+		},
+		"Find": func(it par.Iter[int], reached <-chan struct{}) error {
+			found := func(i int) bool {
+				if i == target {
+					<-reached
+				}
+				return i == target
+			}
+			if v, ok := it.Find(found); !ok || v != target {
+				return fmt.Errorf("Find gave %d, %v", v, ok)
+			}
+			return nil
+		},
+		"cancel": func(it par.Iter[int], reached <-chan struct{}) error {
+			ctx, cancel := context.WithCancel(context.Background())
+			defer cancel()
+			err := it.WithContext(ctx).TryForEach(func(i int) error {
+				if i == target {
+					<-reached
+					cancel()
+				}
+				return nil
+			})
+			if !errors.Is(err, context.Canceled) {
+				return fmt.Errorf("cancelled TryForEach returned %v", err)
+			}
+			return nil
+		},
+		"break": func(it par.Iter[int], reached <-chan struct{}) error {
+			for i := range it.Values() {
+				if i == target {
+					<-reached
+					break
+				}
+			}
+			return nil
+		},
+	} {
+		for _, blocking := range []int{0, 8} {
+			var cause atomic.Pointer[error]
+			reached := make(chan struct{})
+			it := par.FromWalkContext(func(ctx context.Context, yield func(int) error) error {
+				for i := range n {
+					if err := yield(i); err != nil {
+						return err
+					}
+				}
+				close(reached)
+				<-ctx.Done() // the next page, which only the context ends
+				err := context.Cause(ctx)
+				cause.Store(&err)
+				return err
+			})
+			if blocking > 0 {
+				it = it.Blocking(blocking)
+			}
+			result := make(chan error, 1)
+			go func() { result <- run(it, reached) }()
+			select {
+			case err := <-result:
+				if err != nil {
+					t.Errorf("%s, Blocking %d: %v", name, blocking, err)
+				}
+			case <-time.After(10 * time.Second):
+				t.Fatalf("%s, Blocking %d: the operation has waited 10 s for the page in flight", name, blocking)
+			}
+			if c := cause.Load(); c == nil || *c == nil {
+				t.Errorf("%s, Blocking %d: the walk's context was not cancelled", name, blocking)
+			}
+		}
+	}
+}
+
+// TestFromWalkContextCarriesTheOperationsContext: the walk's context is
+// made from WithContext's, with its values, and a walk that finishes on
+// its own sees it undone.
+func TestFromWalkContextCarriesTheOperationsContext(t *testing.T) {
+	type key struct{}
+	ctx := context.WithValue(context.Background(), key{}, "request 7")
+	var got any
+	var doneEarly bool
+	sum := par.Sum(par.FromWalkContext(func(ctx context.Context, yield func(int) error) error {
+		for i := range 100_000 {
+			if err := yield(i); err != nil {
+				return err
+			}
+		}
+		got, doneEarly = ctx.Value(key{}), ctx.Err() != nil
+		return nil
+	}).WithContext(ctx))
+	if sum != 100_000*99_999/2 || got != "request 7" || doneEarly {
+		t.Errorf("sum %d, the walk's context held %v, done before the walk returned: %v", sum, got, doneEarly)
+	}
+}
+
 // goroutines counts the goroutines once the pool has started.
 func goroutines() int {
 	par.Range(0, 1000).ForEach(func(int) {})

@@ -27,7 +27,7 @@
 // work and what it forks, and nothing else. Nested parallelism never
 // deadlocks, even with a one-worker pool, and a lock held across a wait is
 // never taken by work the wait runs unless the sequential program would
-// take it there too (internal/sched/WAITING.md).
+// take it there too (docs/design.md, "Join").
 //
 // # The default pool
 //

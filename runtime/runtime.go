@@ -137,8 +137,9 @@ func New(workers int) (*Pool, error) { return sched.New(workers) }
 // is work and retire once idle for a tenth of a second, so that a
 // goroutine-leak checker (go.uber.org/goleak, which retries for longer than
 // that) finds none of them after the last operation has returned, with no
-// ignore rule. A spare goroutine (internal/sched/WAITING.md, "Spares") runs
-// only while a worker waits, and exits at its next job boundary after.
+// ignore rule. A spare goroutine (docs/design.md, "Where the engine
+// waits") runs only while a worker waits, and exits at its next job
+// boundary after.
 //
 // Inside a testing/synctest bubble, until a goroutine outside any bubble
 // has made the default pool, Default returns a pool of the same size that

@@ -67,7 +67,7 @@ func pow2(n int) int { return 1 << bits.Len(uint(n-1)) }
 func (b *blockingLoop[A]) overSeq(cfg Config, src batchSource, ring, reach, least int, runAll func()) A {
 	r, done := b.r, b.stop
 	exact := r.SeqLen != nil
-	o := seqRing{slots: ring, span: ring, least: least, exact: exact, arrive: b.onPool.arrival(), stats: cfg.stats}
+	o := seqRing{slots: ring, span: ring, least: least, exact: exact, arrive: b.onPool.arrival(), stats: cfg.stats, ctx: cfg.Context}
 	st := cfg.stream
 	if st != nil {
 		o.span = min(ring, st.limit)

@@ -1,6 +1,7 @@
 package pipe
 
 import (
+	"context"
 	goruntime "runtime"
 	"sync"
 	"sync/atomic"
@@ -64,8 +65,9 @@ type feed[T any] struct {
 	// The operation's statistics, if it collects them (seqRing.stats):
 	// the feeder's own counts, added to stats as it ends.
 	stats    *opStats
-	held     int64         // the most positions in use at once, from low to what was published
-	heldBack time.Duration // the feeder's waits for room
+	ctx      context.Context // seqRing.ctx
+	held     int64           // the most positions in use at once, from low to what was published
+	heldBack time.Duration   // the feeder's waits for room
 
 	// Written by the feeder before it closes ended.
 	pulled int  // items the seq yielded
@@ -82,7 +84,7 @@ func startFeed[T any](w *window[T], o seqRing) *feed[T] {
 	f := &feed[T]{
 		w: w, span: int64(min(max(o.span, 1), o.slots)), stream: o.stream, exact: o.exact, arrive: o.arrive,
 		least: int64(max(o.least, 1)), most: int64(max(maxBatch, o.slots/2)),
-		stats: o.stats,
+		stats: o.stats, ctx: o.ctx,
 		quit:  make(chan struct{}),
 		ended: make(chan struct{}),
 		wake:  make(chan struct{}, 1),
@@ -145,7 +147,7 @@ func (f *feed[T]) run() {
 	}()
 	w := f.w
 	stopped := false
-	w.source(f.quit, &cut, nil)(func(v T) bool {
+	w.source(f.ctx, f.quit, &cut, nil)(func(v T) bool {
 		if stopped {
 			panic("gopar: par.FromSeq: the sequence called yield again after yield returned false")
 		}

@@ -1,6 +1,7 @@
 package pipe
 
 import (
+	"context"
 	"iter"
 	"math"
 	"sync/atomic"
@@ -61,6 +62,9 @@ type seqRing struct {
 	// stats, if not nil, is the operation's record, to which the feeder
 	// adds the most items it held and its waits for room (stats.go).
 	stats *opStats
+	// ctx, if not nil, is the operation's context: a seq that takes a
+	// context (FromSeqContext) gets one made from it.
+	ctx context.Context
 }
 
 // seqTaker holds the items of a seq, in order, for the participants of the
@@ -165,6 +169,18 @@ func FromSeq[T any](seq iter.Seq[T]) Spec[T] {
 	}
 }
 
+// FromSeqContext is FromSeq of a seq that takes a context: the operation's
+// context (Config.Context, or context.Background), cancelled with cause
+// stopped once the driver stops pulling, so that a seq that waits on a
+// request made with it stops waiting then. The context ends when seq
+// returns.
+func FromSeqContext[T any](seq func(ctx context.Context, yield func(T) bool), stopped error) Spec[T] {
+	s := FromSeq[T](nil)
+	w := s.seq.(*window[T])
+	w.seqCtx, w.stopped = seq, stopped
+	return s
+}
+
 // FromChan is the Spec of the values received from ch until it is closed.
 // It is FromSeq of a range over ch, except that a driver that stops
 // pulling also stops waiting on ch.
@@ -175,14 +191,39 @@ func FromChan[T any](ch <-chan T) Spec[T] {
 }
 
 // empty reports whether w has no seq at all (FromSeq(nil)).
-func (w *window[T]) empty() bool { return w.seq == nil && w.recv == nil }
+func (w *window[T]) empty() bool { return w.seq == nil && w.recv == nil && w.seqCtx == nil }
 
 // source returns the seq to pull. A channel's returns when quit is closed
 // while it waits, setting *cut unless the channel was closed and empty (so
 // that the driver does not take it for the end of the items). Before it
 // waits on an empty channel it calls idle, if not nil, which may hand on
-// the items pulled so far; false stops the seq.
-func (w *window[T]) source(quit <-chan struct{}, cut *bool, idle func() bool) iter.Seq[T] {
+// the items pulled so far; false stops the seq. A seq that takes a context
+// gets one made from ctx (nil: context.Background), cancelled once quit is
+// closed.
+func (w *window[T]) source(ctx context.Context, quit <-chan struct{}, cut *bool, idle func() bool) iter.Seq[T] {
+	if w.seqCtx != nil {
+		return func(yield func(T) bool) {
+			if ctx == nil {
+				ctx = context.Background()
+			}
+			sctx, cancel := context.WithCancelCause(ctx)
+			returned := make(chan struct{})
+			defer func() {
+				close(returned)
+				cancel(nil)
+			}()
+			if quit != nil {
+				go func() {
+					select {
+					case <-quit:
+						cancel(w.stopped)
+					case <-returned:
+					}
+				}()
+			}
+			w.seqCtx(sctx, yield)
+		}
+	}
 	if w.recv == nil {
 		return w.seq
 	}
@@ -231,13 +272,17 @@ func IsSeq[T any](s *Spec[T]) bool { return s.seq != nil }
 // allocated when the feeder first writes into it, so that a short seq
 // costs a segment, not a ring: a ring holds up to seqRingMost slots.
 type window[T any] struct {
-	seq   iter.Seq[T]
-	recv  <-chan T // FromChan's channel, instead of seq
-	busy  atomic.Bool
-	base  int
-	batch []T              // the batch, where ring is nil
-	ring  []*[seqSegment]T // the ring's segments, nil until written
-	slots int              // the ring's slots: len(ring)*seqSegment
+	seq  iter.Seq[T]
+	recv <-chan T // FromChan's channel, instead of seq
+	// seqCtx is FromSeqContext's seq, instead of seq, and stopped the
+	// cause of its context's cancelling.
+	seqCtx  func(context.Context, func(T) bool)
+	stopped error
+	busy    atomic.Bool
+	base    int
+	batch   []T              // the batch, where ring is nil
+	ring    []*[seqSegment]T // the ring's segments, nil until written
+	slots   int              // the ring's slots: len(ring)*seqSegment
 }
 
 // seqSegment is the slots of a segment of a window's ring.
@@ -322,7 +367,7 @@ func (w *window[T]) batches(b *batching, done <-chan struct{}, body func(lo, hi 
 		}
 		return !stopped
 	}
-	w.source(done, &cut, idle)(func(v T) bool {
+	w.source(nil, done, &cut, idle)(func(v T) bool {
 		if stopped {
 			if caught != nil {
 				// yield returned false because a callback panicked:
