@@ -98,6 +98,12 @@ func (w *Worker) enter(f *frame) region {
 		f.region = true
 	}
 	f.setParent(r.prev)
+	// Work forked inside the region (a task spawned into an outer Scope, a
+	// loop's helper nobody took) may outlive it, with the region and the
+	// frame below in its chain: a job below is not recycled (see recycle).
+	if prev := r.prev; prev != nil && !prev.forked {
+		prev.forked = true
+	}
 	if r.prev == w.lease {
 		w.leaseShared = true
 	}

@@ -339,3 +339,61 @@ func checkBoardOps(t *testing.T, p *Pool, ops []byte) {
 	}
 	b.ripeN.Store(0)
 }
+
+// FuzzScope runs random trees of Scope tasks on pools of 1 to 4 workers.
+// A task spawns its children four ways: from its own frame (the children
+// are the scope's: Worker.newTask), from inside the b of a Join, from the
+// body of a nested Scope (both forks of the frame running), and from a
+// goroutine of its own (a foreign spawn). Every task handed out must run
+// exactly once before Scope returns.
+func FuzzScope(f *testing.F) {
+	f.Add(uint64(1), uint8(1), uint16(300))
+	f.Add(uint64(7), uint8(0), uint16(999))
+	f.Add(uint64(42), uint8(3), uint16(1000))
+	f.Add(uint64(5), uint8(2), uint16(2))
+	f.Fuzz(func(t *testing.T, seed uint64, workers uint8, tasks uint16) {
+		defer goruntime.GOMAXPROCS(goruntime.GOMAXPROCS(4))
+		p := fuzzPool(1 + int(workers%4))
+		n := 1 + int(tasks%1000)
+		counts := make([]atomic.Int32, n)
+		var next atomic.Int32
+		next.Store(1) // task 0 is the first
+		var run func(s Scope, id int)
+		run = func(s Scope, id int) {
+			counts[id].Add(1)
+			r := seed ^ uint64(id)*0x9E3779B97F4A7C15
+			for j := range 1 + int(r%3) {
+				c := int(next.Add(1)) - 1
+				if c >= n {
+					return
+				}
+				child := func(s Scope) { run(s, c) }
+				switch (r >> (2 + 2*j)) % 4 {
+				case 0:
+					s.Spawn(child)
+				case 1:
+					s.Worker().Join(func(*Worker) {}, func(*Worker) { s.Spawn(child) })
+				case 2:
+					s.Worker().Scope(func(Scope) { s.Spawn(child) })
+				case 3:
+					done := make(chan struct{})
+					go func() {
+						defer close(done)
+						s.Spawn(child)
+					}()
+					<-done
+				}
+			}
+		}
+		p.Scope(func(s Scope) { s.Spawn(func(s Scope) { run(s, 0) }) })
+		handed := min(int(next.Load()), n)
+		if diff := onceDiff(counts[:handed]); diff != "" {
+			t.Fatalf("tasks not run exactly once (-want +got, runs by index):\n%s", diff)
+		}
+		for i := handed; i < n; i++ {
+			if c := counts[i].Load(); c != 0 {
+				t.Fatalf("task %d, never handed out, ran %d times", i, c)
+			}
+		}
+	})
+}

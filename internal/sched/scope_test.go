@@ -182,3 +182,26 @@ func TestScopeTasksAreRecycled(t *testing.T) {
 		t.Errorf("a chain of %d tasks allocated %.0f objects per run, want at most %d", n, allocs, n/10)
 	}
 }
+
+// TestRegionKeepsItsJob: a task that enters a region (here a nested Scope,
+// whose body spawns into the outer one) keeps its job from reuse, since
+// the spawned task, which outlives both, has the region and the job in its
+// chain of parents. A reused job there would put a stranger's frame in the
+// chain, or close it into a cycle that a wait's test walks for ever
+// (FuzzScope hung so).
+func TestRegionKeepsItsJob(t *testing.T) {
+	p := newPool(t, 1)
+	kept := make(chan bool, 1)
+	ran := make(chan struct{}, 1)
+	p.Scope(func(s Scope) {
+		s.Spawn(func(s Scope) {
+			w := s.Worker()
+			w.Scope(func(Scope) { s.Spawn(func(Scope) { ran <- struct{}{} }) })
+			kept <- w.at.forked
+		})
+	})
+	<-ran
+	if !<-kept {
+		t.Error("a task that entered a nested Scope may have its job reused")
+	}
+}
