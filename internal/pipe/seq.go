@@ -202,10 +202,10 @@ func (w *window[T]) empty() bool { return w.seq == nil && w.recv == nil && w.seq
 // closed.
 func (w *window[T]) source(ctx context.Context, quit <-chan struct{}, cut *bool, idle func() bool) iter.Seq[T] {
 	if w.seqCtx != nil {
+		if ctx == nil {
+			ctx = context.Background()
+		}
 		return func(yield func(T) bool) {
-			if ctx == nil {
-				ctx = context.Background()
-			}
 			sctx, cancel := context.WithCancelCause(ctx)
 			returned := make(chan struct{})
 			defer func() {

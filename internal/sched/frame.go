@@ -38,6 +38,15 @@ type frame struct {
 	scope *scopeState
 }
 
+// fork records that a job was forked under f, or a region entered from it
+// (see forked); f may be nil (the root). Only the goroutine running in f
+// calls it.
+func (f *frame) fork() {
+	if f != nil && !f.forked {
+		f.forked = true
+	}
+}
+
 // setParent sets f's parent to p, skipping the store when it already holds
 // p, as a recycled job forked again from the same frame does.
 func (f *frame) setParent(p *frame) {
@@ -101,9 +110,7 @@ func (w *Worker) enter(f *frame) region {
 	// Work forked inside the region (a task spawned into an outer Scope, a
 	// loop's helper nobody took) may outlive it, with the region and the
 	// frame below in its chain: a job below is not recycled (see recycle).
-	if prev := r.prev; prev != nil && !prev.forked {
-		prev.forked = true
-	}
+	r.prev.fork()
 	if r.prev == w.lease {
 		w.leaseShared = true
 	}

@@ -226,9 +226,7 @@ func (s *forkStack[A, R]) shareOldest(w *Worker) bool {
 	// The frame was pushed in the region w runs in now (it is above the
 	// floor): the job descends from it.
 	at := w.at
-	if at != nil {
-		at.forked = true
-	}
+	at.fork()
 	j.fr.setParent(at)
 	j.fn = func(w *Worker) { j.result = f(w, arg) }
 	j.labels = labels.Current() // the frame's: pushed in this region

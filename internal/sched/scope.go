@@ -210,14 +210,15 @@ func (s Scope) spawn(t Task) {
 		st.enter()
 		st.run(nil, t)
 	case w.isSelf():
-		if at := w.at; at != nil && at.scope == st {
-			// The body or a task of the scope runs here, and counts in
-			// pending until it returns: pending is not zero.
+		// Does the body or a task of the scope run here? It counts in
+		// pending until it returns: pending is not zero.
+		own := w.at != nil && w.at.scope == st
+		if own {
 			st.pending.Add(1)
 		} else {
 			st.enter()
 		}
-		offer(w, w.newTask(st, t))
+		offer(w, w.newTask(st, t, own))
 	default:
 		st.enter()
 		st.spawnForeign(w.pool, func(w *Worker) { st.run(w, t) })

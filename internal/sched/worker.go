@@ -504,29 +504,26 @@ func (w *Worker) newJob(fn func(*Worker)) *job {
 	j := w.freeJob()
 	j.fn = fn
 	j.labels = labels.Current()
-	if at := w.at; at != nil && !at.forked {
-		at.forked = true
-	}
+	w.at.fork()
 	j.fr.setParent(w.at)
 	return j
 }
 
 // newTask is newJob for t, a task of the scope st. Spawned by the scope's
-// body or by another of its tasks, running in its own frame, its parent is
-// the scope's frame, not the spawner's (WAITING.md, "Scope tasks"): so a
-// task that spawns tasks has no children, and its job is recycled. Spawned
-// from anywhere else (a Join's b, a loop's body, a nested Scope), it is a
-// child of the frame running, as any fork is.
-func (w *Worker) newTask(st *scopeState, t Task) *job {
+// body or by another of its tasks, running in its own frame (own), its
+// parent is the scope's frame, not the spawner's (WAITING.md, "Scope
+// tasks"): so a task that spawns tasks has no children, and its job is
+// recycled. Spawned from anywhere else (a Join's b, a loop's body, a nested
+// Scope), it is a child of the frame running, as any fork is.
+func (w *Worker) newTask(st *scopeState, t Task, own bool) *job {
 	j := w.freeJob()
 	j.task = t
 	j.fr.scope = st
 	j.labels = labels.Current()
-	parent := w.at
-	if parent != nil && parent.scope == st {
-		parent = &st.fr
-	} else if parent != nil && !parent.forked {
-		parent.forked = true
+	parent := &st.fr
+	if !own {
+		parent = w.at
+		parent.fork()
 	}
 	j.fr.setParent(parent)
 	return j
