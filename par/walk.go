@@ -69,10 +69,7 @@ func FromWalk[T any](walk func(yield func(T) error) error) Iter[T] {
 // operation stops taking items, with an error as its cause that says so.
 // A walk that waits on a request made with ctx, a page of a lister, stops
 // waiting then: a call's error, a search decided or a done context end the
-// operation without waiting for the page in flight. A call's error is
-// noticed at once while other calls run; a failed call that was the only
-// one running, with every participant waiting for the walk's next item, is
-// noticed when that item comes, after the page.
+// operation without waiting for the page in flight.
 //
 //	objects := par.FromWalkContext(func(ctx context.Context, yield func(Object) error) error {
 //		return client.ListPages(ctx, func(page []Object) error {

@@ -446,7 +446,7 @@ func TestFromWalkContextStopsThePageInFlight(t *testing.T) {
 			return nil
 		},
 	} {
-		for _, blocking := range []int{0, 8} {
+		for _, blocking := range []int{0, 1, 8} {
 			var cause atomic.Pointer[error]
 			reached := make(chan struct{})
 			it := par.FromWalkContext(func(ctx context.Context, yield func(int) error) error {
