@@ -12,3 +12,7 @@ func LoopSum(n int, item func(int) uint64) uint64 { return itemBlock(item, 0, n)
 // StaticSum is item(i) summed over [0, n) by GOMAXPROCS goroutines, each
 // over an equal contiguous part (staticFn).
 func StaticSum(n int, item func(int) uint64) uint64 { return staticFn(n, item) }
+
+// Mix is the workloads' unit of work (mix), for the commands' keys and
+// probe items (cmd/keys).
+func Mix(x uint64) uint64 { return mix(x) }

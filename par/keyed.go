@@ -16,7 +16,9 @@ import (
 // merge costs O(keys x runs), runs being O(workers + steals), never a lock
 // or an atomic per item. Distinct, whose result is a slice that any number
 // of goroutines may fill, goes further where keys abound: it shards the
-// items by key hash and deduplicates the shards in parallel.
+// items by key hash and deduplicates the shards in parallel. CountBy and
+// Counts, whose maps would hold every key once per goroutine where keys
+// abound, move their counts into shared maps then (counts.go).
 
 // keyedFold folds the items of s into accumulators made by init (kept
 // apart in memory: pipe.NewApart) and joins them with combine; a nil init
@@ -217,10 +219,15 @@ type reduced[K comparable, V any] struct {
 // (ParlayLib's histogram_by_key, Java's groupingBy with counting). Each
 // goroutine that runs the operation counts into a map of its own, as a
 // hand-written fan-out keeps one per worker, and the maps are merged at the
-// end, the smaller into the larger; counts do not depend on order, so this
-// holds without Unordered too, except under a context (WithContext), where
-// the counts are those of a prefix of the source (with Unordered, of the
-// items that ran).
+// end, the smaller into the larger. With many keys (the goroutines' maps
+// holding 256K keys in all), the counts move into maps that the goroutines
+// share, split by a hash of the key while they hold under 2M keys,
+// then one: the result is held once, not once per goroutine, and a count
+// over 10M keys takes about the memory of the loop's map at any number of
+// workers. Counts do not depend on order, so all this holds without
+// Unordered too, except under a context (WithContext), where the counts
+// are those of a prefix of the source (with Unordered, of the items that
+// ran), and every run counts into a map of its own.
 //
 // To count the items themselves (the words of a FlatMap), use Counts.
 //
@@ -228,15 +235,19 @@ type reduced[K comparable, V any] struct {
 // *Panic. A nil key panics at once.
 func CountBy[T any, K comparable](it Iterator[T], key func(T) K) map[K]int {
 	mustFunc(key, "CountBy")
-	m := keyedFold(specOf(it), true, emptyMap[K, int],
-		func(m map[K]int, xs []T) map[K]int {
+	return count(specOf(it), func(c *counter[K], xs []T) *counter[K] {
+		if m := c.own(); m != nil {
 			for _, x := range xs {
 				m[key(x)]++
 			}
-			return m
-		},
-		mergeCounts[K])
-	return m
+			c.counted()
+			return c
+		}
+		for _, x := range xs {
+			c.send(key(x))
+		}
+		return c
+	})
 }
 
 // Counts returns, for each distinct item of it, the number of times it
@@ -248,26 +259,19 @@ func CountBy[T any, K comparable](it Iterator[T], key func(T) K) map[K]int {
 // It is a function on every Go, as Distinct is: a method cannot require
 // its items to be comparable.
 func Counts[T comparable](it Iterator[T]) map[T]int {
-	m := keyedFold(specOf(it), true, emptyMap[T, int],
-		func(m map[T]int, xs []T) map[T]int {
+	return count(specOf(it), func(c *counter[T], xs []T) *counter[T] {
+		if m := c.own(); m != nil {
 			for _, x := range xs {
 				m[x]++
 			}
-			return m
-		},
-		mergeCounts[T])
-	return m
-}
-
-// mergeCounts adds the counts of the smaller map into the larger.
-func mergeCounts[K comparable](a, b map[K]int) map[K]int {
-	if len(b) > len(a) {
-		a, b = b, a
-	}
-	for k, n := range b {
-		a[k] += n
-	}
-	return a
+			c.counted()
+			return c
+		}
+		for _, x := range xs {
+			c.send(x)
+		}
+		return c
+	})
 }
 
 // CollectMap returns the map of the pairs that kv gives for the items of
