@@ -244,7 +244,7 @@ func (it Iter[T]) WithContext(ctx context.Context) Iter[T] {
 // Blocking panics if limit < 1.
 func (it Iter[T]) Blocking(limit int) Iter[T] {
 	if limit < 1 {
-		panic(fmt.Sprintf("gopar: Blocking(%d): the limit of calls at once must be at least 1", limit))
+		pipe.RefuseBlocking(limit)
 	}
 	it.s.Blocking = limit
 	return it

@@ -1,7 +1,6 @@
 package pipe
 
 import (
-	"fmt"
 	"math"
 	"sync"
 	"sync/atomic"
@@ -34,7 +33,7 @@ import (
 // goroutine with runtime.Goexit, unless a callback panicked.
 func runBlocking[A any](cfg Config, lo, hi int, r Reducer[A]) A {
 	if cfg.Blocking < 0 {
-		panic(fmt.Sprintf("gopar: Blocking(%d): the limit of calls at once must be at least 1", cfg.Blocking))
+		RefuseBlocking(cfg.Blocking)
 	}
 	b := &blockingLoop[A]{r: r, lo: lo, n: uint64(hi) - uint64(lo), limit: cfg.Blocking,
 		take: uint64(max(cfg.MinBlock, 1)), stop: cfg.done(), rec: cfg.rec, task: cfg.task, stats: cfg.stats}

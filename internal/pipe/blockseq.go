@@ -2,7 +2,6 @@ package pipe
 
 import (
 	"context"
-	"fmt"
 	"math/bits"
 
 	"github.com/gopar-dev/gopar/internal/sched"
@@ -37,7 +36,7 @@ const (
 // runBlockingSeq is runSeq in blocking mode.
 func runBlockingSeq[A any](cfg Config, src batchSource, r Reducer[A]) A {
 	if cfg.Blocking < 0 {
-		panic(fmt.Sprintf("gopar: Blocking(%d): the limit of calls at once must be at least 1", cfg.Blocking))
+		RefuseBlocking(cfg.Blocking)
 	}
 	take := max(cfg.MinBlock, 1)
 	ring := pow2(max(blockingRingMin, blockingRingPerCall*cfg.Blocking*take))

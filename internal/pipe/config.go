@@ -4,6 +4,7 @@ package pipe
 
 import (
 	"context"
+	"fmt"
 
 	"github.com/gopar-dev/gopar/runtime"
 )
@@ -126,4 +127,11 @@ func (c Config) clamp(n int) int {
 		n = min(n, c.MaxBlock)
 	}
 	return max(n, c.MinBlock, 1)
+}
+
+// RefuseBlocking panics with the message of a Blocking limit that is not at
+// least 1: par's Blocking, and the blocking drivers for a Config made by
+// hand.
+func RefuseBlocking(limit int) {
+	panic(fmt.Sprintf("gopar: Blocking(%d): the limit of calls at once must be at least 1", limit))
 }
