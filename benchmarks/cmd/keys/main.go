@@ -19,6 +19,7 @@
 package main
 
 import (
+	"cmp"
 	"flag"
 	"fmt"
 	"os"
@@ -79,12 +80,12 @@ func main() {
 		*procs, *n, *keys, *rounds, probe)
 	fmt.Println("| implementation | time | against the loop | peak RSS | against the loop |")
 	fmt.Println("|---|---|---|---|---|")
-	lt, lr := median(took["loop"]), medianInt(rss["loop"])
+	lt, lr := median(took["loop"]), median(rss["loop"])
 	for _, im := range ims {
 		if strings.HasPrefix(im, "probe") {
 			continue
 		}
-		t, r := median(took[im]), medianInt(rss[im])
+		t, r := median(took[im]), median(rss[im])
 		fmt.Printf("| %s | %.2f s | %.2fx | %d MB | %.2fx |\n", im, t.Seconds(), float64(t)/float64(lt), r>>10, float64(r)/float64(lr))
 	}
 }
@@ -141,7 +142,7 @@ func runChild(im string, n int, keys uint64) {
 	for k, c := range m {
 		sum += benchmarks.Mix(k) * uint64(c)
 	}
-	fmt.Println(sum, took.Nanoseconds(), peakRSS())
+	fmt.Println(sum, took.Nanoseconds(), benchmarks.PeakRSS())
 }
 
 // static is the hand-written fan-out: a map per goroutine over equal parts
@@ -171,32 +172,8 @@ func static(n int, key func(int) uint64) map[uint64]int {
 	return maps[0]
 }
 
-// peakRSS returns this process's peak resident set, in kilobytes, from
-// /proc/self/status (Linux).
-func peakRSS() int64 {
-	b, err := os.ReadFile("/proc/self/status")
-	if err != nil {
-		panic(err)
-	}
-	for _, line := range strings.Split(string(b), "\n") {
-		if rest, ok := strings.CutPrefix(line, "VmHWM:"); ok {
-			kb, err := strconv.ParseInt(strings.TrimSuffix(strings.TrimSpace(rest), " kB"), 10, 64)
-			if err != nil {
-				panic(err)
-			}
-			return kb
-		}
-	}
-	panic("no VmHWM in /proc/self/status")
-}
-
-func median(xs []time.Duration) time.Duration {
-	s := slices.Clone(xs)
-	slices.Sort(s)
-	return s[len(s)/2]
-}
-
-func medianInt(xs []int64) int64 {
+// median returns the median of xs.
+func median[T cmp.Ordered](xs []T) T {
 	s := slices.Clone(xs)
 	slices.Sort(s)
 	return s[len(s)/2]

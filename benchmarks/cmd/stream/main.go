@@ -166,25 +166,6 @@ func runWorkers(im, path string, procs, workers int) (sum string, took time.Dura
 	return f[0], time.Duration(ns), kb * 1024, nil
 }
 
-// peakRSS returns this process's peak resident set, in kilobytes, from
-// /proc/self/status (Linux).
-func peakRSS() int64 {
-	b, err := os.ReadFile("/proc/self/status")
-	if err != nil {
-		panic(err)
-	}
-	for _, line := range strings.Split(string(b), "\n") {
-		if rest, ok := strings.CutPrefix(line, "VmHWM:"); ok {
-			kb, err := strconv.ParseInt(strings.TrimSuffix(strings.TrimSpace(rest), " kB"), 10, 64)
-			if err != nil {
-				panic(err)
-			}
-			return kb
-		}
-	}
-	panic("no VmHWM in /proc/self/status")
-}
-
 func runChild(im, path string) {
 	var sum uint64
 	start := time.Now()
@@ -232,14 +213,14 @@ func runChild(im, path string) {
 				}
 			}
 		}
-		fmt.Println(sum, time.Since(start).Nanoseconds(), peakRSS(), pulled)
+		fmt.Println(sum, time.Since(start).Nanoseconds(), benchmarks.PeakRSS(), pulled)
 		return
 	default:
 		fmt.Fprintln(os.Stderr, "unknown implementation", im)
 		os.Exit(2)
 	}
 	took := time.Since(start)
-	fmt.Println(sum, took.Nanoseconds(), peakRSS())
+	fmt.Println(sum, took.Nanoseconds(), benchmarks.PeakRSS())
 }
 
 // lines is the lines of the file at path, read as a user would.
