@@ -30,3 +30,9 @@ const (
 	// memory.
 	bigKeys = 1 << 21
 )
+
+// spillMin: a goroutine of CountBySorted writes its counts to disk once
+// they pass its share of the memory budget and not before they hold this
+// many keys, so that a tiny budget makes runs of some size, not a file per
+// block of items.
+const spillMin = 1 << 10

@@ -13,3 +13,5 @@ const (
 	shardBatch     = 2
 	bigKeys        = 64
 )
+
+const spillMin = 64

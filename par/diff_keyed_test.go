@@ -2,6 +2,8 @@ package par_test
 
 import (
 	"maps"
+	"os"
+	"path/filepath"
 	"slices"
 
 	"github.com/gopar-dev/gopar/par"
@@ -57,9 +59,43 @@ func (c *diffCase) runKeyed(p diffPipe, r *diffRun, s int) {
 			}
 			r.keyed[c.keyOf(v)][0] += n
 		}
+	case "CountBySorted":
+		defer c.noSpillFiles()
+		sorted := par.CountBySorted(it, key)
+		first, last := true, 0
+		for k, n := range sorted.All() {
+			if !first && k <= last {
+				c.failf("CountBySorted gave key %d after %d", k, last)
+			}
+			first, last = false, k
+			r.keyed[k] = []int{n}
+		}
+		if err := sorted.Err(); err != nil && !c.cancelled() {
+			c.failf("CountBySorted: %v, with no done context", err)
+		} else if err != nil && len(r.keyed) > 0 {
+			c.failf("CountBySorted gave %d keys, then the error %v", len(r.keyed), err)
+		}
 	case "Distinct":
 		r.keyed = nil
 		r.list = par.Distinct(it)
+	}
+}
+
+// diffSpillDir is where the cases' WithTempDir puts CountBySorted's files
+// (TestDifferential's temporary directory; "" elsewhere: os.TempDir()).
+var diffSpillDir string
+
+// noSpillFiles fails the case if diffSpillDir holds anything once the
+// operation has ended, however it ended.
+func (c *diffCase) noSpillFiles() {
+	if diffSpillDir == "" {
+		return
+	}
+	if left, err := os.ReadDir(diffSpillDir); err != nil || len(left) > 0 {
+		c.failf("CountBySorted left %d files in its directory (%v)", len(left), err)
+		for _, e := range left {
+			_ = os.RemoveAll(filepath.Join(diffSpillDir, e.Name()))
+		}
 	}
 }
 
@@ -79,7 +115,7 @@ func (c *diffCase) keyedModel(items []int) map[int][]int {
 			} else {
 				m[k] = []int{1, diffAffine(v)}
 			}
-		case "CountBy", "Counts":
+		case "CountBy", "Counts", "CountBySorted":
 			if acc, ok := m[k]; ok {
 				m[k] = []int{acc[0] + 1}
 			} else {
@@ -107,7 +143,7 @@ func (c *diffCase) checkKeyed(tag string, r *diffRun, plo, phi int) {
 		c.failf("%s: %s returned a nil map", tag, c.term.name)
 		return
 	}
-	if c.unordered {
+	if c.unordered || c.term.name == "CountBySorted" { // it runs as with Unordered
 		if !c.cancelled() {
 			c.checkKeyedUnordered(r.keyed)
 		}
@@ -118,7 +154,7 @@ func (c *diffCase) checkKeyed(tag string, r *diffRun, plo, phi int) {
 		switch c.term.name {
 		case "GroupBy", "GroupByKey":
 			n += len(vs)
-		case "ReduceByKey", "CountBy", "Counts":
+		case "ReduceByKey", "CountBy", "Counts", "CountBySorted":
 			n += vs[0]
 		case "CollectMap":
 			// The last item of some key is in the last source item of

@@ -48,6 +48,8 @@ const diffMaxReports = 25
 // time budget is spent (see the flags above) and logs how many ran.
 func TestDifferential(t *testing.T) {
 	diffCheckCoverage(t)
+	diffSpillDir = t.TempDir()
+	defer func() { diffSpillDir = "" }()
 	settleDefaultPool(t) // checkPulls reads its size after each case
 	pools := diffPools(t)
 	if *diffSeed != 0 {
@@ -175,6 +177,8 @@ var diffSettings = [][]string{
 	{"Iter.WithSlow", "Nums.WithSlow", "Ints.WithSlow"},
 	{"Iter.WithBuffer", "Nums.WithBuffer", "Ints.WithBuffer"},
 	{"Iter.Unordered", "Nums.Unordered", "Ints.Unordered"},
+	{"Iter.WithMemory", "Nums.WithMemory", "Ints.WithMemory"},
+	{"Iter.WithTempDir", "Nums.WithTempDir", "Ints.WithTempDir"},
 }
 
 // diffCheckCoverage fails naming every exported method of Iter, Nums and
@@ -304,6 +308,7 @@ var diffTerms = []diffTerm{
 	{name: "CountBy", api: []string{"CountBy", "Iter.CountBy"}, kind: tkKeyed, perItem: true},
 	{name: "CollectMap", api: []string{"CollectMap", "Iter.CollectMap"}, kind: tkKeyed, perItem: true},
 	{name: "Counts", api: []string{"Counts"}, kind: tkKeyed},
+	{name: "CountBySorted", api: []string{"CountBySorted", "Sorted.All", "Sorted.Err"}, kind: tkKeyed, perItem: true},
 	{name: "Distinct", api: []string{"Distinct"}, kind: tkKeyed},
 }
 
@@ -478,6 +483,7 @@ type diffCase struct {
 	stats              *par.Stats
 	slowAfter          time.Duration // WithSlow's: the hook counts its calls in slowCalls
 	slowCalls          atomic.Int32
+	memory             int64 // WithMemory's budget, with WithTempDir(diffSpillDir, 0)
 
 	inj         []map[int]int
 	errAt       map[int]bool
@@ -789,6 +795,11 @@ func (c *diffCase) pickSettings(rng *rand.Rand, pools []*par.Pool, needCtx bool)
 	if rng.IntN(6) == 0 {
 		c.unordered = true
 		sets = append(sets, "unordered")
+	}
+	if rng.IntN(10) == 0 || c.term.name == "CountBySorted" && rng.IntN(3) > 0 {
+		// Budgets that spill every few keys, every few thousand, or never.
+		c.memory = []int64{1, 4 << 10, 64 << 10, 1 << 30}[rng.IntN(4)]
+		sets = append(sets, "memory")
 	}
 	if (c.term.kind == tkStream && rng.IntN(2) == 0) || rng.IntN(20) == 0 {
 		c.buffer = []int{1, 2, 3, 8, 1 + rng.IntN(300)}[rng.IntN(5)]
@@ -1113,6 +1124,8 @@ func (c *diffCase) settingDesc(s string) string {
 		return fmt.Sprintf(".WithSlow(%v)", c.slowAfter)
 	case "unordered":
 		return ".Unordered()"
+	case "memory":
+		return fmt.Sprintf(".WithMemory(%d).WithTempDir(dir, 0)", c.memory)
 	}
 	return fmt.Sprintf(".WithBuffer(%d)", c.buffer)
 }
@@ -1597,6 +1610,8 @@ type diffSettable[S any] interface {
 	WithSlow(time.Duration, func()) S
 	WithBuffer(int) S
 	Unordered() S
+	WithMemory(int64) S
+	WithTempDir(string, int64) S
 }
 
 func diffSet[S diffSettable[S]](c *diffCase, x S, name string) S {
@@ -1617,6 +1632,8 @@ func diffSet[S diffSettable[S]](c *diffCase, x S, name string) S {
 		return x.WithSlow(c.slowAfter, func() { c.slowCalls.Add(1) })
 	case "unordered":
 		return x.Unordered()
+	case "memory":
+		return x.WithMemory(c.memory).WithTempDir(diffSpillDir, 0)
 	}
 	return x.WithBuffer(c.buffer)
 }
@@ -1851,7 +1868,7 @@ func (c *diffCase) runTerm(p diffPipe, r *diffRun) {
 		}
 	case "Len":
 		r.scalar.v = it.Len()
-	case "GroupBy", "GroupByKey", "ReduceByKey", "CountBy", "Counts", "CollectMap", "Distinct":
+	case "GroupBy", "GroupByKey", "ReduceByKey", "CountBy", "Counts", "CollectMap", "Distinct", "CountBySorted":
 		c.runKeyed(p, r, s)
 	}
 }

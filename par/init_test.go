@@ -9,6 +9,7 @@ import (
 	"go/parser"
 	"go/token"
 	"go/types"
+	"os"
 	"path/filepath"
 	"reflect"
 	goruntime "runtime"
@@ -175,6 +176,12 @@ func TestMapInitEveryOperation(t *testing.T) {
 		"Iter.Blocking":      func(it par.Iter[int]) string { return collect(it.Blocking(3)) },
 		"Iter.WithBlockSize": func(it par.Iter[int]) string { return collect(it.WithBlockSize(1, 64)) },
 		"Iter.WithBuffer":    func(it par.Iter[int]) string { return sumOf(slices.Collect(it.WithBuffer(7).Values())) },
+		"Iter.WithMemory": func(it par.Iter[int]) string {
+			return sortedDigest(par.CountBySorted(it.WithMemory(1), func(x int) int { return x % 1000 }))
+		},
+		"Iter.WithTempDir": func(it par.Iter[int]) string {
+			return sortedDigest(par.CountBySorted(it.WithMemory(1).WithTempDir(os.TempDir(), 0), func(x int) int { return x % 1000 }))
+		},
 		"Iter.Unordered": func(it par.Iter[int]) string {
 			return fmt.Sprint(par.Fold(it.Unordered(), func() int { return 0 }, func(a, x int) int { return a + x }, func(a, b int) int { return a + b }))
 		},
@@ -284,6 +291,9 @@ func TestMapInitEveryOperation(t *testing.T) {
 		},
 		"Counts": func(it par.Iter[int]) string {
 			return fmt.Sprint(par.Counts(par.Map(it, func(x int) int { return x % 7 })))
+		},
+		"CountBySorted": func(it par.Iter[int]) string {
+			return sortedDigest(par.CountBySorted(it.WithMemory(1), func(x int) int { return x % 7 }))
 		},
 		"Results": func(it par.Iter[int]) string {
 			sum := 0
@@ -489,4 +499,17 @@ func TestForEachInitGoexit(t *testing.T) {
 	}) || after {
 		t.Fatal("Goexit in f did not end the caller's goroutine")
 	}
+}
+
+// sortedDigest is the entries of s in the order All gives them, or its
+// error.
+func sortedDigest(s *par.Sorted[int, int]) string {
+	var b strings.Builder
+	for k, n := range s.All() {
+		fmt.Fprintf(&b, "%d:%d ", k, n)
+	}
+	if err := s.Err(); err != nil {
+		return err.Error()
+	}
+	return b.String()
 }

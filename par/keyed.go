@@ -235,7 +235,12 @@ type reduced[K comparable, V any] struct {
 // *Panic. A nil key panics at once.
 func CountBy[T any, K comparable](it Iterator[T], key func(T) K) map[K]int {
 	mustFunc(key, "CountBy")
-	return count(specOf(it), func(c *counter[K], xs []T) *counter[K] {
+	return count(specOf(it), countFold(key))
+}
+
+// countFold is the fold of CountBy's counters.
+func countFold[T any, K comparable](key func(T) K) func(c *counter[K], xs []T) *counter[K] {
+	return func(c *counter[K], xs []T) *counter[K] {
 		if m := c.own(); m != nil {
 			for _, x := range xs {
 				m[key(x)]++
@@ -247,7 +252,7 @@ func CountBy[T any, K comparable](it Iterator[T], key func(T) K) map[K]int {
 			c.send(key(x))
 		}
 		return c
-	})
+	}
 }
 
 // Counts returns, for each distinct item of it, the number of times it

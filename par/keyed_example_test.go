@@ -79,3 +79,22 @@ func ExampleDistinct() {
 	// Output:
 	// [home docs blog about]
 }
+
+func ExampleCountBySorted() {
+	words := strings.Fields("the cat and the dog and the bird")
+	// 64 MB holds these counts; a count past its budget writes what it
+	// holds to files under os.TempDir() and merges them back as All reads.
+	counts := par.CountBySorted(par.Slice(words).WithMemory(64<<20), func(w string) string { return w })
+	for w, n := range counts.All() {
+		fmt.Println(w, n)
+	}
+	if err := counts.Err(); err != nil {
+		fmt.Println(err)
+	}
+	// Output:
+	// and 2
+	// bird 1
+	// cat 1
+	// dog 1
+	// the 3
+}

@@ -10,3 +10,7 @@ func DistinctOn[T comparable](it Iterator[T], shards int) []T {
 	}
 	return distinctMerged(s)
 }
+
+// MemoryBudget is the memory budget of CountBySorted over it: WithMemory's,
+// or half of the runtime's memory limit, or 0 for none.
+func MemoryBudget[T any](it Iterator[T]) int64 { return memoryBudget(specOf(it).Config) }

@@ -87,6 +87,11 @@ type Config struct {
 	task   *opTask     // the operation's runtime/trace task, while a trace is recorded (optrace.go)
 	stats  *opStats    // the operation's statistics, while Stats asks for them (stats.go)
 
+	// Budget, if not nil, bounds the memory that an operation that can
+	// spill to disk holds, and says where it spills (par's WithMemory,
+	// WithTempDir). Nil: no bound but GOMEMLIMIT's share (see par).
+	Budget *Budget
+
 	// Unordered, if set, frees the operations that can use it from source
 	// order (par's Iter.Unordered): Fold keeps one accumulator per
 	// goroutine that runs the loop (FoldUnordered), and Values hands out
@@ -96,7 +101,7 @@ type Config struct {
 
 	// Padding: Config, and so Spec, is a whole number of 16-byte words
 	// on 64-bit platforms (see TestCopiesInWholeWords).
-	_ [7]byte
+	_ [15]byte
 }
 
 // done returns the channel that cancels the loop, nil if nothing can.
@@ -134,4 +139,13 @@ func (c Config) clamp(n int) int {
 // hand.
 func RefuseBlocking(limit int) {
 	panic(fmt.Sprintf("gopar: Blocking(%d): the limit of calls at once must be at least 1", limit))
+}
+
+// Budget is the memory an operation may hold before it spills to disk, and
+// where it spills. A Budget is never changed once a Config points to it:
+// a setting makes a new one.
+type Budget struct {
+	Memory  int64  // bytes; 0: the default
+	TempDir string // "": os.TempDir()
+	DiskCap int64  // bytes the spill files may hold; 0: no cap
 }

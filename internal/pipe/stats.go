@@ -50,6 +50,12 @@ type Stats struct {
 	// points at the loop or the consumer; a consumer that waits, at the
 	// work or the source.
 	SourceWait, ConsumerWait time.Duration
+	// Spilled is the bytes that an operation that spills to disk
+	// (par's CountBySorted) wrote there, and SpillRuns the files it wrote
+	// them in, merges of files included; both are 0 for a result that fit
+	// in its memory budget.
+	Spilled   int64
+	SpillRuns int
 	// Participants holds one entry per goroutine that took part: the
 	// caller first (if it ran a block), then the pool's workers and
 	// guests by index, then Blocking's goroutines, named as Timeline's

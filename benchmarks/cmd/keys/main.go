@@ -6,7 +6,10 @@
 //   - static: by a hand-written fan-out, a map per goroutine (GOMAXPROCS of
 //     them) over equal parts of the range, merged into the largest;
 //   - gopar-W: by par.CountBy(par.Range(0, n), key), on a pool of W
-//     workers (GOPAR_WORKERS=W), for W in -workers.
+//     workers (GOPAR_WORKERS=W), for W in -workers;
+//   - sorted-M: by par.CountBySorted(par.Range(0, n).WithMemory(M MB), key),
+//     read whole in key order, for M in -sorted (0: no budget), spilling
+//     to os.TempDir().
 //
 // Each run is a child process of its own, which reports its own peak RSS
 // (VmHWM in /proc/self/status) as it ends, and the runs alternate round by
@@ -16,6 +19,7 @@
 //
 //	go run ./cmd/keys                   # 3 rounds, GOMAXPROCS=2
 //	go run ./cmd/keys -keys 100000      # a count that stays in per-worker maps
+//	go run ./cmd/keys -workers 2 -sorted 0,64  # the count in key order, within 64 MB
 package main
 
 import (
@@ -38,20 +42,31 @@ import (
 func main() {
 	var (
 		n       = flag.Int("n", 40_000_000, "items counted")
-		keys    = flag.Uint64("keys", 10_000_000, "the key is mix(i) modulo this")
+		keys    = flag.Uint64("keys", 10_000_000, "the key is mix(i) modulo this (0: mix(i), every key distinct)")
 		rounds  = flag.Int("rounds", 3, "rounds of every implementation")
 		procs   = flag.Int("procs", 2, "GOMAXPROCS of the runs")
 		workers = flag.String("workers", "2,4,8", "pool sizes of gopar's runs")
+		sorted  = flag.String("sorted", "", "memory budgets in MB of CountBySorted's runs (0: none)")
+		only    = flag.String("only", "", "run only these implementations, comma-separated (and the probe)")
+		verify  = flag.Bool("verify", false, "check each sorted run's entries against a count by sorting the keys, after it is timed")
 		child   = flag.String("child", "", "run one implementation and print its checksum, time and peak RSS (used by the parent)")
 	)
 	flag.Parse()
 	if *child != "" {
-		runChild(*child, *n, *keys)
+		runChild(*child, *n, *keys, *verify)
 		return
 	}
 	ims := []string{"loop", "static"}
 	for _, w := range strings.Split(*workers, ",") {
 		ims = append(ims, "gopar-"+w)
+	}
+	if *sorted != "" {
+		for _, mb := range strings.Split(*sorted, ",") {
+			ims = append(ims, "sorted-"+mb)
+		}
+	}
+	if *only != "" {
+		ims = strings.Split(*only, ",")
 	}
 	ims = append(ims, "probe-loop", "probe-static")
 	took := map[string][]time.Duration{}
@@ -59,13 +74,13 @@ func main() {
 	sums := map[string]string{}
 	for range *rounds {
 		for _, im := range ims {
-			sum, t, kb, err := runOnce(im, *n, *keys, *procs)
+			sum, t, kb, err := runOnce(im, *n, *keys, *procs, *verify)
 			if err != nil {
 				fmt.Fprintln(os.Stderr, err)
 				os.Exit(1)
 			}
 			if !strings.HasPrefix(im, "probe") {
-				if want, ok := sums["loop"]; ok && sum != want {
+				if want, ok := sums[ims[0]]; ok && sum != want {
 					fmt.Fprintf(os.Stderr, "%s counted %s, the loop %s\n", im, sum, want)
 					os.Exit(1)
 				}
@@ -76,11 +91,15 @@ func main() {
 		}
 	}
 	probe := float64(median(took["probe-loop"])) / float64(median(took["probe-static"]))
-	fmt.Printf("GOMAXPROCS %d, %d items, keys mix(i) %% %d, %d rounds; probe (static over loop) %.2fx\n\n",
-		*procs, *n, *keys, *rounds, probe)
-	fmt.Println("| implementation | time | against the loop | peak RSS | against the loop |")
+	keyed := fmt.Sprintf("keys mix(i) %% %d", *keys)
+	if *keys == 0 {
+		keyed = "keys mix(i), all distinct"
+	}
+	fmt.Printf("GOMAXPROCS %d, %d items, %s, %d rounds; probe (static over loop) %.2fx\n\n",
+		*procs, *n, keyed, *rounds, probe)
+	fmt.Printf("| implementation | time | against %s | peak RSS | against %s |\n", ims[0], ims[0])
 	fmt.Println("|---|---|---|---|---|")
-	lt, lr := median(took["loop"]), median(rss["loop"])
+	lt, lr := median(took[ims[0]]), median(rss[ims[0]])
 	for _, im := range ims {
 		if strings.HasPrefix(im, "probe") {
 			continue
@@ -92,8 +111,9 @@ func main() {
 
 // runOnce runs one implementation in a child process and returns its
 // checksum, time and peak RSS in kilobytes.
-func runOnce(im string, n int, keys uint64, procs int) (sum string, took time.Duration, kb int64, err error) {
-	cmd := exec.Command(os.Args[0], "-child", im, "-n", strconv.Itoa(n), "-keys", strconv.FormatUint(keys, 10))
+func runOnce(im string, n int, keys uint64, procs int, verify bool) (sum string, took time.Duration, kb int64, err error) {
+	cmd := exec.Command(os.Args[0], "-child", im, "-n", strconv.Itoa(n), "-keys", strconv.FormatUint(keys, 10),
+		"-verify="+strconv.FormatBool(verify))
 	cmd.Env = append(os.Environ(), "GOMAXPROCS="+strconv.Itoa(procs))
 	if w, ok := strings.CutPrefix(im, "gopar-"); ok {
 		cmd.Env = append(cmd.Env, "GOPAR_WORKERS="+w)
@@ -115,8 +135,11 @@ func runOnce(im string, n int, keys uint64, procs int) (sum string, took time.Du
 	return f[0], time.Duration(ns), kb, err
 }
 
-func runChild(im string, n int, keys uint64) {
+func runChild(im string, n int, keys uint64, verify bool) {
 	key := func(i int) uint64 { return benchmarks.Mix(uint64(i)) % keys }
+	if keys == 0 { // every key distinct
+		key = func(i int) uint64 { return benchmarks.Mix(uint64(i)) }
+	}
 	start := time.Now()
 	var sum uint64
 	var m map[uint64]int
@@ -130,6 +153,53 @@ func runChild(im string, n int, keys uint64) {
 		m = static(n, key)
 	case strings.HasPrefix(im, "gopar-"):
 		m = par.CountBy(par.Range(0, n), key)
+	case strings.HasPrefix(im, "sorted-"):
+		mb, err := strconv.ParseInt(strings.TrimPrefix(im, "sorted-"), 10, 64)
+		if err != nil {
+			fmt.Fprintln(os.Stderr, "bad budget", im)
+			os.Exit(2)
+		}
+		it := par.Range(0, n)
+		if mb > 0 {
+			it = it.WithMemory(mb << 20)
+		}
+		var st par.Stats
+		counts := par.CountBySorted(it.WithStats(&st), key)
+		var entries, ordered uint64
+		for k, c := range counts.All() {
+			sum += benchmarks.Mix(k) * uint64(c)
+			entries, ordered = entries+1, ordered*31+benchmarks.Mix(k^uint64(c))
+		}
+		if err := counts.Err(); err != nil {
+			fmt.Fprintln(os.Stderr, err)
+			os.Exit(1)
+		}
+		took, rss := time.Since(start), benchmarks.PeakRSS()
+		fmt.Fprintf(os.Stderr, "%s: %d entries, %d MB on disk in %d runs\n", im, entries, st.Spilled>>20, st.SpillRuns)
+		if verify {
+			// The same entries in the same order, counted by sorting the keys.
+			all := make([]uint64, n)
+			for i := range all {
+				all[i] = key(i)
+			}
+			slices.Sort(all)
+			var want, wantOrdered uint64
+			for i := 0; i < len(all); {
+				j := i + 1
+				for j < len(all) && all[j] == all[i] {
+					j++
+				}
+				want, wantOrdered = want+1, wantOrdered*31+benchmarks.Mix(all[i]^uint64(j-i))
+				i = j
+			}
+			if want != entries || wantOrdered != ordered {
+				fmt.Fprintf(os.Stderr, "%s: %d entries differ from the %d of a count by sorting\n", im, entries, want)
+				os.Exit(1)
+			}
+			fmt.Fprintf(os.Stderr, "%s: the same %d entries, in the same order, as a count by sorting\n", im, want)
+		}
+		fmt.Println(sum, took.Nanoseconds(), rss)
+		return
 	case im == "probe-loop":
 		sum = benchmarks.LoopSum(probeItems, probeItem)
 	case im == "probe-static":

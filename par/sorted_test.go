@@ -1,0 +1,270 @@
+package par_test
+
+import (
+	"cmp"
+	"context"
+	"errors"
+	"fmt"
+	"maps"
+	"math"
+	"os"
+	"path/filepath"
+	"runtime"
+	"runtime/debug"
+	"slices"
+	"strconv"
+	"strings"
+	"sync/atomic"
+	"testing"
+
+	"github.com/gopar-dev/gopar/internal/race"
+	"github.com/gopar-dev/gopar/par"
+)
+
+// readSorted reads s whole: its entries in a map, checking that they come
+// in key order, each key once.
+func readSorted[K cmp.Ordered](t *testing.T, what string, s *par.Sorted[K, int]) map[K]int {
+	t.Helper()
+	got := map[K]int{}
+	first, last := true, *new(K)
+	for k, n := range s.All() {
+		if !first && cmp.Compare(last, k) >= 0 {
+			t.Fatalf("%s: key %v after %v: not in key order, or twice", what, k, last)
+		}
+		first, last = false, k
+		got[k] = n
+	}
+	if err := s.Err(); err != nil {
+		t.Fatalf("%s: %v", what, err)
+	}
+	return got
+}
+
+// noFiles fails t if dir holds anything.
+func noFiles(t *testing.T, what, dir string) {
+	t.Helper()
+	if left, err := os.ReadDir(dir); err != nil || len(left) > 0 {
+		t.Fatalf("%s left %d entries in %s (%v)", what, len(left), dir, err)
+	}
+}
+
+// TestCountBySortedMatchesCountBy: through every kind of source, on 1 to 8
+// workers, with no budget, with one that everything fits, and with budgets
+// that force a run every few keys and more runs than one merge takes,
+// CountBySorted gives CountBy's counts in key order, and leaves no file.
+func TestCountBySortedMatchesCountBy(t *testing.T) {
+	n := 20_000 // not scaled under -race: a goroutine spills past spillMin keys
+	xs, key := keyedItems(n, 1<<40, uint64(n/3))
+	want := countModel(xs, key)
+	dir := t.TempDir()
+	for _, p := range scanPools()[1:] {
+		for _, src := range keyedSources {
+			for _, budget := range []int64{0, 1 << 30, 64 << 10, 16 << 10, 1} {
+				what := fmt.Sprintf("%s on %d workers, budget %d", src.name, p.Workers(), budget)
+				var st par.Stats
+				it := src.make(p, xs).WithTempDir(dir, 0).WithStats(&st)
+				if budget > 0 {
+					it = it.WithMemory(budget)
+				}
+				if got := readSorted(t, what, par.CountBySorted(it, key)); !maps.Equal(got, want) {
+					t.Fatalf("%s: %d keys, CountBy %d, and they differ", what, len(got), len(want))
+				}
+				if spills := budget > 0 && budget < 1<<30; spills != (st.Spilled > 0 && st.SpillRuns > 0) {
+					t.Fatalf("%s: %d bytes spilled in %d runs", what, st.Spilled, st.SpillRuns)
+				}
+				noFiles(t, what, dir)
+			}
+		}
+	}
+}
+
+// TestCountBySortedKeys: string keys (whose bytes count against the
+// budget), floats with NaNs and signed zeros, and an empty input.
+func TestCountBySortedKeys(t *testing.T) {
+	dir := t.TempDir()
+	words := make([]string, 20_000/race.Scale)
+	for i := range words {
+		words[i] = strconv.Itoa(i % 4999)
+	}
+	for _, budget := range []int64{1 << 30, 8 << 10} {
+		it := par.Slice(words).WithMemory(budget).WithTempDir(dir, 0)
+		got := readSorted(t, "words", par.CountBySorted(it, func(w string) string { return w }))
+		if want := par.Counts(par.Slice(words)); !maps.Equal(got, want) {
+			t.Fatalf("budget %d: %d words, Counts %d, and they differ", budget, len(got), len(want))
+		}
+		noFiles(t, "words", dir)
+	}
+	nan := func() float64 { var z float64; return z / z }
+	fs := []float64{1, nan(), -1, 0, nan(), 2, 1}
+	fs = append(fs, -fs[3]*0) // -0, one key with 0
+	for _, budget := range []int64{1 << 30, 1} {
+		var keys []float64
+		var counts []int
+		s := par.CountBySorted(par.Slice(fs).WithMemory(budget).WithTempDir(dir, 0), func(f float64) float64 { return f })
+		for k, n := range s.All() {
+			keys, counts = append(keys, k), append(counts, n)
+		}
+		if s.Err() != nil || len(keys) != 6 || keys[0] == keys[0] || keys[1] == keys[1] ||
+			!slices.Equal(keys[2:], []float64{-1, 0, 1, 2}) || !slices.Equal(counts, []int{1, 1, 1, 2, 2, 1}) {
+			t.Fatalf("budget %d: floats gave %v %v (%v); want two NaNs, -1, 0 twice, 1 twice, 2", budget, keys, counts, s.Err())
+		}
+	}
+	s := par.CountBySorted(par.Slice([]int{}), func(x int) int { return x })
+	for range s.All() {
+		t.Fatal("an empty input gave an entry")
+	}
+	if s.Err() != nil {
+		t.Fatal(s.Err())
+	}
+}
+
+// TestCountBySortedLeavesNoFiles: a panic in key, a Goexit in key, a
+// panic and a break in the loop body, a cancelled context, and a cap on
+// disk use each end the operation with its files removed, and the right
+// outcome: the *Panic, the Goexit, the body's panic, the break, the
+// context's cause, an error naming the cap.
+func TestCountBySortedLeavesNoFiles(t *testing.T) {
+	dir := t.TempDir()
+	n := 20_000 // not scaled under -race: a goroutine spills past spillMin keys
+	items := func() par.Ints { return par.Range(0, n).WithMemory(1).WithTempDir(dir, 0) }
+	id := func(i int) int { return i }
+	// late says whether this is the call of key that three quarters of the
+	// items have been counted before, and checks that runs are on disk by
+	// then: the cleanup has files to remove.
+	var calls atomic.Int64
+	late := func() bool {
+		if calls.Add(1) != int64(3*n/4) {
+			return false
+		}
+		if sub, _ := os.ReadDir(dir); len(sub) != 1 {
+			t.Errorf("no spill directory under %s after %d items", dir, 3*n/4)
+		} else if runs, _ := os.ReadDir(filepath.Join(dir, sub[0].Name())); len(runs) == 0 {
+			t.Errorf("no run on disk after %d items", 3*n/4)
+		}
+		return true
+	}
+
+	func() {
+		defer func() {
+			var p *par.Panic
+			if r := recover(); !errors.As(asError(r), &p) {
+				t.Errorf("a panic in key gave %v, want a *Panic", r)
+			}
+		}()
+		calls.Store(0)
+		for range par.CountBySorted(items(), func(i int) int {
+			if late() {
+				panic("boom")
+			}
+			return i
+		}).All() {
+		}
+	}()
+	noFiles(t, "a panic in key", dir)
+
+	done := make(chan bool)
+	go func() {
+		defer close(done)
+		calls.Store(0)
+		for range par.CountBySorted(items(), func(i int) int {
+			if late() {
+				runtime.Goexit()
+			}
+			return i
+		}).All() {
+		}
+		done <- true
+	}()
+	if <-done {
+		t.Error("a Goexit in key returned")
+	}
+	noFiles(t, "a Goexit in key", dir)
+
+	func() {
+		defer func() {
+			if r := recover(); r != "body" {
+				t.Errorf("a panic in the loop body gave %v", r)
+			}
+		}()
+		for range par.CountBySorted(items(), id).All() {
+			panic("body")
+		}
+	}()
+	noFiles(t, "a panic in the loop body", dir)
+
+	s := par.CountBySorted(items(), id)
+	seen := 0
+	for range s.All() {
+		if seen++; seen == 3 {
+			break
+		}
+	}
+	if seen != 3 || s.Err() != nil {
+		t.Errorf("a break after 3 entries: %d entries, err %v", seen, s.Err())
+	}
+	noFiles(t, "a break", dir)
+
+	ctx, cancel := context.WithCancelCause(context.Background())
+	cause := errors.New("stop")
+	calls.Store(0)
+	s = par.CountBySorted(items().WithContext(ctx), func(i int) int {
+		if late() {
+			cancel(cause)
+		}
+		return i
+	})
+	for range s.All() {
+		t.Fatal("a cancelled count gave an entry")
+	}
+	if !errors.Is(s.Err(), cause) {
+		t.Errorf("a cancelled count: %v, want the cause", s.Err())
+	}
+	noFiles(t, "a cancelled context", dir)
+
+	s = par.CountBySorted(items().WithTempDir(dir, 1000), id)
+	for range s.All() {
+		t.Fatal("a count past the disk cap gave an entry")
+	}
+	if err := s.Err(); err == nil || !strings.Contains(err.Error(), "cap of 1000 bytes") || !strings.Contains(err.Error(), "WithTempDir") {
+		t.Errorf("a count past the disk cap: %v, want an error naming the cap and WithTempDir", err)
+	}
+	noFiles(t, "a count past the cap", dir)
+}
+
+func TestCountBySortedBadInput(t *testing.T) {
+	for what, f := range map[string]func(){
+		"nil key":         func() { par.CountBySorted[int, int](par.Range(0, 1), nil) },
+		"WithMemory(0)":   func() { par.Range(0, 1).WithMemory(0) },
+		"WithTempDir(-1)": func() { par.Range(0, 1).WithTempDir("", -1) },
+	} {
+		func() {
+			defer func() {
+				if recover() == nil {
+					t.Errorf("%s did not panic", what)
+				}
+			}()
+			f()
+		}()
+	}
+}
+
+// TestMemoryBudgetDefault: with no WithMemory the budget is half of the
+// runtime's memory limit, none with no limit; WithMemory wins over it.
+func TestMemoryBudgetDefault(t *testing.T) {
+	old := debug.SetMemoryLimit(-1)
+	defer debug.SetMemoryLimit(old)
+	debug.SetMemoryLimit(math.MaxInt64)
+	if b := par.MemoryBudget(par.Range(0, 1)); b != 0 {
+		t.Errorf("no limit: a budget of %d bytes, want none", b)
+	}
+	debug.SetMemoryLimit(3 << 30)
+	if b := par.MemoryBudget(par.Range(0, 1)); b != 3<<29 {
+		t.Errorf("GOMEMLIMIT 3 GiB: a budget of %d bytes, want %d", b, 3<<29)
+	}
+	if b := par.MemoryBudget(par.Range(0, 1).WithMemory(12345)); b != 12345 {
+		t.Errorf("WithMemory(12345) under a limit: a budget of %d bytes", b)
+	}
+	if b := par.MemoryBudget(par.Slice([]int{1}).WithTempDir("", 7)); b != 3<<29 {
+		t.Errorf("WithTempDir alone: a budget of %d bytes, want the limit's half", b)
+	}
+}
