@@ -3,6 +3,7 @@
 package par
 
 import (
+	"cmp"
 	"context"
 	goiter "iter"
 )
@@ -122,6 +123,20 @@ func (it Iter[T]) ReduceByKey[K comparable, V any](kv func(T) (K, V), op func(V,
 // CountBy is the function CountBy as a method (Go 1.27 or newer): the
 // number of items of each key.
 func (it Iter[T]) CountBy[K comparable](key func(T) K) map[K]int { return CountBy(it, key) }
+
+// CountBySorted is the function CountBySorted as a method (Go 1.27 or
+// newer): the number of items of each key, read in key order, within the
+// iterator's memory budget.
+func (it Iter[T]) CountBySorted[K cmp.Ordered](key func(T) K) *Sorted[K, int] {
+	return CountBySorted(it, key)
+}
+
+// ReduceByKeySorted is the function ReduceByKeySorted as a method (Go 1.27
+// or newer): the values of each key combined with op, read in key order,
+// within the iterator's memory budget.
+func (it Iter[T]) ReduceByKeySorted[K cmp.Ordered, V any](kv func(T) (K, V), op func(V, V) V) *Sorted[K, V] {
+	return ReduceByKeySorted(it, kv, op)
+}
 
 // CollectMap is the function CollectMap as a method (Go 1.27 or newer): the
 // map of the pairs kv gives, the last value of a key winning.

@@ -3,6 +3,7 @@
 package par_test
 
 import (
+	"cmp"
 	"context"
 	"errors"
 	"fmt"
@@ -102,6 +103,9 @@ func TestChainEveryStep(t *testing.T) {
 	check("ReduceByKey", src.ReduceByKey(kv, add), par.ReduceByKey(src, kv, add))
 	check("CountBy", src.FlatMap(strings.Fields).CountBy(strings.ToUpper), par.CountBy(par.FlatMap(src, strings.Fields), strings.ToUpper))
 	check("CollectMap", src.CollectMap(kv), par.CollectMap(src, kv))
+	check("CountBySorted", sortedEntries(src.FlatMap(strings.Fields).CountBySorted(strings.ToUpper)),
+		sortedEntries(par.CountBySorted(par.FlatMap(src, strings.Fields), strings.ToUpper)))
+	check("ReduceByKeySorted", sortedEntries(src.ReduceByKeySorted(kv, add)), sortedEntries(par.ReduceByKeySorted(src, kv, add)))
 	check("Map.GroupBy", nums.GroupBy(func(n int) int { return n % 10 }), par.GroupBy(par.Map(src, atoi), func(n int) int { return n % 10 }))
 
 	// Ints: ReduceBlocks with the range's settings; Map keeps a numeric
@@ -200,4 +204,13 @@ func TestChainIntsReduceBlocks(t *testing.T) {
 	if longest != 0 {
 		t.Errorf("over an empty range Ints.ReduceBlocks = %d, want 0", longest)
 	}
+}
+
+// sortedEntries reads s whole: its entries in order, and its error.
+func sortedEntries[K cmp.Ordered, V any](s *par.Sorted[K, V]) []any {
+	var out []any
+	for k, v := range s.All() {
+		out = append(out, k, v)
+	}
+	return append(out, s.Err())
 }

@@ -5,6 +5,7 @@ import (
 	"os"
 	"path/filepath"
 	"slices"
+	"strings"
 
 	"github.com/gopar-dev/gopar/par"
 )
@@ -61,23 +62,35 @@ func (c *diffCase) runKeyed(p diffPipe, r *diffRun, s int) {
 		}
 	case "CountBySorted":
 		defer c.noSpillFiles()
-		sorted := par.CountBySorted(it, key)
-		first, last := true, 0
-		for k, n := range sorted.All() {
-			if !first && k <= last {
-				c.failf("CountBySorted gave key %d after %d", k, last)
-			}
-			first, last = false, k
-			r.keyed[k] = []int{n}
-		}
-		if err := sorted.Err(); err != nil && !c.cancelled() {
-			c.failf("CountBySorted: %v, with no done context", err)
-		} else if err != nil && len(r.keyed) > 0 {
-			c.failf("CountBySorted gave %d keys, then the error %v", len(r.keyed), err)
-		}
+		diffReadSorted(c, r, par.CountBySorted(it, key), func(n int) []int { return []int{n} })
+	case "ReduceByKeySorted":
+		// A count and a sum: op is commutative, as the operation requires.
+		defer c.noSpillFiles()
+		sorted := par.ReduceByKeySorted(it, func(v int) (int, [2]int) { return key(v), [2]int{1, v} },
+			func(a, b [2]int) [2]int { return [2]int{a[0] + b[0], a[1] + b[1]} })
+		diffReadSorted(c, r, sorted, func(v [2]int) []int { return v[:] })
 	case "Distinct":
 		r.keyed = nil
 		r.list = par.Distinct(it)
+	}
+}
+
+// diffReadSorted reads s into r.keyed, each value as list gives it: the keys
+// must come in increasing order, and an error only under a done context,
+// with no entry before it.
+func diffReadSorted[V any](c *diffCase, r *diffRun, s *par.Sorted[int, V], list func(V) []int) {
+	first, last := true, 0
+	for k, v := range s.All() {
+		if !first && k <= last {
+			c.failf("%s gave key %d after %d", c.term.name, k, last)
+		}
+		first, last = false, k
+		r.keyed[k] = list(v)
+	}
+	if err := s.Err(); err != nil && !c.cancelled() {
+		c.failf("%s: %v, with no done context", c.term.name, err)
+	} else if err != nil && len(r.keyed) > 0 {
+		c.failf("%s gave %d keys, then the error %v", c.term.name, len(r.keyed), err)
 	}
 }
 
@@ -121,6 +134,12 @@ func (c *diffCase) keyedModel(items []int) map[int][]int {
 			} else {
 				m[k] = []int{1}
 			}
+		case "ReduceByKeySorted":
+			if acc, ok := m[k]; ok {
+				m[k] = []int{acc[0] + 1, acc[1] + v}
+			} else {
+				m[k] = []int{1, v}
+			}
 		case "CollectMap":
 			m[k] = []int{v}
 		}
@@ -143,7 +162,7 @@ func (c *diffCase) checkKeyed(tag string, r *diffRun, plo, phi int) {
 		c.failf("%s: %s returned a nil map", tag, c.term.name)
 		return
 	}
-	if c.unordered || c.term.name == "CountBySorted" { // it runs as with Unordered
+	if c.unordered || strings.HasSuffix(c.term.name, "Sorted") { // they run as with Unordered
 		if !c.cancelled() {
 			c.checkKeyedUnordered(r.keyed)
 		}

@@ -308,7 +308,8 @@ var diffTerms = []diffTerm{
 	{name: "CountBy", api: []string{"CountBy", "Iter.CountBy"}, kind: tkKeyed, perItem: true},
 	{name: "CollectMap", api: []string{"CollectMap", "Iter.CollectMap"}, kind: tkKeyed, perItem: true},
 	{name: "Counts", api: []string{"Counts"}, kind: tkKeyed},
-	{name: "CountBySorted", api: []string{"CountBySorted", "Sorted.All", "Sorted.Err"}, kind: tkKeyed, perItem: true},
+	{name: "CountBySorted", api: []string{"CountBySorted", "Iter.CountBySorted", "Sorted.All", "Sorted.Err"}, kind: tkKeyed, perItem: true},
+	{name: "ReduceByKeySorted", api: []string{"ReduceByKeySorted", "Iter.ReduceByKeySorted"}, kind: tkKeyed, perItem: true},
 	{name: "Distinct", api: []string{"Distinct"}, kind: tkKeyed},
 }
 
@@ -796,7 +797,7 @@ func (c *diffCase) pickSettings(rng *rand.Rand, pools []*par.Pool, needCtx bool)
 		c.unordered = true
 		sets = append(sets, "unordered")
 	}
-	if rng.IntN(10) == 0 || c.term.name == "CountBySorted" && rng.IntN(3) > 0 {
+	if rng.IntN(10) == 0 || strings.HasSuffix(c.term.name, "Sorted") && rng.IntN(3) > 0 {
 		// Budgets that spill every few keys, every few thousand, or never.
 		c.memory = []int64{1, 4 << 10, 64 << 10, 1 << 30}[rng.IntN(4)]
 		sets = append(sets, "memory")
@@ -1868,7 +1869,7 @@ func (c *diffCase) runTerm(p diffPipe, r *diffRun) {
 		}
 	case "Len":
 		r.scalar.v = it.Len()
-	case "GroupBy", "GroupByKey", "ReduceByKey", "CountBy", "Counts", "CollectMap", "Distinct", "CountBySorted":
+	case "GroupBy", "GroupByKey", "ReduceByKey", "CountBy", "Counts", "CollectMap", "Distinct", "CountBySorted", "ReduceByKeySorted":
 		c.runKeyed(p, r, s)
 	}
 }

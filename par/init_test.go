@@ -295,6 +295,9 @@ func TestMapInitEveryOperation(t *testing.T) {
 		"CountBySorted": func(it par.Iter[int]) string {
 			return sortedDigest(par.CountBySorted(it.WithMemory(1), func(x int) int { return x % 7 }))
 		},
+		"ReduceByKeySorted": func(it par.Iter[int]) string {
+			return sortedDigest(par.ReduceByKeySorted(it.WithMemory(1), func(x int) (int, int) { return x % 7, x }, func(a, b int) int { return a + b }))
+		},
 		"Results": func(it par.Iter[int]) string {
 			sum := 0
 			for x, err := range par.Results(it, func(x int) (int, error) { return x / 2, nil }) {

@@ -98,3 +98,25 @@ func ExampleCountBySorted() {
 	// dog 1
 	// the 3
 }
+
+func ExampleReduceByKeySorted() {
+	type visit struct {
+		page  string
+		bytes int
+	}
+	log := []visit{{"/b", 300}, {"/a", 100}, {"/b", 200}, {"/c", 50}, {"/a", 25}}
+	// The bytes served per page, in page order, within 256 MB of memory.
+	served := par.ReduceByKeySorted(par.Slice(log).WithMemory(256<<20),
+		func(v visit) (string, int) { return v.page, v.bytes },
+		func(a, b int) int { return a + b })
+	for page, bytes := range served.All() {
+		fmt.Println(page, bytes)
+	}
+	if err := served.Err(); err != nil {
+		fmt.Println(err)
+	}
+	// Output:
+	// /a 125
+	// /b 500
+	// /c 50
+}

@@ -19,8 +19,8 @@ import (
 )
 
 // Sorted is a keyed result read in key order, one entry at a time, that
-// need not fit in memory: the operation that makes it (CountBySorted)
-// holds at most its memory budget (WithMemory), and keeps what passes the
+// need not fit in memory: the operation that makes it (CountBySorted,
+// ReduceByKeySorted) holds at most its memory budget (WithMemory), and keeps what passes the
 // budget in files on disk (WithTempDir), merged back as All reads them.
 //
 // The operation runs when All is ranged over, and again on each range. Its
@@ -54,7 +54,7 @@ func (s *Sorted[K, V]) All() goiter.Seq2[K, V] {
 func (s *Sorted[K, V]) Err() error { return s.err }
 
 // WithMemory returns it with the operations that can spill to disk
-// (CountBySorted) holding at most about bytes of memory in their
+// (CountBySorted, ReduceByKeySorted) holding at most about bytes of memory in their
 // accumulators: past that, they write what they hold to files (see
 // WithTempDir) and go on. The bound counts each entry as its map holds it,
 // from the sizes of its key and value, and for a string key its bytes too;
@@ -83,7 +83,7 @@ func (it Nums[T]) WithMemory(bytes int64) Nums[T] { return Nums[T]{it.Iter.WithM
 func (r Ints) WithMemory(bytes int64) Ints { return Ints{r.Nums.WithMemory(bytes)} }
 
 // WithTempDir returns it with the operations that spill to disk
-// (CountBySorted) writing their files under dir, in a directory of the
+// (CountBySorted, ReduceByKeySorted) writing their files under dir, in a directory of the
 // operation's own, and holding at most maxBytes there (0: no cap). The
 // default dir, "", is os.TempDir(). An operation that would pass the cap
 // stops, and its error says so. It panics if maxBytes < 0.
@@ -158,33 +158,104 @@ func memoryBudget(c pipe.Config) int64 {
 func CountBySorted[T any, K cmp.Ordered](it Iterator[T], key func(T) K) *Sorted[K, int] {
 	mustFunc(key, "CountBySorted")
 	s := specOf(it)
+	fill := func(a *spillMap[K, int], xs []T) {
+		m := a.m
+		if a.set.keyBytes == nil {
+			for _, x := range xs {
+				m[key(x)]++
+			}
+			return
+		}
+		for _, x := range xs {
+			k := key(x)
+			n := len(m)
+			m[k]++
+			if len(m) > n {
+				a.extra += a.set.keyBytes(k)
+			}
+		}
+	}
 	return &Sorted[K, int]{run: func(yield func(K, int) bool) error {
-		return countSorted(s, key, yield)
+		whole := func() map[K]int { return count(s, countFold(key)) }
+		return reduceSorted(s, "CountBySorted", fill, add, whole, yield)
 	}}
 }
 
-// spillCounts is the state that the goroutines of a CountBySorted share.
-type spillCounts[K cmp.Ordered] struct {
+func add(a, b int) int { return a + b }
+
+// ReduceByKeySorted returns, for each key of the pairs that kv gives for
+// the items of it, the values of that key combined with op, read in key
+// order, within the memory budget of the iterator (WithMemory): the
+// ReduceByKey of a result that does not fit in memory, such as per-user
+// totals over a log larger than memory.
+//
+//	type total struct{ bytes, requests int64 }
+//	per := par.ReduceByKeySorted(par.Slice(recs).WithMemory(256<<20),
+//		func(r Rec) (string, total) { return r.User, total{r.Bytes, 1} },
+//		func(a, b total) total { return total{a.bytes + b.bytes, a.requests + b.requests} })
+//	for user, t := range per.All() { ... }
+//
+// It spills and merges as CountBySorted does, combining with op the values
+// of a key from the runs; an entry is priced at the size of K and V (and
+// a string key's bytes): what a value points to (a slice, a map) is not
+// counted, and values that grow with their key's items do not fit this
+// bound. The runs' values are written by encoding/gob unless V is a basic
+// type, so V's fields must be exported for gob to keep them.
+//
+// The operation runs as with Unordered, so op must be associative and
+// commutative: the values of a key are combined in no particular order.
+// A done context (WithContext) ends it with no entry, and Err returns the
+// context's cause. A panic in kv or op is re-raised as a *Panic (a panic in
+// op while All merges, as op's own), and the files are removed. A nil
+// function panics at once.
+func ReduceByKeySorted[T any, K cmp.Ordered, V any](it Iterator[T], kv func(T) (K, V), op func(V, V) V) *Sorted[K, V] {
+	mustFunc(kv, "ReduceByKeySorted (kv)")
+	mustFunc(op, "ReduceByKeySorted (op)")
+	s := specOf(it)
+	fill := func(a *spillMap[K, V], xs []T) {
+		m := a.m
+		for _, x := range xs {
+			k, v := kv(x)
+			if old, ok := m[k]; ok {
+				m[k] = op(old, v)
+				continue
+			}
+			m[k] = v
+			if a.set.keyBytes != nil {
+				a.extra += a.set.keyBytes(k)
+			}
+		}
+	}
+	return &Sorted[K, V]{run: func(yield func(K, V) bool) error {
+		return reduceSorted(s, "ReduceByKeySorted", fill, op, nil, yield)
+	}}
+}
+
+// spillSet is the state that the goroutines of an operation that spills
+// share.
+type spillSet[K cmp.Ordered, V any] struct {
+	name     string        // the operation's, for its errors
 	budget   int64         // bytes; 0: no bound
 	perEntry int64         // the bytes of an entry, in its map and in a sorted run
 	keyBytes func(K) int64 // the bytes a key points to, nil if none are counted
 	workers  int64         // the pool's workers: the fewest shares of the budget
-	made     atomic.Int64  // counters made
+	made     atomic.Int64  // maps made
 	dir      *spill.Dir
 	stop     context.CancelCauseFunc
 
-	mu       sync.Mutex // guards what follows
-	counters []*spillCounter[K]
-	runs     []*spill.Run[K, int]
-	err      error
+	mu   sync.Mutex // guards what follows
+	maps []*spillMap[K, V]
+	runs []*spill.Run[K, V]
+	err  error
 }
 
-// spillCounter is the accumulator of one goroutine of a CountBySorted.
-type spillCounter[K cmp.Ordered] struct {
-	m      map[K]int
-	extra  int64                 // the bytes m's keys point to
-	sorted []spill.Entry[K, int] // kept for the next run
-	c      *spillCounts[K]
+// spillMap is the accumulator of one goroutine of an operation that
+// spills.
+type spillMap[K cmp.Ordered, V any] struct {
+	m      map[K]V
+	extra  int64               // the bytes m's keys point to
+	sorted []spill.Entry[K, V] // kept for the next run
+	set    *spillSet[K, V]
 }
 
 // entryBytes estimates what an entry of a map[K]V costs, from its key and
@@ -205,8 +276,12 @@ func stringBytes[K any]() func(K) int64 {
 	return func(k K) int64 { return int64(len(*any(&k).(*string))) }
 }
 
-// countSorted runs CountBySorted over s, giving yield its entries.
-func countSorted[T any, K cmp.Ordered](s pipe.Spec[T], key func(T) K, yield func(K, int) bool) (err error) {
+// reduceSorted runs the operation name over s, giving yield its entries:
+// fill adds a slice of items to a goroutine's map, op combines two values
+// of a key. With no budget, whole, if not nil, gives the result as one map
+// (CountBy's, which holds each key once); otherwise the goroutines' maps
+// are merged.
+func reduceSorted[T any, K cmp.Ordered, V any](s pipe.Spec[T], name string, fill func(a *spillMap[K, V], xs []T), op func(V, V) V, whole func() map[K]V, yield func(K, V) bool) (err error) {
 	parent := s.Context
 	if parent == nil {
 		parent = context.Background()
@@ -218,140 +293,140 @@ func countSorted[T any, K cmp.Ordered](s pipe.Spec[T], key func(T) K, yield func
 		pool = runtime.Default()
 	}
 	b := budgetOf(s.Config)
-	c := &spillCounts[K]{
+	set := &spillSet[K, V]{
+		name:     name,
 		budget:   memoryBudget(s.Config),
-		perEntry: entryBytes[K, int](),
+		perEntry: entryBytes[K, V](),
 		keyBytes: stringBytes[K](),
 		workers:  int64(pool.Workers()),
 		dir:      spill.NewDir(b.TempDir, b.DiskCap),
 		stop:     stop,
 	}
 	defer func() {
-		if cerr := c.dir.Close(); err == nil && cerr != nil {
-			err = fmt.Errorf("gopar: CountBySorted: removing its files: %w", cerr)
+		if cerr := set.dir.Close(); err == nil && cerr != nil {
+			err = fmt.Errorf("gopar: %s: removing its files: %w", name, cerr)
 		}
 		if st := s.Stats; st != nil {
-			st.Spilled, st.SpillRuns = c.dir.Written(), c.dir.Files()
+			st.Spilled, st.SpillRuns = set.dir.Written(), set.dir.Files()
 		}
 	}()
-	if c.budget == 0 {
-		// No bound: CountBy's map, whose memory does not grow with the
-		// workers, sorted.
-		m := count(s, countFold(key))
+	if set.budget == 0 && whole != nil {
+		m := whole()
 		if err := parent.Err(); err != nil {
 			return context.Cause(parent)
 		}
-		sorted := sortedCounts(m, nil)
-		return spill.Merge(c.dir, nil, [][]spill.Entry[K, int]{sorted}, nil, 2, yield)
+		return spill.Merge(set.dir, nil, [][]spill.Entry[K, V]{sortedEntries(m, nil)}, op, 2, yield)
 	}
 	s.Context, s.Unordered = ctx, true
 	keyedFold(s, true,
-		func() *spillCounter[K] {
-			k := &spillCounter[K]{m: map[K]int{}, c: c}
-			c.made.Add(1)
-			c.mu.Lock()
-			c.counters = append(c.counters, k)
-			c.mu.Unlock()
-			return k
+		func() *spillMap[K, V] {
+			a := &spillMap[K, V]{m: map[K]V{}, set: set}
+			set.made.Add(1)
+			set.mu.Lock()
+			set.maps = append(set.maps, a)
+			set.mu.Unlock()
+			return a
 		},
-		func(k *spillCounter[K], xs []T) *spillCounter[K] {
-			m := k.m
-			if c.keyBytes == nil {
-				for _, x := range xs {
-					m[key(x)]++
-				}
-			} else {
-				for _, x := range xs {
-					y := key(x)
-					n := len(m)
-					m[y]++
-					if len(m) > n {
-						k.extra += c.keyBytes(y)
-					}
-				}
+		func(a *spillMap[K, V], xs []T) *spillMap[K, V] {
+			fill(a, xs)
+			if set.budget > 0 && len(a.m) >= spillMin && int64(len(a.m))*set.perEntry+a.extra > set.share() {
+				a.spill()
 			}
-			if len(m) >= spillMin && int64(len(m))*c.perEntry+k.extra > c.share() {
-				k.spill()
-			}
-			return k
+			return a
 		},
-		func(a, _ *spillCounter[K]) *spillCounter[K] { return a })
-	if c.err != nil {
-		return c.failure(b)
+		func(a, _ *spillMap[K, V]) *spillMap[K, V] { return a })
+	if set.err != nil {
+		return set.failure(b)
 	}
 	if parent.Err() != nil {
 		return context.Cause(parent)
 	}
-	var mems [][]spill.Entry[K, int]
-	if len(c.runs) == 0 {
+	var mems [][]spill.Entry[K, V]
+	if len(set.runs) == 0 {
 		// Everything fit: one map, sorted.
-		var all map[K]int
-		for _, k := range c.counters {
-			all = mergeCounts(all, k.m)
-			k.m = nil
+		var all map[K]V
+		for _, a := range set.maps {
+			all = mergeMaps(all, a.m, op)
+			a.m = nil
 		}
-		mems = [][]spill.Entry[K, int]{sortedCounts(all, nil)}
+		mems = [][]spill.Entry[K, V]{sortedEntries(all, nil)}
 	} else {
-		for _, k := range c.counters {
-			if len(k.m) > 0 {
-				mems = append(mems, sortedCounts(k.m, k.sorted))
-				k.m, k.sorted = nil, nil
+		for _, a := range set.maps {
+			if len(a.m) > 0 {
+				mems = append(mems, sortedEntries(a.m, a.sorted))
+				a.m, a.sorted = nil, nil
 			}
 		}
 	}
-	fanIn := int(min(max(c.budget/(4<<16), 16), 256))
-	if err := spill.Merge(c.dir, c.runs, mems, func(a, b int) int { return a + b }, fanIn, yield); err != nil {
-		return fmt.Errorf("gopar: CountBySorted: reading its files back: %w", err)
+	fanIn := int(min(max(set.budget/(4<<16), 16), 256))
+	if err := spill.Merge(set.dir, set.runs, mems, op, fanIn, yield); err != nil {
+		return fmt.Errorf("gopar: %s: reading its files back: %w", name, err)
 	}
 	return nil
 }
 
-// share returns the bytes one counter may hold.
-func (c *spillCounts[K]) share() int64 {
-	return c.budget / max(c.workers, c.made.Load())
+// share returns the bytes one goroutine's map may hold.
+func (set *spillSet[K, V]) share() int64 {
+	return set.budget / max(set.workers, set.made.Load())
 }
 
 // failure returns the error of the operation's first failed run, saying
 // which setting to change.
-func (c *spillCounts[K]) failure(b pipe.Budget) error {
+func (set *spillSet[K, V]) failure(b pipe.Budget) error {
 	var ce *spill.CapError
-	if errors.As(c.err, &ce) {
-		return fmt.Errorf("gopar: CountBySorted: its files would pass the cap of %d bytes on disk "+
+	if errors.As(set.err, &ce) {
+		return fmt.Errorf("gopar: %s: its files would pass the cap of %d bytes on disk "+
 			"(WithTempDir(%q, %d)); raise the cap, or the memory budget of %d bytes (WithMemory): %w",
-			ce.Cap, b.TempDir, b.DiskCap, c.budget, c.err)
+			set.name, ce.Cap, b.TempDir, b.DiskCap, set.budget, set.err)
 	}
-	return fmt.Errorf("gopar: CountBySorted: writing what passed the memory budget of %d bytes (WithMemory) "+
-		"under %q (WithTempDir): %w", c.budget, c.dir.Parent(), c.err)
+	return fmt.Errorf("gopar: %s: writing what passed the memory budget of %d bytes (WithMemory) "+
+		"under %q (WithTempDir): %w", set.name, set.budget, set.dir.Parent(), set.err)
 }
 
-// spill writes the counter's counts to a run, sorted by key, and empties
-// its map. A run that fails stops the operation.
-func (k *spillCounter[K]) spill() {
-	c := k.c
-	k.sorted = sortedCounts(k.m, k.sorted[:0])
-	r, err := spill.Write(c.dir, k.sorted)
-	clear(k.sorted) // the keys may point to memory that the map let go
-	k.sorted = k.sorted[:0]
-	clear(k.m)
-	k.extra = 0
-	c.mu.Lock()
-	defer c.mu.Unlock()
+// spill writes the map's entries to a run, sorted by key, and empties the
+// map. A run that fails stops the operation.
+func (a *spillMap[K, V]) spill() {
+	set := a.set
+	a.sorted = sortedEntries(a.m, a.sorted[:0])
+	r, err := spill.Write(set.dir, a.sorted)
+	clear(a.sorted) // the entries may point to memory that the map let go
+	a.sorted = a.sorted[:0]
+	clear(a.m)
+	a.extra = 0
+	set.mu.Lock()
+	defer set.mu.Unlock()
 	if err != nil {
-		if c.err == nil {
-			c.err = err
-			c.stop(err)
+		if set.err == nil {
+			set.err = err
+			set.stop(err)
 		}
 		return
 	}
-	c.runs = append(c.runs, r)
+	set.runs = append(set.runs, r)
 }
 
-// sortedCounts appends the entries of m to buf in key order.
-func sortedCounts[K cmp.Ordered](m map[K]int, buf []spill.Entry[K, int]) []spill.Entry[K, int] {
+// sortedEntries appends the entries of m to buf in key order.
+func sortedEntries[K cmp.Ordered, V any](m map[K]V, buf []spill.Entry[K, V]) []spill.Entry[K, V] {
 	buf = slices.Grow(buf, len(m))
-	for k, n := range m {
-		buf = append(buf, spill.Entry[K, int]{Key: k, Value: n})
+	for k, v := range m {
+		buf = append(buf, spill.Entry[K, V]{Key: k, Value: v})
 	}
-	slices.SortFunc(buf, func(a, b spill.Entry[K, int]) int { return cmp.Compare(a.Key, b.Key) })
+	slices.SortFunc(buf, func(a, b spill.Entry[K, V]) int { return cmp.Compare(a.Key, b.Key) })
 	return buf
+}
+
+// mergeMaps combines the entries of the smaller map into the larger with
+// op, and returns the larger.
+func mergeMaps[K comparable, V any](a, b map[K]V, op func(V, V) V) map[K]V {
+	if len(b) > len(a) {
+		a, b = b, a
+	}
+	for k, v := range b {
+		if old, ok := a[k]; ok {
+			a[k] = op(old, v)
+		} else {
+			a[k] = v
+		}
+	}
+	return a
 }

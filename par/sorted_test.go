@@ -23,9 +23,9 @@ import (
 
 // readSorted reads s whole: its entries in a map, checking that they come
 // in key order, each key once.
-func readSorted[K cmp.Ordered](t *testing.T, what string, s *par.Sorted[K, int]) map[K]int {
+func readSorted[K cmp.Ordered, V any](t *testing.T, what string, s *par.Sorted[K, V]) map[K]V {
 	t.Helper()
-	got := map[K]int{}
+	got := map[K]V{}
 	first, last := true, *new(K)
 	for k, n := range s.All() {
 		if !first && cmp.Compare(last, k) >= 0 {
@@ -234,6 +234,8 @@ func TestCountBySortedLeavesNoFiles(t *testing.T) {
 func TestCountBySortedBadInput(t *testing.T) {
 	for what, f := range map[string]func(){
 		"nil key":         func() { par.CountBySorted[int, int](par.Range(0, 1), nil) },
+		"nil kv":          func() { par.ReduceByKeySorted[int, int, int](par.Range(0, 1), nil, func(a, b int) int { return a }) },
+		"nil op":          func() { par.ReduceByKeySorted(par.Range(0, 1), func(x int) (int, int) { return x, x }, nil) },
 		"WithMemory(0)":   func() { par.Range(0, 1).WithMemory(0) },
 		"WithTempDir(-1)": func() { par.Range(0, 1).WithTempDir("", -1) },
 	} {
@@ -267,4 +269,58 @@ func TestMemoryBudgetDefault(t *testing.T) {
 	if b := par.MemoryBudget(par.Slice([]int{1}).WithTempDir("", 7)); b != 3<<29 {
 		t.Errorf("WithTempDir alone: a budget of %d bytes, want the limit's half", b)
 	}
+}
+
+// total is a value that goes through encoding/gob in a run.
+type total struct{ N, Sum int }
+
+// TestReduceByKeySortedMatchesReduceByKey: with a budget that spills and
+// without, ReduceByKeySorted gives ReduceByKey's per-key values in key
+// order, for a basic value (its own codec) and a struct (gob); a struct
+// that gob cannot write ends it with an error, and no file.
+func TestReduceByKeySortedMatchesReduceByKey(t *testing.T) {
+	n := 20_000 // not scaled under -race: a goroutine spills past spillMin keys
+	xs, key := keyedItems(n, 1<<40, uint64(n/3))
+	dir := t.TempDir()
+	sum := func(a, b int) int { return a + b }
+	kvInt := func(x int) (int, int) { return key(x), x }
+	kvTot := func(x int) (int, total) { return key(x), total{1, x} }
+	merge := func(a, b total) total { return total{a.N + b.N, a.Sum + b.Sum} }
+	wantInt := par.ReduceByKey(par.Slice(xs), kvInt, sum)
+	wantTot := par.ReduceByKey(par.Slice(xs), kvTot, merge)
+	for _, p := range scanPools()[1:] {
+		for _, budget := range []int64{0, 16 << 10} {
+			what := fmt.Sprintf("%d workers, budget %d", p.Workers(), budget)
+			var st par.Stats
+			it := par.Slice(xs).WithPool(p).WithTempDir(dir, 0).WithStats(&st)
+			if budget > 0 {
+				it = it.WithMemory(budget)
+			}
+			if got := readSorted(t, what, par.ReduceByKeySorted(it, kvInt, sum)); !maps.Equal(got, wantInt) {
+				t.Fatalf("%s: ints differ from ReduceByKey's", what)
+			}
+			if (budget > 0) != (st.SpillRuns > 0) {
+				t.Fatalf("%s: %d runs", what, st.SpillRuns)
+			}
+			got := map[int]total{}
+			s := par.ReduceByKeySorted(it, kvTot, merge)
+			for k, v := range s.All() {
+				got[k] = v
+			}
+			if s.Err() != nil || !maps.Equal(got, wantTot) {
+				t.Fatalf("%s: structs differ from ReduceByKey's (%v)", what, s.Err())
+			}
+			noFiles(t, what, dir)
+		}
+	}
+	type hidden struct{ n int } // no exported field: gob refuses it
+	s := par.ReduceByKeySorted(par.Slice(xs).WithMemory(1).WithTempDir(dir, 0),
+		func(x int) (int, hidden) { return key(x), hidden{1} }, func(a, b hidden) hidden { return hidden{a.n + b.n} })
+	for range s.All() {
+		t.Fatal("a value gob cannot write gave an entry")
+	}
+	if err := s.Err(); err == nil || !strings.Contains(err.Error(), "ReduceByKeySorted") || !strings.Contains(err.Error(), "WithMemory") {
+		t.Fatalf("a value gob cannot write: %v, want an error naming the operation and the budget", err)
+	}
+	noFiles(t, "a value gob cannot write", dir)
 }
