@@ -687,6 +687,7 @@ func (c *diffCase) addIndexOp(rng *rand.Rand) {
 	case opEnum:
 		op.restream = !op.exact
 		st.kind, st.name = stPos, fmt.Sprintf("par.Enumerate.Map(p+7*pos%+d)", st.k)
+		op.name = st.name // the description prints the op's name
 		stage = c.addStage(st)
 	case opZip:
 		op.n = count()
