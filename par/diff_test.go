@@ -518,6 +518,10 @@ type diffCase struct {
 	// source or the one before). A done context may then cut the items
 	// there with no callback to tell (uncertain).
 	tailUncounted, headUncounted bool
+	// restreamIn holds, for each adapter that made a stream of a stream,
+	// the source items of the items it takes in, in order: what its buffer
+	// of n of those items spans at the source (R4).
+	restreamIn [][]int
 
 	calls                    [][]atomic.Int32
 	inflight, maxInflight    atomic.Int32
@@ -865,6 +869,13 @@ func (c *diffCase) model() {
 	for _, st := range c.chain {
 		switch {
 		case st.op != nil:
+			if st.op.restream {
+				in := make([]int, len(recs))
+				for k, r := range recs {
+					in[k] = r.i
+				}
+				c.restreamIn = append(c.restreamIn, in)
+			}
 			recs = c.modelOp(recs, st.op, applied)
 			if st.op.restream {
 				c.tailUncounted = true
@@ -2057,10 +2068,8 @@ func (c *diffCase) fired(act int) []diffPanic {
 
 // checkPulls: over FromSeq, once the result is decided (a match of a
 // search, an error of a Try form), a callback panics or the context is
-// done, no more items are pulled. The feeder runs ahead of the batches by
-// at most the items taken so far (at least 4*limit with Blocking), so the
-// batch that holds source item m ends by 2m + 4*limit, and a decision at m
-// leaves at most 4m + 2 + 8*limit items pulled. (Values and All: see
+// done, no more items are pulled beyond O(m + workers), m the source
+// item that decided (the constants below). (Values and All: see
 // checkStream.)
 func (c *diffCase) checkPulls() {
 	if c.src != srcSeq || !c.counted() || c.term.kind == tkStream || c.streams > 0 {
@@ -2090,14 +2099,18 @@ func (c *diffCase) checkPulls() {
 			}
 		}
 	}
-	// On the pool, every participant may take a chunk while the item
-	// that decides runs (internal/pipe/blockseq.go, seqBlocks.reach): of 4 items,
-	// or of the least block size that WithBlockSize sets.
+	// On the pool, a chunk ends at most max(oldest, reach, its size)
+	// positions past the oldest position in use (internal/pipe/seqblocks.go),
+	// which is at most m until the decision; a chunk size doubles after a
+	// full chunk, so up to about 2m, and the feeder pulls up to twice the
+	// positions handed out. Every participant may take a chunk while the
+	// item that decides runs: of 4 items, or of the least block size that
+	// WithBlockSize sets.
 	workers := par.DefaultPool().Workers()
 	if c.pool != nil {
 		workers = c.pool.Workers()
 	}
-	most := 4*m + 2 + workers*max(4, c.minBlock) + 8*c.blocking
+	most := 6*m + 2 + workers*max(4, c.minBlock) + 8*c.blocking
 	if c.blocking > 0 {
 		// The blocking driver's calls run up to its ring of items past
 		// the oldest call still running (internal/pipe/blockseq.go), and the
@@ -2687,13 +2700,32 @@ func (c *diffCase) checkStream(r *diffRun, cancelled, allRan bool) {
 		if buffer == 0 {
 			buffer = 1 << 16
 		}
-		// Each adapter that made a stream of a stream holds up to the
-		// buffer too.
 		last := (got[len(got)-1] - c.lo) & diffMask
-		if pulled := c.pulled.Load(); pulled > int64(last+1+buffer*max(1, c.streams)) {
-			c.failf("R4: the body broke at source item %d, and %d items were pulled, over that plus the buffer %d for each of %d restreams", last, pulled, buffer, c.streams)
+		if pulled, most := c.pulled.Load(), c.pullBound(last, buffer); pulled > int64(most) {
+			c.failf("R4: the body broke at source item %d, and %d items were pulled, over the %d that the buffer %d allows through %d restreams", last, pulled, most, buffer, c.streams)
 		}
 	}
+}
+
+// pullBound is the most source items a stream may pull when its body has
+// used the items up to source item last: each adapter that made a stream
+// of a stream, from the body's end back, computes up to buffer of its
+// items past the last one used after it, and over none the source holds
+// the buffer itself. A buffer counts an adapter's items, so after a
+// Filter it spans more source items than it holds.
+func (c *diffCase) pullBound(last, buffer int) int {
+	if len(c.restreamIn) == 0 {
+		return last + 1 + buffer
+	}
+	for r := len(c.restreamIn) - 1; r >= 0; r-- {
+		in := c.restreamIn[r]
+		used := sort.SearchInts(in, last+1) // its items up to source item last
+		if used+buffer-1 >= len(in) {
+			return c.n
+		}
+		last = max(last, in[used+buffer-1])
+	}
+	return last + 1
 }
 
 // checkUnorderedStream: Values and All under Unordered and Blocking give
