@@ -127,15 +127,22 @@ func (it Iter[T]) CountBy[K comparable](key func(T) K) map[K]int { return CountB
 // CountBySorted is the function CountBySorted as a method (Go 1.27 or
 // newer): the number of items of each key, read in key order, within the
 // iterator's memory budget.
-func (it Iter[T]) CountBySorted[K cmp.Ordered](key func(T) K) *Sorted[K, int] {
-	return CountBySorted(it, key)
+func (it Iter[T]) CountBySorted[K cmp.Ordered](key func(T) K, opts ...SortedOption[K, int]) *Sorted[K, int] {
+	return CountBySorted(it, key, opts...)
 }
 
 // ReduceByKeySorted is the function ReduceByKeySorted as a method (Go 1.27
 // or newer): the values of each key combined with op, read in key order,
 // within the iterator's memory budget.
-func (it Iter[T]) ReduceByKeySorted[K cmp.Ordered, V any](kv func(T) (K, V), op func(V, V) V) *Sorted[K, V] {
-	return ReduceByKeySorted(it, kv, op)
+func (it Iter[T]) ReduceByKeySorted[K cmp.Ordered, V any](kv func(T) (K, V), op func(V, V) V, opts ...SortedOption[K, V]) *Sorted[K, V] {
+	return ReduceByKeySorted(it, kv, op, opts...)
+}
+
+// GroupBySorted is the function GroupBySorted as a method (Go 1.27 or
+// newer): the items of each key, read in key order, within the iterator's
+// memory budget.
+func (it Iter[T]) GroupBySorted[K cmp.Ordered](key func(T) K, opts ...SortedOption[K, []T]) *Sorted[K, []T] {
+	return GroupBySorted(it, key, opts...)
 }
 
 // CollectMap is the function CollectMap as a method (Go 1.27 or newer): the

@@ -69,6 +69,26 @@ func (c *diffCase) runKeyed(p diffPipe, r *diffRun, s int) {
 		sorted := par.ReduceByKeySorted(it, func(v int) (int, [2]int) { return key(v), [2]int{1, v} },
 			func(a, b [2]int) [2]int { return [2]int{a[0] + b[0], a[1] + b[1]} })
 		diffReadSorted(c, r, sorted, func(v [2]int) []int { return v[:] })
+	case "GroupBySorted":
+		defer c.noSpillFiles()
+		diffReadSorted(c, r, par.GroupBySorted(it, key), func(g []int) []int { return g })
+	case "DistinctSorted":
+		// The distinct items, by key: Keys's items must come in order.
+		defer c.noSpillFiles()
+		d := par.DistinctSorted(it)
+		first, last := true, 0
+		for v := range d.Keys() {
+			if !first && v <= last {
+				c.failf("DistinctSorted gave %d after %d", v, last)
+			}
+			first, last = false, v
+			r.keyed[c.keyOf(v)] = append(r.keyed[c.keyOf(v)], v)
+		}
+		if err := d.Err(); err != nil && !c.cancelled() {
+			c.failf("DistinctSorted: %v, with no done context", err)
+		} else if err != nil && len(r.keyed) > 0 {
+			c.failf("DistinctSorted gave %d keys, then the error %v", len(r.keyed), err)
+		}
 	case "Distinct":
 		r.keyed = nil
 		r.list = par.Distinct(it)
@@ -118,8 +138,12 @@ func (c *diffCase) keyedModel(items []int) map[int][]int {
 	for _, v := range items {
 		k := c.keyOf(v)
 		switch c.term.name {
-		case "GroupBy":
+		case "GroupBy", "GroupBySorted":
 			m[k] = append(m[k], v)
+		case "DistinctSorted":
+			if !slices.Contains(m[k], v) {
+				m[k] = append(m[k], v)
+			}
 		case "GroupByKey":
 			m[k] = append(m[k], 2*v+1)
 		case "ReduceByKey":
@@ -207,7 +231,7 @@ func (c *diffCase) checkKeyedUnordered(got map[int][]int) {
 	for k, w := range want {
 		g := got[k]
 		switch c.term.name {
-		case "GroupBy", "GroupByKey":
+		case "GroupBy", "GroupByKey", "GroupBySorted", "DistinctSorted":
 			g, w = slices.Sorted(slices.Values(g)), slices.Sorted(slices.Values(w))
 		case "ReduceByKey":
 			g, w = g[:1], w[:1]

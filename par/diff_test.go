@@ -146,6 +146,7 @@ var diffNotPipeline = []string{
 	"Join", "JoinAll", "JoinFunc", "Scope", "Group.Go", "TryScope", "TryGroup.Go", "NewPool", "DefaultPool",
 	"TryScopeCollect", "CollectGroup.Go", "CollectGroup.Emit",
 	"Sort", "SortFunc", "SortStableFunc", "ScanInclusive", "ScanExclusive", "ScanSumInclusive", "ScanSumExclusive",
+	"EntrySize", "EntryCodec", // options of the Sorted operations (sorted_test.go)
 }
 
 var diffSources = [][]string{{"Range"}, {"Slice"}, {"Numbers"}, {"FromSeq"}, {"FromChan"}, {"FromSeq2"}, {"Chunks"},
@@ -310,6 +311,8 @@ var diffTerms = []diffTerm{
 	{name: "Counts", api: []string{"Counts"}, kind: tkKeyed},
 	{name: "CountBySorted", api: []string{"CountBySorted", "Iter.CountBySorted", "Sorted.All", "Sorted.Err"}, kind: tkKeyed, perItem: true},
 	{name: "ReduceByKeySorted", api: []string{"ReduceByKeySorted", "Iter.ReduceByKeySorted"}, kind: tkKeyed, perItem: true},
+	{name: "GroupBySorted", api: []string{"GroupBySorted", "Iter.GroupBySorted"}, kind: tkKeyed, perItem: true},
+	{name: "DistinctSorted", api: []string{"DistinctSorted", "Sorted.Keys"}, kind: tkKeyed},
 	{name: "Distinct", api: []string{"Distinct"}, kind: tkKeyed},
 }
 
@@ -1881,7 +1884,8 @@ func (c *diffCase) runTerm(p diffPipe, r *diffRun) {
 		}
 	case "Len":
 		r.scalar.v = it.Len()
-	case "GroupBy", "GroupByKey", "ReduceByKey", "CountBy", "Counts", "CollectMap", "Distinct", "CountBySorted", "ReduceByKeySorted":
+	case "GroupBy", "GroupByKey", "ReduceByKey", "CountBy", "Counts", "CollectMap", "Distinct",
+		"CountBySorted", "ReduceByKeySorted", "GroupBySorted", "DistinctSorted":
 		c.runKeyed(p, r, s)
 	}
 }

@@ -86,9 +86,11 @@
 // mean and max in one pass), [CountBy] (a histogram, a word count),
 // [CollectMap] (the last value of a key wins), and [Distinct] (the distinct
 // items in order of first occurrence, deduplicated in parallel by key hash).
-// [CountBySorted] and [ReduceByKeySorted] take more keys than memory holds:
-// within a budget in bytes ([Iter.WithMemory]), spilling the rest to files
-// ([Iter.WithTempDir]) and reading the result back in key order ([Sorted]).
+// [CountBySorted], [ReduceByKeySorted], [GroupBySorted] and [DistinctSorted]
+// take more keys than memory holds: within a budget in bytes
+// ([Iter.WithMemory], [EntrySize] for what entries point to), spilling the
+// rest to files ([Iter.WithTempDir], [EntryCodec] for a codec of one's
+// own) and reading the result back in key order ([Sorted]).
 //
 // Ordered streaming: [Iter.Values] and [Iter.All] return the results as an
 // iter.Seq and an iter.Seq2 in source order, computed ahead of the range

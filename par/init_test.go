@@ -298,6 +298,22 @@ func TestMapInitEveryOperation(t *testing.T) {
 		"ReduceByKeySorted": func(it par.Iter[int]) string {
 			return sortedDigest(par.ReduceByKeySorted(it.WithMemory(1), func(x int) (int, int) { return x % 7, x }, func(a, b int) int { return a + b }))
 		},
+		"GroupBySorted": func(it par.Iter[int]) string {
+			// The groups, sorted: their items come in no particular order.
+			g := par.GroupBySorted(it.WithMemory(1), func(x int) int { return x % 7 })
+			var b strings.Builder
+			for k, xs := range g.All() {
+				fmt.Fprintf(&b, "%d:%v ", k, slices.Sorted(slices.Values(xs)))
+			}
+			if err := g.Err(); err != nil {
+				return err.Error()
+			}
+			return b.String()
+		},
+		"DistinctSorted": func(it par.Iter[int]) string {
+			d := par.DistinctSorted(par.Map(it.WithMemory(1), func(x int) int { return x % 1000 }))
+			return fmt.Sprint(slices.Collect(d.Keys()), d.Err())
+		},
 		"Results": func(it par.Iter[int]) string {
 			sum := 0
 			for x, err := range par.Results(it, func(x int) (int, error) { return x / 2, nil }) {

@@ -1,7 +1,9 @@
 package par_test
 
 import (
+	"encoding/binary"
 	"fmt"
+	"slices"
 	"strings"
 
 	"github.com/gopar-dev/gopar/par"
@@ -119,4 +121,70 @@ func ExampleReduceByKeySorted() {
 	// /a 125
 	// /b 500
 	// /c 50
+}
+
+func ExampleGroupBySorted() {
+	words := []string{"pear", "fig", "apple", "kiwi", "plum", "date"}
+	// The words by length, shortest first, within 64 MB of memory; a
+	// group's words come in no particular order, so sort them.
+	byLen := par.GroupBySorted(par.Slice(words).WithMemory(64<<20), func(w string) int { return len(w) })
+	for n, ws := range byLen.All() {
+		slices.Sort(ws)
+		fmt.Println(n, ws)
+	}
+	if err := byLen.Err(); err != nil {
+		fmt.Println(err)
+	}
+	// Output:
+	// 3 [fig]
+	// 4 [date kiwi pear plum]
+	// 5 [apple]
+}
+
+func ExampleDistinctSorted() {
+	lines := []string{"b a", "c a", "b b"}
+	// The distinct words, in order, within 64 MB of memory.
+	words := par.DistinctSorted(par.FlatMap(par.Slice(lines).WithMemory(64<<20), strings.Fields))
+	for w := range words.Keys() {
+		fmt.Println(w)
+	}
+	if err := words.Err(); err != nil {
+		fmt.Println(err)
+	}
+	// Output:
+	// a
+	// b
+	// c
+}
+
+func ExampleEntryCodec() {
+	type point struct{ x, y int32 } // unexported fields: encoding/gob cannot write them
+	pts := []point{{1, 2}, {3, 4}, {1, 2}, {5, 6}, {3, 4}, {1, 2}}
+	// A point for each x, in order of x. Past the budget, the points go to
+	// disk through a codec of their own: gob cannot write their fields.
+	counts := par.ReduceByKeySorted(par.Slice(pts).WithMemory(1),
+		func(p point) (int32, point) { return p.x, p },
+		func(a, _ point) point { return a },
+		par.EntryCodec(
+			func(buf []byte, k int32, p point) []byte {
+				return binary.AppendVarint(binary.AppendVarint(buf, int64(k)), int64(p.y))
+			},
+			func(data []byte) (int32, point, error) {
+				k, n := binary.Varint(data)
+				y, m := binary.Varint(data[n:])
+				if n <= 0 || m <= 0 {
+					return 0, point{}, fmt.Errorf("a bad entry: %x", data)
+				}
+				return int32(k), point{int32(k), int32(y)}, nil
+			}))
+	for x, p := range counts.All() {
+		fmt.Println(x, p.y)
+	}
+	if err := counts.Err(); err != nil {
+		fmt.Println(err)
+	}
+	// Output:
+	// 1 2
+	// 3 4
+	// 5 6
 }

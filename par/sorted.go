@@ -20,8 +20,9 @@ import (
 
 // Sorted is a keyed result read in key order, one entry at a time, that
 // need not fit in memory: the operation that makes it (CountBySorted,
-// ReduceByKeySorted) holds at most its memory budget (WithMemory), and keeps what passes the
-// budget in files on disk (WithTempDir), merged back as All reads them.
+// ReduceByKeySorted, GroupBySorted, DistinctSorted) holds at most its
+// memory budget (WithMemory), and keeps what passes the budget in files on
+// disk (WithTempDir), merged back as All reads them.
 //
 // The operation runs when All is ranged over, and again on each range. Its
 // files are removed when the range ends, however it ends: after the last
@@ -44,6 +45,19 @@ func (s *Sorted[K, V]) All() goiter.Seq2[K, V] {
 	}
 }
 
+// Keys returns the keys of All, in key order: for DistinctSorted, the
+// distinct items. Each range over it runs the operation, and sets what
+// Err returns.
+func (s *Sorted[K, V]) Keys() goiter.Seq[K] {
+	return func(yield func(K) bool) {
+		for k := range s.All() {
+			if !yield(k) {
+				return
+			}
+		}
+	}
+}
+
 // Err returns the error that ended the last range over All: nil if it
 // gave every entry or the loop broke out, the context's cause if the
 // operation's context (WithContext) was done before it ended, or the
@@ -54,12 +68,13 @@ func (s *Sorted[K, V]) All() goiter.Seq2[K, V] {
 func (s *Sorted[K, V]) Err() error { return s.err }
 
 // WithMemory returns it with the operations that can spill to disk
-// (CountBySorted, ReduceByKeySorted) holding at most about bytes of memory in their
-// accumulators: past that, they write what they hold to files (see
-// WithTempDir) and go on. The bound counts each entry as its map holds it,
-// from the sizes of its key and value, and for a string key its bytes too;
-// what a key or value points to otherwise (a slice, a pointer's target) is
-// not counted. Other operations ignore it.
+// (CountBySorted, ReduceByKeySorted, GroupBySorted, DistinctSorted)
+// holding at most about bytes of memory in their accumulators: past that,
+// they write what they hold to files (see WithTempDir) and go on. The
+// bound counts each entry as its map holds it, from the sizes of its key
+// and value, and for a string key its bytes too; what a key or value
+// points to otherwise (a slice, a pointer's target) is counted by
+// EntrySize where one is given. Other operations ignore it.
 //
 // With no WithMemory, the bound is half of the Go runtime's soft memory
 // limit (GOMEMLIMIT, debug.SetMemoryLimit) if one is set, and none
@@ -83,7 +98,8 @@ func (it Nums[T]) WithMemory(bytes int64) Nums[T] { return Nums[T]{it.Iter.WithM
 func (r Ints) WithMemory(bytes int64) Ints { return Ints{r.Nums.WithMemory(bytes)} }
 
 // WithTempDir returns it with the operations that spill to disk
-// (CountBySorted, ReduceByKeySorted) writing their files under dir, in a directory of the
+// (CountBySorted, ReduceByKeySorted, GroupBySorted, DistinctSorted)
+// writing their files under dir, in a directory of the
 // operation's own, and holding at most maxBytes there (0: no cap). The
 // default dir, "", is os.TempDir(). An operation that would pass the cap
 // stops, and its error says so. It panics if maxBytes < 0.
@@ -155,12 +171,12 @@ func memoryBudget(c pipe.Config) int64 {
 // Unordered. A done context (WithContext) ends it with no entry, and Err
 // returns the context's cause. A panic in key is re-raised as a *Panic,
 // and the files are removed. A nil key panics at once.
-func CountBySorted[T any, K cmp.Ordered](it Iterator[T], key func(T) K) *Sorted[K, int] {
+func CountBySorted[T any, K cmp.Ordered](it Iterator[T], key func(T) K, opts ...SortedOption[K, int]) *Sorted[K, int] {
 	mustFunc(key, "CountBySorted")
 	s := specOf(it)
 	fill := func(a *spillMap[K, int], xs []T) {
-		m := a.m
-		if a.set.keyBytes == nil {
+		m, size := a.m, a.set.size
+		if size == nil {
 			for _, x := range xs {
 				m[key(x)]++
 			}
@@ -171,13 +187,13 @@ func CountBySorted[T any, K cmp.Ordered](it Iterator[T], key func(T) K) *Sorted[
 			n := len(m)
 			m[k]++
 			if len(m) > n {
-				a.extra += a.set.keyBytes(k)
+				a.extra += size(k, 1)
 			}
 		}
 	}
 	return &Sorted[K, int]{run: func(yield func(K, int) bool) error {
 		whole := func() map[K]int { return count(s, countFold(key)) }
-		return reduceSorted(s, "CountBySorted", fill, add, whole, yield)
+		return reduceSorted(s, "CountBySorted", entries(keyBytes[K, int](), false, opts), fill, add, whole, yield)
 	}}
 }
 
@@ -208,40 +224,194 @@ func add(a, b int) int { return a + b }
 // context's cause. A panic in kv or op is re-raised as a *Panic (a panic in
 // op while All merges, as op's own), and the files are removed. A nil
 // function panics at once.
-func ReduceByKeySorted[T any, K cmp.Ordered, V any](it Iterator[T], kv func(T) (K, V), op func(V, V) V) *Sorted[K, V] {
+func ReduceByKeySorted[T any, K cmp.Ordered, V any](it Iterator[T], kv func(T) (K, V), op func(V, V) V, opts ...SortedOption[K, V]) *Sorted[K, V] {
 	mustFunc(kv, "ReduceByKeySorted (kv)")
 	mustFunc(op, "ReduceByKeySorted (op)")
 	s := specOf(it)
 	fill := func(a *spillMap[K, V], xs []T) {
-		m := a.m
+		m, size, grows := a.m, a.set.size, a.set.grows
 		for _, x := range xs {
 			k, v := kv(x)
 			if old, ok := m[k]; ok {
-				m[k] = op(old, v)
+				v = op(old, v)
+				m[k] = v
+				if grows {
+					a.extra += size(k, v) - size(k, old)
+				}
 				continue
 			}
 			m[k] = v
-			if a.set.keyBytes != nil {
-				a.extra += a.set.keyBytes(k)
+			if size != nil {
+				a.extra += size(k, v)
 			}
 		}
 	}
 	return &Sorted[K, V]{run: func(yield func(K, V) bool) error {
-		return reduceSorted(s, "ReduceByKeySorted", fill, op, nil, yield)
+		return reduceSorted(s, "ReduceByKeySorted", entries(keyBytes[K, V](), true, opts), fill, op, nil, yield)
 	}}
+}
+
+// GroupBySorted returns the items of it grouped by key, read in key
+// order, within the memory budget of the iterator (WithMemory): the
+// GroupBy of a result that does not fit in memory, such as the requests of
+// each user over a log larger than memory.
+//
+//	byUser := par.GroupBySorted(par.Slice(events).WithMemory(256<<20), func(e Event) string { return e.User })
+//	for user, evs := range byUser.All() { ... }
+//
+// It spills and merges as CountBySorted does, joining the groups of a key
+// from the runs. A group is priced at its items (the capacity of its
+// slice times the size of T) and its string key's bytes; what an item
+// points to is not counted (see EntrySize). A key's whole group is in
+// memory while All gives it, so one group must fit. The runs' groups are
+// written by encoding/gob unless EntryCodec says otherwise, so T's fields
+// must be exported for gob to keep them.
+//
+// The operation runs as with Unordered: the items of a group come in no
+// particular order. A done context (WithContext) ends it with no entry,
+// and Err returns the context's cause. A panic in key is re-raised as a
+// *Panic, and the files are removed. A nil key panics at once.
+func GroupBySorted[T any, K cmp.Ordered](it Iterator[T], key func(T) K, opts ...SortedOption[K, []T]) *Sorted[K, []T] {
+	mustFunc(key, "GroupBySorted")
+	s := specOf(it)
+	kb, item := keyBytes[K, []T](), int64(unsafe.Sizeof(*new(T)))
+	held := func(k K, g []T) int64 {
+		n := int64(cap(g)) * item
+		if kb != nil {
+			n += kb(k, g)
+		}
+		return n
+	}
+	fill := func(a *spillMap[K, []T], xs []T) {
+		m, size, grows := a.m, a.set.size, a.set.grows
+		for _, x := range xs {
+			k := key(x)
+			old, ok := m[k]
+			g := append(old, x)
+			m[k] = g
+			switch {
+			case !ok:
+				a.extra += size(k, g)
+			case grows || cap(g) != cap(old):
+				a.extra += size(k, g) - size(k, old)
+			}
+		}
+	}
+	return &Sorted[K, []T]{run: func(yield func(K, []T) bool) error {
+		return reduceSorted(s, "GroupBySorted", entries(held, true, opts), fill, joinGroups[T], nil, yield)
+	}}
+}
+
+// joinGroups joins two groups of a key.
+func joinGroups[T any](a, b []T) []T { return append(a, b...) }
+
+// DistinctSorted returns the distinct items of it, read in order by
+// Keys (cmp.Compare's order), within the memory budget of the iterator
+// (WithMemory): the Distinct of more values than memory holds. Each
+// value is the empty struct.
+//
+//	users := par.DistinctSorted(par.FlatMap(par.Slice(files).WithMemory(256<<20), readUsers))
+//	for u := range users.Keys() { ... }
+//
+// It spills and merges as CountBySorted does, and has its rules.
+func DistinctSorted[T cmp.Ordered](it Iterator[T], opts ...SortedOption[T, struct{}]) *Sorted[T, struct{}] {
+	s := specOf(it)
+	fill := func(a *spillMap[T, struct{}], xs []T) {
+		m, size := a.m, a.set.size
+		for _, x := range xs {
+			if size == nil {
+				m[x] = struct{}{}
+				continue
+			}
+			if _, ok := m[x]; !ok {
+				m[x] = struct{}{}
+				a.extra += size(x, struct{}{})
+			}
+		}
+	}
+	return &Sorted[T, struct{}]{run: func(yield func(T, struct{}) bool) error {
+		return reduceSorted(s, "DistinctSorted", entries(keyBytes[T, struct{}](), false, opts), fill, keepFirst, nil, yield)
+	}}
+}
+
+func keepFirst(a, _ struct{}) struct{} { return a }
+
+// A SortedOption sets how an operation that returns a Sorted prices its
+// entries against the memory budget (EntrySize) or writes them to disk
+// (EntryCodec). Options given later override earlier ones.
+type SortedOption[K cmp.Ordered, V any] struct {
+	size   func(K, V) int64
+	format spill.Format[K, V]
+}
+
+// EntrySize returns the option that prices an entry at the size of its
+// key and value plus what size returns: the bytes they point to, such as
+// a slice's array or the fields of a struct value that are strings. It
+// replaces the default, which counts the bytes of a string key (and, for
+// GroupBySorted, the group's items). For an operation whose values
+// change (ReduceByKeySorted, GroupBySorted), size is called again on
+// each change. A nil size panics.
+//
+//	par.ReduceByKeySorted(it, kv, op, par.EntrySize(func(user string, v Visit) int64 {
+//		return int64(len(user) + len(v.Agent))
+//	}))
+func EntrySize[K cmp.Ordered, V any](size func(k K, v V) int64) SortedOption[K, V] {
+	mustFunc(size, "EntrySize")
+	return SortedOption[K, V]{size: size}
+}
+
+// EntryCodec returns the option that writes each entry that spills as the
+// bytes that enc appends to buf, and reads it back with dec, which gets
+// exactly those bytes (and may keep none of them: the buffer is reused).
+// Without it, integers, floats and strings have compact codecs of their
+// own, and any other type of key or value goes through encoding/gob. An
+// error from dec ends the range over All, and Err returns it. A nil enc
+// or dec panics.
+//
+//	par.EntryCodec(
+//		func(buf []byte, k string, v Point) []byte { ... },
+//		func(data []byte) (string, Point, error) { ... })
+func EntryCodec[K cmp.Ordered, V any](enc func(buf []byte, k K, v V) []byte, dec func(data []byte) (K, V, error)) SortedOption[K, V] {
+	mustFunc(enc, "EntryCodec (enc)")
+	mustFunc(dec, "EntryCodec (dec)")
+	return SortedOption[K, V]{format: spill.Bytes(enc, dec)}
+}
+
+// pricing is how an operation prices and writes its entries.
+type pricing[K cmp.Ordered, V any] struct {
+	size   func(K, V) int64 // the bytes an entry points to; nil: none counted
+	grows  bool             // size is the user's, over values that change: call it on each change
+	format spill.Format[K, V]
+}
+
+// entries returns the pricing of an operation from its default size
+// function (nil if none), whether its values change, and the options.
+func entries[K cmp.Ordered, V any](size func(K, V) int64, changes bool, opts []SortedOption[K, V]) pricing[K, V] {
+	user := false
+	p := pricing[K, V]{size: size}
+	for _, o := range opts {
+		if o.size != nil {
+			p.size, user = o.size, true
+		}
+		if !o.format.Default() {
+			p.format = o.format
+		}
+	}
+	p.grows = changes && user
+	return p
 }
 
 // spillSet is the state that the goroutines of an operation that spills
 // share.
 type spillSet[K cmp.Ordered, V any] struct {
-	name     string        // the operation's, for its errors
-	budget   int64         // bytes; 0: no bound
-	perEntry int64         // the bytes of an entry, in its map and in a sorted run
-	keyBytes func(K) int64 // the bytes a key points to, nil if none are counted
-	workers  int64         // the pool's workers: the fewest shares of the budget
-	made     atomic.Int64  // maps made
-	dir      *spill.Dir
-	stop     context.CancelCauseFunc
+	name     string // the operation's, for its errors
+	budget   int64  // bytes; 0: no bound
+	perEntry int64  // the bytes of an entry, in its map and in a sorted run
+	pricing[K, V]
+	workers int64        // the pool's workers: the fewest shares of the budget
+	made    atomic.Int64 // maps made
+	dir     *spill.Dir
+	stop    context.CancelCauseFunc
 
 	mu   sync.Mutex // guards what follows
 	maps []*spillMap[K, V]
@@ -253,7 +423,7 @@ type spillSet[K cmp.Ordered, V any] struct {
 // spills.
 type spillMap[K cmp.Ordered, V any] struct {
 	m      map[K]V
-	extra  int64               // the bytes m's keys point to
+	extra  int64               // the bytes m's entries point to (pricing.size)
 	sorted []spill.Entry[K, V] // kept for the next run
 	set    *spillSet[K, V]
 }
@@ -267,21 +437,21 @@ func entryBytes[K, V any]() int64 {
 	return (kv+1)*12/5 + kv
 }
 
-// stringBytes returns the function that counts the bytes of a string key,
-// nil if K is not string.
-func stringBytes[K any]() func(K) int64 {
+// keyBytes returns the size function that counts the bytes of a string
+// key, nil if K is not string.
+func keyBytes[K, V any]() func(K, V) int64 {
 	if _, ok := any(*new(K)).(string); !ok {
 		return nil
 	}
-	return func(k K) int64 { return int64(len(*any(&k).(*string))) }
+	return func(k K, _ V) int64 { return int64(len(*any(&k).(*string))) }
 }
 
 // reduceSorted runs the operation name over s, giving yield its entries:
-// fill adds a slice of items to a goroutine's map, op combines two values
-// of a key. With no budget, whole, if not nil, gives the result as one map
+// p prices and writes them, fill adds a slice of items to a goroutine's
+// map, op combines two values of a key. With no budget, whole, if not nil, gives the result as one map
 // (CountBy's, which holds each key once); otherwise the goroutines' maps
 // are merged.
-func reduceSorted[T any, K cmp.Ordered, V any](s pipe.Spec[T], name string, fill func(a *spillMap[K, V], xs []T), op func(V, V) V, whole func() map[K]V, yield func(K, V) bool) (err error) {
+func reduceSorted[T any, K cmp.Ordered, V any](s pipe.Spec[T], name string, p pricing[K, V], fill func(a *spillMap[K, V], xs []T), op func(V, V) V, whole func() map[K]V, yield func(K, V) bool) (err error) {
 	parent := s.Context
 	if parent == nil {
 		parent = context.Background()
@@ -297,7 +467,7 @@ func reduceSorted[T any, K cmp.Ordered, V any](s pipe.Spec[T], name string, fill
 		name:     name,
 		budget:   memoryBudget(s.Config),
 		perEntry: entryBytes[K, V](),
-		keyBytes: stringBytes[K](),
+		pricing:  p,
 		workers:  int64(pool.Workers()),
 		dir:      spill.NewDir(b.TempDir, b.DiskCap),
 		stop:     stop,
@@ -388,7 +558,7 @@ func (set *spillSet[K, V]) failure(b pipe.Budget) error {
 func (a *spillMap[K, V]) spill() {
 	set := a.set
 	a.sorted = sortedEntries(a.m, a.sorted[:0])
-	r, err := spill.Write(set.dir, a.sorted)
+	r, err := spill.Write(set.dir, set.format, a.sorted)
 	clear(a.sorted) // the entries may point to memory that the map let go
 	a.sorted = a.sorted[:0]
 	clear(a.m)

@@ -324,3 +324,167 @@ func TestReduceByKeySortedMatchesReduceByKey(t *testing.T) {
 	}
 	noFiles(t, "a value gob cannot write", dir)
 }
+
+// TestGroupBySortedMatchesGroupBy: on 1 to 8 workers, with no budget and
+// with one that forces many runs, GroupBySorted gives GroupBy's groups in
+// key order, each group's items in some order, and leaves no file.
+func TestGroupBySortedMatchesGroupBy(t *testing.T) {
+	n := 20_000 // not scaled under -race: a goroutine spills past spillMin keys
+	xs, key := keyedItems(n, 1<<40, uint64(n/3))
+	skey := func(x int) string { return strconv.Itoa(key(x)) }
+	want := par.GroupBy(par.Slice(xs), skey)
+	dir := t.TempDir()
+	for _, p := range scanPools()[1:] {
+		for _, budget := range []int64{0, 1 << 30, 32 << 10, 1} {
+			what := fmt.Sprintf("%d workers, budget %d", p.Workers(), budget)
+			var st par.Stats
+			it := par.FromSeq(slices.Values(xs)).WithPool(p).WithTempDir(dir, 0).WithStats(&st)
+			if budget > 0 {
+				it = it.WithMemory(budget)
+			}
+			got := readSorted(t, what, par.GroupBySorted(it, skey))
+			if len(got) != len(want) {
+				t.Fatalf("%s: %d groups, GroupBy %d", what, len(got), len(want))
+			}
+			for k, g := range want {
+				if h := slices.Sorted(slices.Values(got[k])); !slices.Equal(h, slices.Sorted(slices.Values(g))) {
+					t.Fatalf("%s: group %s holds %v, GroupBy's %v", what, k, h, g)
+				}
+			}
+			if spills := budget > 0 && budget < 1<<30; spills != (st.SpillRuns > 0) {
+				t.Fatalf("%s: %d runs", what, st.SpillRuns)
+			}
+			noFiles(t, what, dir)
+		}
+	}
+}
+
+// TestGroupBySortedCountsItems: a group is priced at its items, so groups
+// of large items spill under a budget that their keys alone fit.
+func TestGroupBySortedCountsItems(t *testing.T) {
+	type rec struct{ A [256]byte } // 256 bytes an item
+	xs := make([]int, 4096)
+	for i := range xs {
+		xs[i] = i
+	}
+	var st par.Stats
+	// 2,048 keys of 2 items: 16 KB of keys, 1 MB of items.
+	s := par.GroupBySorted(par.Map(par.Slice(xs).WithMemory(512<<10).WithTempDir(t.TempDir(), 0).WithStats(&st),
+		func(i int) rec { var r rec; r.A[0] = byte(i); r.A[1] = byte(i >> 8); return r }),
+		func(r rec) int { return int(r.A[1])<<7 | int(r.A[0])&127 })
+	got := readSorted(t, "groups of 256-byte items", s)
+	if len(got) != 2048 || st.SpillRuns == 0 {
+		t.Fatalf("%d groups in %d runs; want 2048 groups, and runs", len(got), st.SpillRuns)
+	}
+}
+
+// TestDistinctSortedMatchesDistinct: DistinctSorted's keys are Distinct's
+// items, sorted, with and without spilling; Keys and All agree.
+func TestDistinctSortedMatchesDistinct(t *testing.T) {
+	n := 20_000
+	xs, key := keyedItems(n, 1<<40, uint64(n/3))
+	ks := par.Map(par.Slice(xs), key).Collect()
+	want := slices.Sorted(slices.Values(par.Distinct(par.Slice(ks))))
+	dir := t.TempDir()
+	for _, budget := range []int64{0, 16 << 10, 1} {
+		what := fmt.Sprintf("budget %d", budget)
+		it := par.Slice(ks).WithTempDir(dir, 0)
+		if budget > 0 {
+			it = it.WithMemory(budget)
+		}
+		d := par.DistinctSorted(it)
+		if got := slices.Collect(d.Keys()); !slices.Equal(got, want) || d.Err() != nil {
+			t.Fatalf("%s: %d keys, Distinct %d (%v)", what, len(got), len(want), d.Err())
+		}
+		if got := readSorted(t, what, d); len(got) != len(want) {
+			t.Fatalf("%s: All gave %d keys, Keys %d", what, len(got), len(want))
+		}
+		noFiles(t, what, dir)
+	}
+}
+
+// TestEntrySize: a size function prices what an entry points to, so values
+// that the default sees as a slice header spill under a budget, and the
+// function sees each value as it changes.
+func TestEntrySize(t *testing.T) {
+	xs := make([]int, 20_000)
+	for i := range xs {
+		xs[i] = i
+	}
+	// 4,096 keys, each with about 5 values of 100 ints: 455 KB as the
+	// default prices them, 16 MB in fact.
+	kv := func(x int) (int, []int) { v := make([]int, 100); v[0] = x; return x % 4096, v }
+	cat := func(a, b []int) []int { return append(a, b...) }
+	dir := t.TempDir()
+	pool := newPool(t, 2)
+	run := func(opts ...par.SortedOption[int, []int]) (par.Stats, map[int][]int) {
+		var st par.Stats
+		it := par.Slice(xs).WithPool(pool).WithMemory(4<<20).WithTempDir(dir, 0).WithStats(&st)
+		return st, readSorted(t, "ReduceByKeySorted", par.ReduceByKeySorted(it, kv, cat, opts...))
+	}
+	if st, got := run(); st.SpillRuns != 0 || len(got) != 4096 {
+		t.Fatalf("with no size: %d runs, %d keys; want none, 4096", st.SpillRuns, len(got))
+	}
+	var calls atomic.Int64
+	st, got := run(par.EntrySize(func(_ int, v []int) int64 { calls.Add(1); return int64(cap(v)) * 8 }))
+	if st.SpillRuns == 0 || len(got) != 4096 || calls.Load() < int64(len(xs)) {
+		t.Fatalf("with a size: %d runs, %d keys, %d calls; want runs, 4096 keys, a call an item", st.SpillRuns, len(got), calls.Load())
+	}
+	for k, v := range got {
+		if len(v) != 100*((len(xs)-k+4095)/4096) {
+			t.Fatalf("key %d: %d values", k, len(v))
+		}
+	}
+	noFiles(t, "EntrySize", dir)
+}
+
+// TestEntryCodec: the user's codec writes and reads the runs, including a
+// value that gob refuses; a dec that fails ends the range with its error.
+func TestEntryCodec(t *testing.T) {
+	type hidden struct{ n int } // no exported field: gob refuses it
+	xs := make([]int, 20_000)
+	for i := range xs {
+		xs[i] = i
+	}
+	kv := func(x int) (string, hidden) { return strconv.Itoa(x % 5000), hidden{1} }
+	op := func(a, b hidden) hidden { return hidden{a.n + b.n} }
+	enc := func(buf []byte, k string, v hidden) []byte {
+		return strconv.AppendInt(append(append(buf, k...), ' '), int64(v.n), 10)
+	}
+	var decoded atomic.Int64
+	dec := func(data []byte) (string, hidden, error) {
+		decoded.Add(1)
+		k, n, ok := strings.Cut(string(data), " ")
+		v, err := strconv.Atoi(n)
+		if !ok || err != nil {
+			return "", hidden{}, fmt.Errorf("bad entry %q", data)
+		}
+		return k, hidden{v}, nil
+	}
+	dir := t.TempDir()
+	it := par.Slice(xs).WithMemory(1).WithTempDir(dir, 0)
+	got := readSorted(t, "EntryCodec", par.ReduceByKeySorted(it, kv, op, par.EntryCodec(enc, dec)))
+	if len(got) != 5000 || decoded.Load() == 0 {
+		t.Fatalf("%d keys, %d entries decoded; want 5000, and some", len(got), decoded.Load())
+	}
+	for k, v := range got {
+		if v.n != 4 {
+			t.Fatalf("key %s: %d, want 4", k, v.n)
+		}
+	}
+	noFiles(t, "EntryCodec", dir)
+	bad := par.EntryCodec(enc, func([]byte) (string, hidden, error) { return "", hidden{}, errors.New("cannot read") })
+	s := par.ReduceByKeySorted(it, kv, op, bad)
+	for range s.All() {
+	}
+	if err := s.Err(); err == nil || !strings.Contains(err.Error(), "cannot read") {
+		t.Fatalf("a dec that fails: %v, want its error", err)
+	}
+	noFiles(t, "a dec that fails", dir)
+	mustPanicWith(t, "par.EntrySize was given a nil function", func() { par.EntrySize[int, int](nil) })
+	mustPanicWith(t, "par.EntryCodec (enc)", func() {
+		par.EntryCodec[int, int](nil, func([]byte) (int, int, error) { return 0, 0, nil })
+	})
+	mustPanicWith(t, "par.EntryCodec (dec)", func() { par.EntryCodec(func(b []byte, _, _ int) []byte { return b }, nil) })
+	mustPanicWith(t, "par.GroupBySorted was given a nil function", func() { par.GroupBySorted[int, int](par.Range(0, 1), nil) })
+}

@@ -4,6 +4,7 @@ import (
 	"bufio"
 	"encoding/binary"
 	"encoding/gob"
+	"fmt"
 	"io"
 	"math"
 )
@@ -82,10 +83,32 @@ func codecFor[E any]() codec[E] {
 				return string(b), nil
 			},
 		}
+	case struct{}:
+		c = codec[struct{}]{
+			put: func(b []byte, _ struct{}) []byte { return b },
+			get: func(*bufio.Reader) (struct{}, error) { return struct{}{}, nil },
+		}
 	default:
 		return codec[E]{}
 	}
 	return c.(codec[E])
+}
+
+// Format is how a run writes its entries: the zero Format uses the codecs
+// of the key and the value (codecFor), or encoding/gob for both where
+// either has none; Bytes's, the functions of the caller.
+type Format[K, V any] struct {
+	enc func(b []byte, k K, v V) []byte
+	dec func(b []byte) (K, V, error)
+}
+
+// Default reports whether f is the zero Format.
+func (f Format[K, V]) Default() bool { return f.enc == nil }
+
+// Bytes returns the Format that writes each entry as its length and the
+// bytes that enc appends, and reads it back with dec.
+func Bytes[K, V any](enc func(b []byte, k K, v V) []byte, dec func(b []byte) (K, V, error)) Format[K, V] {
+	return Format[K, V]{enc: enc, dec: dec}
 }
 
 func signed[I int | int8 | int16 | int32 | int64]() codec[I] {
@@ -131,47 +154,57 @@ func noEOF(err error) error {
 	return err
 }
 
-// entryWriter writes entries to w with their codecs, or with one gob
-// encoder where either side has none.
+// entryWriter writes entries to w in its Format.
 type entryWriter[K, V any] struct {
 	w   *bufio.Writer
+	f   Format[K, V]
 	kc  codec[K]
 	vc  codec[V]
 	gob *gob.Encoder
 	buf []byte
 }
 
-func newEntryWriter[K, V any](w *bufio.Writer) *entryWriter[K, V] {
-	e := &entryWriter[K, V]{w: w, kc: codecFor[K](), vc: codecFor[V]()}
-	if e.kc.put == nil || e.vc.put == nil {
+func newEntryWriter[K, V any](w *bufio.Writer, f Format[K, V]) *entryWriter[K, V] {
+	e := &entryWriter[K, V]{w: w, f: f, kc: codecFor[K](), vc: codecFor[V]()}
+	if f.enc == nil && (e.kc.put == nil || e.vc.put == nil) {
 		e.gob = gob.NewEncoder(w)
 	}
 	return e
 }
 
 func (e *entryWriter[K, V]) write(k K, v V) error {
-	if e.gob != nil {
+	switch {
+	case e.f.enc != nil:
+		e.buf = e.f.enc(e.buf[:0], k, v)
+		var n [binary.MaxVarintLen64]byte
+		if _, err := e.w.Write(binary.AppendUvarint(n[:0], uint64(len(e.buf)))); err != nil {
+			return err
+		}
+	case e.gob != nil:
 		if err := e.gob.Encode(&k); err != nil {
 			return err
 		}
 		return e.gob.Encode(&v)
+	default:
+		e.buf = e.vc.put(e.kc.put(e.buf[:0], k), v)
 	}
-	e.buf = e.vc.put(e.kc.put(e.buf[:0], k), v)
 	_, err := e.w.Write(e.buf)
 	return err
 }
 
-// entryReader reads what an entryWriter wrote.
+// entryReader reads what an entryWriter of the same Format wrote.
 type entryReader[K, V any] struct {
 	r   *bufio.Reader
+	f   Format[K, V]
 	kc  codec[K]
 	vc  codec[V]
 	gob *gob.Decoder
+	buf []byte
 }
 
-func newEntryReader[K, V any](r *bufio.Reader) *entryReader[K, V] {
-	e := &entryReader[K, V]{r: r, kc: codecFor[K](), vc: codecFor[V]()}
-	if e.kc.put == nil || e.vc.put == nil {
+func newEntryReader[K, V any](r *bufio.Reader, f Format[K, V]) *entryReader[K, V] {
+	e := &entryReader[K, V]{r: r, f: f, kc: codecFor[K](), vc: codecFor[V]()}
+	if f.dec == nil && (e.kc.put == nil || e.vc.put == nil) {
 		e.gob = gob.NewDecoder(r)
 	}
 	return e
@@ -179,7 +212,24 @@ func newEntryReader[K, V any](r *bufio.Reader) *entryReader[K, V] {
 
 // read returns the next entry, or io.EOF after the last.
 func (e *entryReader[K, V]) read() (k K, v V, err error) {
-	if e.gob != nil {
+	switch {
+	case e.f.dec != nil:
+		n, err := binary.ReadUvarint(e.r)
+		if err != nil {
+			return k, v, err
+		}
+		if uint64(cap(e.buf)) < n {
+			e.buf = make([]byte, n)
+		}
+		e.buf = e.buf[:n]
+		if _, err := io.ReadFull(e.r, e.buf); err != nil {
+			return k, v, noEOF(err)
+		}
+		if k, v, err = e.f.dec(e.buf); err != nil {
+			return k, v, fmt.Errorf("decoding an entry: %w", err)
+		}
+		return k, v, nil
+	case e.gob != nil:
 		if err = e.gob.Decode(&k); err != nil {
 			return k, v, err
 		}

@@ -120,14 +120,16 @@ func (c capped) Write(p []byte) (int, error) {
 type Run[K cmp.Ordered, V any] struct {
 	path string
 	n    int // entries
+	f    Format[K, V]
 }
 
 // Len returns the number of entries in r.
 func (r *Run[K, V]) Len() int { return r.n }
 
-// Write writes entries, which are in key order, to a new run in d.
-func Write[K cmp.Ordered, V any](d *Dir, entries []Entry[K, V]) (*Run[K, V], error) {
-	return write(d, func(put func(K, V) bool) error {
+// Write writes entries, which are in key order, to a new run in d, in
+// format f.
+func Write[K cmp.Ordered, V any](d *Dir, f Format[K, V], entries []Entry[K, V]) (*Run[K, V], error) {
+	return write(d, f, func(put func(K, V) bool) error {
 		for _, e := range entries {
 			put(e.Key, e.Value)
 		}
@@ -136,15 +138,16 @@ func Write[K cmp.Ordered, V any](d *Dir, entries []Entry[K, V]) (*Run[K, V], err
 }
 
 // write writes the entries that fill gives to put, which are in key
-// order, to a new run in d. put returns false once a write has failed.
-func write[K cmp.Ordered, V any](d *Dir, fill func(put func(K, V) bool) error) (*Run[K, V], error) {
+// order, to a new run in d, in format ft. put returns false once a write
+// has failed.
+func write[K cmp.Ordered, V any](d *Dir, ft Format[K, V], fill func(put func(K, V) bool) error) (*Run[K, V], error) {
 	f, err := d.create()
 	if err != nil {
 		return nil, err
 	}
-	r := &Run[K, V]{path: f.Name()}
+	r := &Run[K, V]{path: f.Name(), f: ft}
 	bw := bufio.NewWriterSize(capped{f, d}, bufSize)
-	ew := newEntryWriter[K, V](bw)
+	ew := newEntryWriter(bw, ft)
 	var werr error
 	err = fill(func(k K, v V) bool {
 		if werr = ew.write(k, v); werr != nil {
@@ -178,7 +181,7 @@ func Merge[K cmp.Ordered, V any](d *Dir, runs []*Run[K, V], mems [][]Entry[K, V]
 	for len(runs)+len(mems) > fanIn && len(runs) > 1 {
 		n := min(fanIn, len(runs))
 		group := runs[:n]
-		r, err := write(d, func(put func(K, V) bool) error {
+		r, err := write(d, group[0].f, func(put func(K, V) bool) error {
 			return merge(group, nil, combine, put)
 		})
 		if err != nil {
@@ -231,7 +234,7 @@ func merge[K cmp.Ordered, V any](runs []*Run[K, V], mems [][]Entry[K, V], combin
 			return err
 		}
 		defer f.Close()
-		c := &cursor[K, V]{rd: newEntryReader[K, V](bufio.NewReaderSize(f, bufSize))}
+		c := &cursor[K, V]{rd: newEntryReader(bufio.NewReaderSize(f, bufSize), r.f)}
 		if ok, err := c.next(); err != nil {
 			return err
 		} else if ok {

@@ -2,12 +2,15 @@ package spill
 
 import (
 	"cmp"
+	"encoding/binary"
 	"errors"
+	"fmt"
 	"io"
 	"math"
 	"math/rand/v2"
 	"os"
 	"slices"
+	"strings"
 	"testing"
 )
 
@@ -35,14 +38,14 @@ func runsOf[K cmp.Ordered](keys []K, parts int) [][]Entry[K, int] {
 // check merges keys split into parts, onDisk of them written as runs, and
 // compares the result with counting them in a map and sorting: each key
 // once, in key order, with its count.
-func check[K cmp.Ordered](t *testing.T, keys []K, parts, onDisk, fanIn int) {
+func check[K cmp.Ordered](t *testing.T, f Format[K, int], keys []K, parts, onDisk, fanIn int) {
 	t.Helper()
 	d := NewDir(t.TempDir(), 0)
 	var runs []*Run[K, int]
 	var mems [][]Entry[K, int]
 	for i, es := range runsOf(keys, parts) {
 		if i < onDisk {
-			r, err := Write(d, es)
+			r, err := Write(d, f, es)
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -109,7 +112,7 @@ func TestMergeCounts(t *testing.T) {
 	for _, c := range []struct{ parts, onDisk, fanIn int }{
 		{1, 1, 8}, {1, 0, 8}, {7, 7, 64}, {7, 3, 64}, {20, 20, 3}, {20, 10, 2}, {5, 0, 2},
 	} {
-		check(t, ints, c.parts, c.onDisk, c.fanIn)
+		check(t, Format[int, int]{}, ints, c.parts, c.onDisk, c.fanIn)
 	}
 	u64 := make([]uint64, 2000)
 	for i := range u64 {
@@ -118,30 +121,80 @@ func TestMergeCounts(t *testing.T) {
 			u64[i] = math.MaxUint64 - u64[i]
 		}
 	}
-	check(t, u64, 9, 6, 4)
+	check(t, Format[uint64, int]{}, u64, 9, 6, 4)
 	strs := make([]string, 2000)
 	for i := range strs {
 		strs[i] = string(rune('a'+rng.IntN(26))) + string(make([]byte, rng.IntN(3)))
 	}
-	check(t, strs, 6, 4, 3)
+	check(t, Format[string, int]{}, strs, 6, 4, 3)
 	floats := []float64{math.NaN(), 1, -1, math.Copysign(0, -1), 0, math.Inf(1), math.NaN(), 2.5, 1, math.Inf(-1)}
-	check(t, floats, 3, 2, 2)
+	check(t, Format[float64, int]{}, floats, 3, 2, 2)
 	f32 := []float32{3, 1, 2, 3, float32(math.NaN()), 1}
-	check(t, f32, 2, 2, 2)
+	check(t, Format[float32, int]{}, f32, 2, 2, 2)
 	ids := make([]id, 1000)
 	for i := range ids {
 		ids[i] = id(rng.IntN(100)) - 50
 	}
-	check(t, ids, 5, 5, 2)
-	check(t, []int8{-128, 127, 0, -128}, 2, 2, 2)
-	check(t, []uint8{255, 0, 255}, 2, 1, 2)
-	check[int](t, nil, 1, 1, 2)
+	check(t, Format[id, int]{}, ids, 5, 5, 2)
+	check(t, Format[int8, int]{}, []int8{-128, 127, 0, -128}, 2, 2, 2)
+	check(t, Format[uint8, int]{}, []uint8{255, 0, 255}, 2, 1, 2)
+	check(t, Format[int, int]{}, nil, 1, 1, 2)
+	check(t, int8Bytes, []int8{-128, 127, 0, -128, 5, 5, 5}, 3, 2, 2)
+	check(t, int8Bytes, nil, 2, 2, 2)
+}
+
+// int8Bytes writes an entry as the key's byte and the count's varint.
+var int8Bytes = Bytes(
+	func(b []byte, k int8, n int) []byte { return binary.AppendVarint(append(b, byte(k)), int64(n)) },
+	func(b []byte) (int8, int, error) {
+		if len(b) < 2 {
+			return 0, 0, fmt.Errorf("an entry of %d bytes", len(b))
+		}
+		n, w := binary.Varint(b[1:])
+		if w != len(b)-1 {
+			return 0, 0, fmt.Errorf("a count of %d bytes in %d", w, len(b)-1)
+		}
+		return int8(b[0]), int(n), nil
+	})
+
+func TestBytesDecodeError(t *testing.T) {
+	d := NewDir(t.TempDir(), 0)
+	defer d.Close()
+	bad := Bytes(
+		func(b []byte, k, v int) []byte { return append(b, byte(k)) },
+		func(b []byte) (int, int, error) { return 0, 0, errors.New("bad entry") })
+	r, err := Write(d, bad, []Entry[int, int]{{1, 1}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	err = Merge(d, []*Run[int, int]{r}, nil, func(a, b int) int { return a + b }, 4, func(int, int) bool { return true })
+	if err == nil || !strings.Contains(err.Error(), "bad entry") {
+		t.Fatalf("a run that dec cannot read merged with %v, want its error", err)
+	}
+}
+
+func TestEmptyValues(t *testing.T) {
+	d := NewDir(t.TempDir(), 0)
+	defer d.Close()
+	r, err := Write(d, Format[string, struct{}]{}, []Entry[string, struct{}]{{"a", struct{}{}}, {"b", struct{}{}}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	var got []string
+	err = Merge(d, []*Run[string, struct{}]{r}, [][]Entry[string, struct{}]{{{"b", struct{}{}}, {"c", struct{}{}}}},
+		func(a, _ struct{}) struct{} { return a }, 4, func(k string, _ struct{}) bool { got = append(got, k); return true })
+	if err != nil || strings.Join(got, ",") != "a,b,c" {
+		t.Fatalf("merged %v, %v; want a,b,c", got, err)
+	}
+	if d.Written() != 4 {
+		t.Fatalf("2 keys of 1 byte and empty values took %d bytes, want 4", d.Written())
+	}
 }
 
 func TestMergeStopsEarly(t *testing.T) {
 	d := NewDir(t.TempDir(), 0)
 	defer d.Close()
-	r, err := Write(d, []Entry[int, int]{{1, 1}, {2, 1}, {3, 1}})
+	r, err := Write(d, Format[int, int]{}, []Entry[int, int]{{1, 1}, {2, 1}, {3, 1}})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -159,7 +212,7 @@ func TestCap(t *testing.T) {
 	for i := range es {
 		es[i] = Entry[int, int]{i, i}
 	}
-	_, err := Write(d, es) // 100 entries take more than 100 bytes once flushed
+	_, err := Write(d, Format[int, int]{}, es) // 100 entries take more than 100 bytes once flushed
 	var ce *CapError
 	if !errors.As(err, &ce) || ce.Cap != 100 {
 		t.Fatalf("Write past the cap: %v, want a *CapError of 100", err)
@@ -179,7 +232,7 @@ func TestNoDirUntilARun(t *testing.T) {
 	if err := d.Close(); err != nil {
 		t.Fatal(err)
 	}
-	if _, err := Write(d, []Entry[string, int]{{"a", 1}}); err != nil {
+	if _, err := Write(d, Format[string, int]{}, []Entry[string, int]{{"a", 1}}); err != nil {
 		t.Fatal(err)
 	}
 	if d.Path() == "" {
@@ -194,7 +247,7 @@ func TestNoDirUntilARun(t *testing.T) {
 func TestTruncatedRun(t *testing.T) {
 	d := NewDir(t.TempDir(), 0)
 	defer d.Close()
-	r, err := Write(d, []Entry[string, int]{{"hello", 300}, {"world", 1}})
+	r, err := Write(d, Format[string, int]{}, []Entry[string, int]{{"hello", 300}, {"world", 1}})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -225,7 +278,8 @@ func FuzzMerge(f *testing.F) {
 			small = append(small, int8(data[i]))
 		}
 		p := 1 + int(parts)%16
-		check(t, strs, p, int(onDisk)%(p+1), 2+int(fanIn)%8)
-		check(t, small, p, int(onDisk)%(p+1), 2+int(fanIn)%8)
+		check(t, Format[string, int]{}, strs, p, int(onDisk)%(p+1), 2+int(fanIn)%8)
+		check(t, Format[int8, int]{}, small, p, int(onDisk)%(p+1), 2+int(fanIn)%8)
+		check(t, int8Bytes, small, p, int(onDisk)%(p+1), 2+int(fanIn)%8)
 	})
 }
