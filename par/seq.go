@@ -15,9 +15,9 @@ import (
 // for the whole seq. A chunk grows while the seq is ahead of the work and
 // is whatever has arrived while the work waits for the seq, so a slow
 // seq's items are taken up as soon as a goroutine is free. A seq faster
-// than the work runs ahead of it by at most about 4 MB of items, counted
-// at unsafe.Sizeof of each and at most 262,144 of them (then it waits:
-// memory stays bounded). So:
+// than the work runs ahead of it by at most about 4 MB of items (or the
+// memory budget, WithMemory, if less), counted at unsafe.Sizeof of each
+// and at most 262,144 of them (then it waits: memory stays bounded). So:
 //
 //   - seq is never called concurrently: it needs no locking of its own.
 //     It runs on another goroutine than the caller's, which it may not

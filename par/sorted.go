@@ -74,7 +74,12 @@ func (s *Sorted[K, V]) Err() error { return s.err }
 // bound counts each entry as its map holds it, from the sizes of its key
 // and value, and for a string key its bytes too; what a key or value
 // points to otherwise (a slice, a pointer's target) is counted by
-// EntrySize where one is given. Other operations ignore it.
+// EntrySize where one is given.
+//
+// A budget below 4 MB also bounds the items that any operation holds
+// ahead of its work: the ring over a FromSeq and the buffer of Values and
+// All (see WithBuffer), at the size of their items, and at least one per
+// worker.
 //
 // With no WithMemory, the bound is half of the Go runtime's soft memory
 // limit (GOMEMLIMIT, debug.SetMemoryLimit) if one is set, and none

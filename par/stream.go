@@ -183,8 +183,9 @@ func (r Ints) Unordered() Ints { return Ints{r.Nums.Unordered()} }
 // WithBuffer returns it with Values and All holding at most n source items
 // pulled or computed ahead of the loop body, rather than the default.
 //
-// The default holds about 4 MB of items: as many source items as 4 MB
-// holds at the size of what each takes in the buffer, unsafe.Sizeof of
+// The default holds about 4 MB of items, or the memory budget (WithMemory)
+// if less: as many source items as that holds at the size of what each
+// takes in the buffer, unsafe.Sizeof of
 // the item type T plus, over FromSeq, that of the sequence's item; at most
 // 65,536 and at least one per worker of the pool (per call, with
 // Blocking). Memory an item points to (a string's bytes, a slice's array)

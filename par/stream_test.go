@@ -562,3 +562,36 @@ func TestValuesRamp(t *testing.T) {
 		}
 	}
 }
+
+// TestValuesBufferFollowsTheBudget: a memory budget below 4 MB bounds a
+// stream's buffer: under WithMemory(64 KB), 1 KB records from FromSeq,
+// each mapped to another, are at most 32 ahead of the loop body (at least
+// one per worker), and Stats.BufferedBytes stays within the budget.
+func TestValuesBufferFollowsTheBudget(t *testing.T) {
+	type record [1024]byte
+	const n = 5_000
+	for _, workers := range []int{1, 2, 64} {
+		var pulled atomic.Int64
+		seq := func(yield func(record) bool) {
+			for range n {
+				pulled.Add(1)
+				if !yield(record{}) {
+					return
+				}
+			}
+		}
+		var st par.Stats
+		limit := int64(max(32, workers))
+		k := int64(0)
+		it := par.Map(par.FromSeq(seq), func(r record) record { r[0] = 1; return r })
+		for range it.WithPool(newPool(t, workers)).WithMemory(64 << 10).WithStats(&st).Values() {
+			if p := pulled.Load(); p > k+1+limit {
+				t.Fatalf("%d workers: %d records pulled while the loop body holds record %d (limit %d)", workers, p, k, limit)
+			}
+			k++
+		}
+		if k != n || st.BufferedBytes > max(64<<10, 2048*int64(workers)) {
+			t.Fatalf("%d workers: %d records, %d bytes held; want %d records within the budget", workers, k, st.BufferedBytes, n)
+		}
+	}
+}

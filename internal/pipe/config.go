@@ -89,7 +89,9 @@ type Config struct {
 
 	// Budget, if not nil, bounds the memory that an operation that can
 	// spill to disk holds, and says where it spills (par's WithMemory,
-	// WithTempDir). Nil: no bound but GOMEMLIMIT's share (see par).
+	// WithTempDir). Nil: no bound but GOMEMLIMIT's share (see par). Its
+	// Memory also bounds the windows over a seq and a stream's buffer
+	// (windowBytes).
 	Budget *Budget
 
 	// Unordered, if set, frees the operations that can use it from source
@@ -148,4 +150,13 @@ type Budget struct {
 	Memory  int64  // bytes; 0: the default
 	TempDir string // "": os.TempDir()
 	DiskCap int64  // bytes the spill files may hold; 0: no cap
+}
+
+// windowBytes returns the bytes a window of items (a seq's ring, a
+// stream's buffer) holds under c: def, or the memory budget if less.
+func (c Config) windowBytes(def int) int {
+	if c.Budget != nil && c.Budget.Memory > 0 {
+		return int(min(int64(def), c.Budget.Memory))
+	}
+	return def
 }

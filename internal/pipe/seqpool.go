@@ -48,7 +48,8 @@ const (
 	// waits for another's chunk to leave the ring.
 	seqChunkMost  = 1 << 13
 	seqRingChunks = 4
-	// The ring holds seqRingBytes of items, within seqRingMost slots and
+	// The ring holds seqRingBytes of items (or the memory budget, if less:
+	// Config.windowBytes), within seqRingMost slots and
 	// at least seqRingChunks items per participant (a chunk's most shrinks
 	// to fit): a steal splits what has arrived past the oldest item in
 	// use, so the longer the ring, the fewer the steals and the runs. Its
@@ -63,6 +64,14 @@ const (
 	seqChunkTarget = 100 * time.Microsecond
 )
 
+// poolRing returns the slots of a pool loop's ring over a seq whose items
+// take size bytes, and the most items of a chunk.
+func poolRing(cfg Config, size uintptr, workers int) (ring, most int) {
+	slots := max(seqRingChunks*workers, min(seqRingMost, cfg.windowBytes(seqRingBytes)/int(max(size, 1))))
+	most = cfg.clamp(min(seqChunkMost, slots/(seqRingChunks*workers)))
+	return pow2(max(slots, seqRingChunks*workers*most)), most
+}
+
 // runPoolSeq is runSeq on the pool.
 func runPoolSeq[A any](cfg Config, src batchSource, r Reducer[A]) A {
 	pool := cfg.Pool
@@ -70,9 +79,8 @@ func runPoolSeq[A any](cfg Config, src batchSource, r Reducer[A]) A {
 		pool = runtime.Default()
 	}
 	workers := pool.Workers()
-	slots := max(seqRingChunks*workers, min(seqRingMost, seqRingBytes/int(max(src.itemSize(), 1))))
-	most, target := cfg.clamp(min(seqChunkMost, slots/(seqRingChunks*workers))), seqChunkTarget
-	ring := pow2(max(slots, seqRingChunks*workers*most))
+	ring, most := poolRing(cfg, src.itemSize(), workers)
+	target := seqChunkTarget
 	b := &blockingLoop[A]{r: r, limit: workers, stop: cfg.done(), rec: cfg.rec, task: cfg.task, stats: cfg.stats}
 	p := &poolSeq{pool: pool, helpers: workers - 1, least: max(cfg.MinBlock, 1), most: most, target: target,
 		sizes: make([]chunkSize, workers)}

@@ -51,9 +51,9 @@ type Stats struct {
 	// work or the source.
 	SourceWait, ConsumerWait time.Duration
 	// Spilled is the bytes that an operation that spills to disk
-	// (par's CountBySorted) wrote there, and SpillRuns the files it wrote
-	// them in, merges of files included; both are 0 for a result that fit
-	// in its memory budget.
+	// (par's CountBySorted and the other Sorted ones) wrote there, and
+	// SpillRuns the files it wrote them in, merges of files included; both
+	// are 0 for a result that fit in its memory budget.
 	Spilled   int64
 	SpillRuns int
 	// Participants holds one entry per goroutine that took part: the

@@ -68,21 +68,22 @@ const (
 	streamBatches      = 4
 )
 
-// bufferLimit returns a stream's limit, in source items: buffer, if
-// positive; else as many as defaultBufferBytes holds at size bytes each,
-// within [least, defaultBuffer].
-func bufferLimit(buffer int, size uintptr, least int) int {
-	if buffer > 0 {
-		return buffer
+// bufferLimit returns a stream's limit under cfg, in source items:
+// cfg.Buffer, if positive; else as many as defaultBufferBytes (or the
+// memory budget, if less: windowBytes) holds at size bytes each, within
+// [leastBuffer, defaultBuffer].
+func bufferLimit(cfg Config, size uintptr) int {
+	if cfg.Buffer > 0 {
+		return cfg.Buffer
 	}
-	return max(least, min(defaultBuffer, defaultBufferBytes/int(max(size, 1))))
+	return max(leastBuffer(cfg), min(defaultBuffer, cfg.windowBytes(defaultBufferBytes)/int(max(size, 1))))
 }
 
 // streamLimit is the limit of a stream of s's items: a source position
 // holds an item of T and, over a seq, the seq's item in the ring. Its
 // least is leastBuffer, so that every participant has an item to run.
 func streamLimit[T any](s *Spec[T]) int {
-	return bufferLimit(s.Buffer, streamItemSize(s), leastBuffer(s.Config))
+	return bufferLimit(s.Config, streamItemSize(s))
 }
 
 // streamItemSize is what a source position of a stream of s's items
