@@ -84,6 +84,12 @@ func (it Iter[T]) TryFold[A any](init func() A, fold func(A, T) (A, error), comb
 	return TryFold(it, init, fold, combine)
 }
 
+// TryFoldMerge is the function TryFoldMerge as a method (Go 1.27 or
+// newer): TryFold with a combine that can fail.
+func (it Iter[T]) TryFoldMerge[A any](init func() A, fold func(A, T) (A, error), merge func(A, A) (A, error)) (A, error) {
+	return TryFoldMerge(it, init, fold, merge)
+}
+
 // TryMapInit is the function TryMapInit as a method (Go 1.27 or newer):
 // TryMap with a value made by init per goroutine.
 func (it Iter[T]) TryMapInit[S, U any](init func() S, f func(S, T) (U, error)) ([]U, error) {

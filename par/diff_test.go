@@ -295,7 +295,7 @@ var diffTerms = []diffTerm{
 	{name: "TryMapContext", api: []string{"TryMapContext", "Iter.TryMapContext"}, kind: tkTry, perItem: true, ctxForm: true},
 	{name: "TryMapInit", api: []string{"TryMapInit", "Iter.TryMapInit"}, kind: tkTry, perItem: true},
 	{name: "TryForEachInit", api: []string{"TryForEachInit", "Iter.TryForEachInit"}, kind: tkTry, perItem: true},
-	{name: "TryFold", api: []string{"TryFold", "Iter.TryFold"}, kind: tkTry, perItem: true, folds: true},
+	{name: "TryFold", api: []string{"TryFold", "Iter.TryFold", "TryFoldMerge", "Iter.TryFoldMerge"}, kind: tkTry, perItem: true, folds: true},
 	{name: "TryReduce", api: []string{"Iter.TryReduce"}, kind: tkTry, perItem: true, folds: true},
 	{name: "ForEachErr", api: []string{"Iter.ForEachErr", "ItemError.Error", "ItemError.Unwrap"}, kind: tkAllErr, perItem: true},
 	{name: "MapErr", api: []string{"MapErr", "Iter.MapErr"}, kind: tkAllErr, perItem: true},
@@ -1821,7 +1821,12 @@ func (c *diffCase) runTerm(p diffPipe, r *diffRun) {
 			}
 			return diffCompose(acc, diffAffine(v)), nil
 		}
-		r.scalar.v, r.err = par.TryFold(p.iterator(), func() int { return diffIdentity }, fold, diffCompose)
+		if c.salt%2 == 0 {
+			r.scalar.v, r.err = par.TryFold(p.iterator(), func() int { return diffIdentity }, fold, diffCompose)
+		} else { // a merge that never fails
+			merge := func(a, b int) (int, error) { return diffCompose(a, b), nil }
+			r.scalar.v, r.err = par.TryFoldMerge(p.iterator(), func() int { return diffIdentity }, fold, merge)
+		}
 	case "TryReduce":
 		// Each item is an operand of exactly one call of op: that call
 		// tries it (and fails for it).

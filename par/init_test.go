@@ -270,6 +270,11 @@ func TestMapInitEveryOperation(t *testing.T) {
 			v, err := par.TryFold(it, func() int { return 0 }, func(a, x int) (int, error) { return a ^ x, nil }, func(a, b int) int { return a ^ b })
 			return fmt.Sprint(v, err)
 		},
+		"TryFoldMerge": func(it par.Iter[int]) string {
+			v, err := par.TryFoldMerge(it, func() int { return 0 }, func(a, x int) (int, error) { return a ^ x, nil },
+				func(a, b int) (int, error) { return a ^ b, nil })
+			return fmt.Sprint(v, err)
+		},
 		"TryMapInit": func(it par.Iter[int]) string {
 			out, err := par.TryMapInit(it, func() *scratch { return &scratch{} }, func(s *scratch, x int) (int, error) { return use(s, x), nil })
 			return fmt.Sprint(sumOf(out), err)

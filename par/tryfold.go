@@ -38,6 +38,30 @@ func TryFold[T, A any](it Iterator[T], init func() A, fold func(A, T) (A, error)
 	return tryFold(specOf(it), init, fold, func(a, b A) (A, error) { return combine(a, b), nil })
 }
 
+// TryFoldMerge is TryFold with a combine that can fail, merge: a bound
+// checked across the accumulators (a total that each run keeps under
+// budget but two runs together may pass) fails where the runs are joined.
+//
+//	total, err := par.TryFoldMerge(par.Slice(orders), func() int64 { return 0 },
+//		func(sum int64, o Order) (int64, error) { return sum + o.Cents, nil },
+//		func(a, b int64) (int64, error) {
+//			if a+b > limit {
+//				return 0, ErrOverLimit
+//			}
+//			return a + b, nil
+//		})
+//
+// Its rules are TryFold's; an error from merge counts at the first index
+// of the later of the two runs that it joins, as a failing op joining two
+// runs does in TryReduce. merge must be associative. A nil function panics
+// at once.
+func TryFoldMerge[T, A any](it Iterator[T], init func() A, fold func(A, T) (A, error), merge func(A, A) (A, error)) (A, error) {
+	mustFunc(init, "TryFoldMerge (init)")
+	mustFunc(fold, "TryFoldMerge (fold)")
+	mustFunc(merge, "TryFoldMerge (merge)")
+	return tryFold(specOf(it), init, fold, merge)
+}
+
 // TryReduce is Reduce with an operation that can fail: it combines the
 // items of it with op, in index order, starting each run from identity()
 // (see Reduce), until a call of op returns an error. It returns the reduced

@@ -60,3 +60,27 @@ func ExampleIter_TryReduce() {
 	// 60 <nil>
 	// 0 over budget
 }
+
+// A budget that each run's total keeps, but two runs together may pass:
+// merge checks it where the runs are joined, so the sum fails however the
+// items were split.
+func ExampleTryFoldMerge() {
+	errOver := errors.New("over budget")
+	const budget = 549_999
+	check := func(total int) (int, error) {
+		if total > budget {
+			return 0, errOver
+		}
+		return total, nil
+	}
+	sum := func(n int) (int, error) {
+		return par.TryFoldMerge(par.Range(0, n), func() int { return 0 },
+			func(total, i int) (int, error) { return check(total + i%11) },
+			func(a, b int) (int, error) { return check(a + b) })
+	}
+	fmt.Println(sum(1000))
+	fmt.Println(sum(110_000)) // 550,000 in all
+	// Output:
+	// 4995 <nil>
+	// 0 over budget
+}
