@@ -197,7 +197,7 @@ func CountBySorted[T any, K cmp.Ordered](it Iterator[T], key func(T) K, opts ...
 		}
 	}
 	return &Sorted[K, int]{run: func(yield func(K, int) bool) error {
-		whole := func() map[K]int { return count(s, countFold(key)) }
+		whole := func() goiter.Seq2[K, int] { return entriesSeq(sortedEntries(count(s, countFold(key)), nil)) }
 		return reduceSorted(s, "CountBySorted", entries(keyBytes[K, int](), false, opts), fill, add, whole, yield)
 	}}
 }
@@ -318,7 +318,8 @@ func joinGroups[T any](a, b []T) []T { return append(a, b...) }
 //	users := par.DistinctSorted(par.FlatMap(par.Slice(files).WithMemory(256<<20), readUsers))
 //	for u := range users.Keys() { ... }
 //
-// It spills and merges as CountBySorted does, and has its rules.
+// It spills and merges as CountBySorted does, and has its rules; with no
+// budget it is Distinct, whose shards hold each item once, sorted.
 func DistinctSorted[T cmp.Ordered](it Iterator[T], opts ...SortedOption[T, struct{}]) *Sorted[T, struct{}] {
 	s := specOf(it)
 	fill := func(a *spillMap[T, struct{}], xs []T) {
@@ -334,8 +335,19 @@ func DistinctSorted[T cmp.Ordered](it Iterator[T], opts ...SortedOption[T, struc
 			}
 		}
 	}
+	whole := func() goiter.Seq2[T, struct{}] {
+		xs := Distinct[T](Iter[T]{s: s})
+		slices.Sort(xs)
+		return func(yield func(T, struct{}) bool) {
+			for _, x := range xs {
+				if !yield(x, struct{}{}) {
+					return
+				}
+			}
+		}
+	}
 	return &Sorted[T, struct{}]{run: func(yield func(T, struct{}) bool) error {
-		return reduceSorted(s, "DistinctSorted", entries(keyBytes[T, struct{}](), false, opts), fill, keepFirst, nil, yield)
+		return reduceSorted(s, "DistinctSorted", entries(keyBytes[T, struct{}](), false, opts), fill, keepFirst, whole, yield)
 	}}
 }
 
@@ -453,10 +465,10 @@ func keyBytes[K, V any]() func(K, V) int64 {
 
 // reduceSorted runs the operation name over s, giving yield its entries:
 // p prices and writes them, fill adds a slice of items to a goroutine's
-// map, op combines two values of a key. With no budget, whole, if not nil, gives the result as one map
-// (CountBy's, which holds each key once); otherwise the goroutines' maps
-// are merged.
-func reduceSorted[T any, K cmp.Ordered, V any](s pipe.Spec[T], name string, p pricing[K, V], fill func(a *spillMap[K, V], xs []T), op func(V, V) V, whole func() map[K]V, yield func(K, V) bool) (err error) {
+// map, op combines two values of a key. With no budget, whole, if not
+// nil, gives the result in key order, each key once (from CountBy's one
+// map, or Distinct's shards); otherwise the goroutines' maps are merged.
+func reduceSorted[T any, K cmp.Ordered, V any](s pipe.Spec[T], name string, p pricing[K, V], fill func(a *spillMap[K, V], xs []T), op func(V, V) V, whole func() goiter.Seq2[K, V], yield func(K, V) bool) (err error) {
 	parent := s.Context
 	if parent == nil {
 		parent = context.Background()
@@ -486,11 +498,12 @@ func reduceSorted[T any, K cmp.Ordered, V any](s pipe.Spec[T], name string, p pr
 		}
 	}()
 	if set.budget == 0 && whole != nil {
-		m := whole()
+		all := whole()
 		if err := parent.Err(); err != nil {
 			return context.Cause(parent)
 		}
-		return spill.Merge(set.dir, nil, [][]spill.Entry[K, V]{sortedEntries(m, nil)}, op, 2, yield)
+		all(yield)
+		return nil
 	}
 	s.Context, s.Unordered = ctx, true
 	keyedFold(s, true,
@@ -588,6 +601,17 @@ func sortedEntries[K cmp.Ordered, V any](m map[K]V, buf []spill.Entry[K, V]) []s
 	}
 	slices.SortFunc(buf, func(a, b spill.Entry[K, V]) int { return cmp.Compare(a.Key, b.Key) })
 	return buf
+}
+
+// entriesSeq returns the entries of es as a sequence.
+func entriesSeq[K cmp.Ordered, V any](es []spill.Entry[K, V]) goiter.Seq2[K, V] {
+	return func(yield func(K, V) bool) {
+		for _, e := range es {
+			if !yield(e.Key, e.Value) {
+				return
+			}
+		}
+	}
 }
 
 // mergeMaps combines the entries of the smaller map into the larger with
