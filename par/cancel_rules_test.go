@@ -360,3 +360,34 @@ func TestFloatSumBitsArePerPipeline(t *testing.T) {
 		}
 	}
 }
+
+// TestCutBehindARestream: a context done while the steps before an index
+// adapter wait for room in its buffer leaves items out, and Results and
+// TryMap say so. Taken for the end of the items, the operation's stop made
+// Results end with no error after one pair of 998.
+func TestCutBehindARestream(t *testing.T) {
+	for round := range 100 {
+		ctx, cancel := context.WithCancel(context.Background())
+		it := par.Range(0, 1000).Filter(func(int) bool { return true }).Skip(1).WithBuffer(1).WithContext(ctx)
+		stop := func(x int) (int, error) {
+			if x == 5 {
+				cancel()
+			}
+			return x, nil
+		}
+		n, last := 0, error(nil)
+		for _, err := range par.Results(it, stop) {
+			n, last = n+1, err
+		}
+		var u *par.Unfinished
+		if n < 999 && (!errors.As(last, &u) || u.Cause != context.Canceled) {
+			t.Fatalf("round %d: Results cancelled at item 5 of 999 gave %d pairs, the last with %v; want an *Unfinished of context.Canceled last", round, n, last)
+		}
+		ctx, cancel = context.WithCancel(context.Background())
+		it = it.WithContext(ctx)
+		if got, err := par.TryMap(it, stop); !errors.Is(err, context.Canceled) || got != nil {
+			t.Fatalf("round %d: TryMap cancelled at item 5 of 999 returned %d results and %v; want none and context.Canceled", round, len(got), err)
+		}
+		cancel()
+	}
+}

@@ -297,7 +297,7 @@ var diffTerms = []diffTerm{
 	{name: "TryForEachInit", api: []string{"TryForEachInit", "Iter.TryForEachInit"}, kind: tkTry, perItem: true},
 	{name: "TryFold", api: []string{"TryFold", "Iter.TryFold", "TryFoldMerge", "Iter.TryFoldMerge"}, kind: tkTry, perItem: true, folds: true},
 	{name: "TryReduce", api: []string{"Iter.TryReduce"}, kind: tkTry, perItem: true, folds: true},
-	{name: "ForEachErr", api: []string{"Iter.ForEachErr", "ItemError.Error", "ItemError.Unwrap"}, kind: tkAllErr, perItem: true},
+	{name: "ForEachErr", api: []string{"Iter.ForEachErr", "ItemError.Error", "ItemError.Unwrap", "Unfinished.Error", "Unfinished.Unwrap"}, kind: tkAllErr, perItem: true},
 	{name: "MapErr", api: []string{"MapErr", "Iter.MapErr"}, kind: tkAllErr, perItem: true},
 	{name: "Values", api: []string{"Iter.Values"}, kind: tkStream},
 	{name: "All", api: []string{"Iter.All"}, kind: tkStream},
@@ -1697,7 +1697,8 @@ type diffRun struct {
 	list    []int
 	rest    []int
 	err     error
-	keyed   map[int][]int // the keyed operations' result, canonical (diff_keyed_test.go)
+	keyed   map[int][]int   // the keyed operations' result, canonical (diff_keyed_test.go)
+	cut     *par.Unfinished // Results: the error of its last pair
 }
 
 const (
@@ -1877,10 +1878,17 @@ func (c *diffCase) runTerm(p diffPipe, r *diffRun) {
 			}
 		}
 	case "Results":
-		// Values through a function that never fails.
+		// Values through a function that never fails: the one error is
+		// an *Unfinished, last, when the context cut the pairs short.
 		for v, err := range par.Results(p.iterator(), func(v int) (int, error) { return v, nil }) {
+			if r.cut != nil {
+				c.failf("Results gave a pair after its *Unfinished")
+			}
 			if err != nil {
-				c.failf("Results gave the error %v", err)
+				if !errors.As(err, &r.cut) || v != 0 {
+					c.failf("Results gave %d with the error %v, want only an *Unfinished with 0", v, err)
+				}
+				continue
 			}
 			r.list = append(r.list, v)
 			if len(r.list) == c.breakAt {
@@ -2601,8 +2609,10 @@ func (c *diffCase) checkTry(r *diffRun, cancelled, allRan bool) {
 
 // checkAllErr: ForEachErr and MapErr return one *par.ItemError per failed
 // call that ran, with its source position, in index order; and, if a done
-// context left an item out (R3), context.Cause(ctx) last, with nil
-// results. Otherwise MapErr returns every result (non-nil), failed or not.
+// context left an item out (R3), an *par.Unfinished last, with the
+// context's cause, that names no position of an item that ran and every
+// position of an item that did not. MapErr returns the result of every
+// call that ran (non-nil): all of them, in source order, if every item ran.
 func (c *diffCase) checkAllErr(r *diffRun, cancelled, allRan bool) {
 	var errs []error
 	if r.err != nil {
@@ -2613,16 +2623,21 @@ func (c *diffCase) checkAllErr(r *diffRun, cancelled, allRan bool) {
 		}
 		errs = j.Unwrap()
 	}
+	var cut *par.Unfinished
+	if len(errs) > 0 {
+		cut, _ = errs[len(errs)-1].(*par.Unfinished)
+	}
 	leftOut := cancelled && !allRan
-	if cancelled && (c.seqKind == 3 || c.uncertain()) && len(errs) > 0 && errs[len(errs)-1] == diffCause {
+	if cancelled && (c.seqKind == 3 || c.uncertain()) && cut != nil {
 		leftOut = true // FromChan: done before the channel was seen closed (see checkTry)
 	}
 	if leftOut {
-		if len(errs) == 0 || errs[len(errs)-1] != diffCause {
-			c.failf("R3: %s returned %v with items left out by the cancellation; want the context's cause last", c.term.name, r.err)
+		if cut == nil || cut.Cause != diffCause {
+			c.failf("R3: %s returned %v with items left out by the cancellation; want an *Unfinished of the context's cause last", c.term.name, r.err)
 			return
 		}
 		errs = errs[:len(errs)-1]
+		c.checkLeft(cut)
 	}
 	got := make(map[int]int32)
 	last := -1
@@ -2647,25 +2662,66 @@ func (c *diffCase) checkAllErr(r *diffRun, cancelled, allRan bool) {
 			return
 		}
 	}
-	switch {
-	case c.term.name != "MapErr":
-	case leftOut:
-		if r.list != nil {
-			c.failf("R3: MapErr returned results with the context's cause")
-		}
-	default:
+	if c.term.name != "MapErr" {
+	} else if r.list == nil {
+		c.failf("%s: MapErr returned nil results", c.r3("model"))
+	} else if !leftOut {
 		want := make([]int, len(c.flat))
 		for k, x := range c.flat {
 			want[k] = 2*x + 1
 		}
-		if r.list == nil {
-			c.failf("%s: MapErr returned nil results, want %d", c.r3("model"), len(want))
-		} else {
-			c.checkList(c.r3("model"), r.list, want, c.n, c.n, true)
+		c.checkList(c.r3("model"), r.list, want, c.n, c.n, true)
+	} else {
+		// The results of the calls that ran, in source order, in their
+		// slots or one after the other: 2x+1 is never 0, the zero value
+		// of a slot whose item did not run.
+		var want []int
+		for i := range c.n {
+			switch calls, flat := c.calls[c.termStage][i].Load(), c.flat[c.start[i]:c.start[i+1]]; {
+			case calls == 0:
+			case int(calls) != len(flat):
+				return // some of the item's calls ran: not told apart here
+			default:
+				for _, x := range flat {
+					want = append(want, 2*x+1)
+				}
+			}
+		}
+		ran := slices.DeleteFunc(slices.Clone(r.list), func(v int) bool { return v == 0 })
+		c.checkList("R3", ran, want, 0, 0, false)
+		if len(ran) != len(want) {
+			c.failf("R3: MapErr returned %d results of calls that ran, want %d", len(ran), len(want))
 		}
 	}
 	if !cancelled {
 		c.checkExact("model", c.n)
+	}
+}
+
+// checkLeft: an *Unfinished names, in Left, the positions of the items
+// read that did not run, in increasing order below Rest (if Rest >= 0):
+// none of an item whose calls all ran, each of an item whose calls did not.
+func (c *diffCase) checkLeft(u *par.Unfinished) {
+	if !slices.IsSorted(u.Left) || len(slices.Compact(slices.Clone(u.Left))) != len(u.Left) ||
+		u.Rest >= 0 && len(u.Left) > 0 && u.Left[len(u.Left)-1] >= u.Rest {
+		c.failf("R3: %s's *Unfinished has Left %v, not increasing below Rest %d", c.term.name, u.Left, u.Rest)
+		return
+	}
+	for i := range c.n {
+		calls, pos := c.calls[c.termStage][i].Load(), c.posOfItem[i]
+		for _, p := range pos {
+			_, in := slices.BinarySearch(u.Left, p)
+			left := in || u.Rest >= 0 && p >= u.Rest
+			switch {
+			case int(calls) == len(pos) && left:
+				c.failf("R3: %s's *Unfinished names position %d (Rest %d) of source item %d, whose calls ran", c.term.name, p, u.Rest, i)
+				return
+			case calls == 0 && !left:
+				c.failf("R3: %s's *Unfinished leaves out position %d (Left %d positions, Rest %d) of source item %d, whose calls did not run",
+					c.term.name, p, len(u.Left), u.Rest, i)
+				return
+			}
+		}
 	}
 }
 
@@ -2684,6 +2740,9 @@ func (c *diffCase) r3(tag string) string {
 // made a stream of a stream (R4).
 func (c *diffCase) checkStream(r *diffRun, cancelled, allRan bool) {
 	got := r.list
+	if c.term.name == "Results" {
+		c.checkCut(r, cancelled)
+	}
 	if c.unordered && c.blocking > 0 {
 		c.checkUnorderedStream(got, cancelled)
 		return
@@ -2713,6 +2772,22 @@ func (c *diffCase) checkStream(r *diffRun, cancelled, allRan bool) {
 		if pulled, most := c.pulled.Load(), c.pullBound(last, buffer); pulled > int64(most) {
 			c.failf("R4: the body broke at source item %d, and %d items were pulled, over the %d that the buffer %d allows through %d restreams", last, pulled, most, buffer, c.streams)
 		}
+	}
+}
+
+// checkCut: Results ends with an *Unfinished, holding the context's cause
+// alone, when a done context cut its pairs short (R1, R3), and only under
+// a done context: a body that broke sees none.
+func (c *diffCase) checkCut(r *diffRun, cancelled bool) {
+	broke := c.breakAt > 0 && len(r.list) == c.breakAt
+	switch u := r.cut; {
+	case u == nil && cancelled && !broke && len(r.list) < len(c.flat):
+		c.failf("R3: Results gave %d pairs of %d under a done context, and no *Unfinished", len(r.list), len(c.flat))
+	case u == nil:
+	case !cancelled || broke:
+		c.failf("R1: Results gave %v, with no context done or after its body broke", u)
+	case u.Cause != diffCause || u.Left != nil || u.Rest != -1:
+		c.failf("R3: Results gave %#v, want the context's cause alone", u)
 	}
 }
 

@@ -108,7 +108,9 @@
 // [TryForEachInit] and [TryMapInit] do the same with a value per goroutine,
 // as ForEachInit and MapInit. [Iter.ForEachErr] and [MapErr] (every result)
 // run every item instead and return every failure: an errors.Join of one
-// [ItemError] per failed call, with the item's index, in index order.
+// [ItemError] per failed call, with the item's index, in index order. Under
+// a done context they, and [Results], keep what ran and end with an
+// [Unfinished] that names the items left.
 //
 // Context: [Iter.WithContext] stops a pipeline between blocks; its doc says
 // what each operation then returns, and which calls take no context.

@@ -30,6 +30,56 @@ func (e *ItemError) Error() string { return fmt.Sprintf("gopar: item %d: %v", e.
 // Unwrap returns Err.
 func (e *ItemError) Unwrap() error { return e.Err }
 
+// Unfinished is the error with which ForEachErr, MapErr and Results say
+// that they stopped before every item ran: a done context (WithContext)
+// stopped them, or a source that can fail (FromWalk, FromSeqErr,
+// ReadLines) failed. These operations run every item whatever its call
+// returns, so they keep what ran: MapErr returns the result of every call
+// that ran, ForEachErr and MapErr every failure among them, and Results
+// gives each pair as it comes. The Unfinished comes last, after those
+// failures in the errors.Join that the operation returns (in Results, as
+// the last pair's error, with U's zero value), and unwraps to Cause, so
+// errors.Is(err, context.DeadlineExceeded) and errors.Is(err, fs.ErrNotExist)
+// still tell why.
+//
+// Left and Rest say what did not run, in source positions as
+// ItemError.Index counts them. Over a Slice or a Range, Left names every
+// item that did not run and Rest is -1; over a source read as it runs
+// (FromSeq, FromWalk and the like), the items from position Rest on were
+// never read, and Left names the items before it that did not run. Over a
+// Slice or a Range without adapters that drop or add items (Filter,
+// FlatMap), MapErr's result i is that of item i, and the slots of the
+// items in Left hold U's zero value; otherwise MapErr returns the results
+// of the calls that ran, in source order (over FromSeq with no such
+// adapter: those of the positions below Rest that Left does not name).
+// Results gives its pairs in source order (or, with Unordered and
+// Blocking, as they finish), and its Unfinished holds the cause alone:
+// Left is nil and Rest is -1.
+//
+// A context done after every item ran changes nothing: the operation
+// returns as if it had no context.
+type Unfinished struct {
+	Cause error // context.Cause of the operation's context, or the source's error
+	Left  []int // positions, in increasing order, of the items read that did not run
+	Rest  int   // the first position never read, -1 if the source was read to its end
+}
+
+// Error says how many items did not run, and why.
+func (e *Unfinished) Error() string {
+	switch {
+	case e.Rest >= 0 && len(e.Left) == 0:
+		return fmt.Sprintf("gopar: stopped before source position %d: %v", e.Rest, e.Cause)
+	case e.Rest >= 0:
+		return fmt.Sprintf("gopar: %d items did not run, nor any from source position %d on: %v", len(e.Left), e.Rest, e.Cause)
+	case e.Left == nil:
+		return fmt.Sprintf("gopar: stopped before every item ran: %v", e.Cause)
+	}
+	return fmt.Sprintf("gopar: %d items did not run: %v", len(e.Left), e.Cause)
+}
+
+// Unwrap returns Cause.
+func (e *Unfinished) Unwrap() error { return e.Cause }
+
 // ForEachErr calls f for every item, in parallel, whatever the calls
 // return, and returns every failure: nil if no call returned an error, and
 // otherwise the errors.Join of one *ItemError per failed call, in index
@@ -55,12 +105,12 @@ func (e *ItemError) Unwrap() error { return e.Err }
 // operation (see Iter.WithContext): no block of items starts once it is
 // done (in Blocking mode, no item), and calls already running finish. If
 // the context left an item out, the error returned is the errors.Join of
-// the failures of the calls that ran, in index order, then
-// context.Cause(ctx), last and not wrapped in an ItemError. If every item
-// ran, the context changes nothing, even if it was done by the end: the
-// error is nil or the failures alone, as without a context. So
-// errors.Is(err, context.Canceled) (or the cause's own error) tells whether
-// items were left out.
+// the failures of the calls that ran, in index order, then an *Unfinished
+// that names the items that did not run and unwraps to context.Cause(ctx).
+// If every item ran, the context changes nothing, even if it was done by
+// the end: the error is nil or the failures alone, as without a context.
+// So errors.As(err, &u) with u an *Unfinished (or errors.Is(err,
+// context.Canceled)) tells whether items were left out.
 //
 // A panic in f stops the loop and is re-raised in the caller as a *Panic,
 // and a runtime.Goexit in f ends the caller's goroutine, as in ForEach. It
@@ -80,10 +130,12 @@ func (it Iter[T]) ForEachErr(f func(T) error) error {
 // returned with its error. It is conc's iter.MapErr, where TryMap stops at
 // the first error and returns no results.
 //
-// A done context (WithContext) that left an item out gives a nil slice, and
-// the joined failures of the calls that ran followed by
-// context.Cause(ctx); one that left none out changes nothing. See
-// ForEachErr for the rules, panics and Goexit.
+// A done context (WithContext) or a failed source that left an item out
+// gives the results of the calls that ran, in their slots, and the joined
+// failures of those calls followed by an *Unfinished that names the items
+// left: a deadline keeps the work finished before it (see Unfinished). A
+// context done after every item ran changes nothing. See ForEachErr for the
+// rules, panics and Goexit.
 func MapErr[T, U any](it Iterator[T], f func(T) (U, error)) ([]U, error) {
 	mustFunc(f, "MapErr")
 	return mapErr(specOf(it), f, true, "MapErr")
@@ -93,23 +145,24 @@ func MapErr[T, U any](it Iterator[T], f func(T) (U, error)) ([]U, error) {
 // are dropped. op names the operation in panics.
 //
 // The loop has no Stop: every block that starts runs all its items, and
-// each run keeps its failures, in index order, beside its results. The
-// runs are combined in index order, all of them (AllRuns): a failure counts
-// wherever it came from, and a loop that a done context stopped returns no
-// results.
+// each run keeps its failures, in index order, beside its results and the
+// positions it covered. The runs are combined in index order, all of them
+// (AllRuns): a failure counts wherever it came from, and a loop that a done
+// context stopped returns the results of every call that ran, with an
+// *Unfinished that names the positions left.
 func mapErr[T, U any](s pipe.Spec[T], f func(T) (U, error), collect bool, op string) ([]U, error) {
 	type part struct {
-		out     []U     // filtered sources: this run's results
-		errs    []error // this run's failures, *ItemError, in index order
-		indexes uint64  // how many indexes the folds covered: all, unless cancelled
+		out  []U       // filtered sources: this run's results
+		errs []error   // this run's failures, *ItemError, in index order
+		ran  []posSpan // the positions its folds covered, from base, in order
 	}
 	base := s.Lo
 	var out []U
 	// The items of the source: a seq's are known once it has ended by
 	// itself (SeqLen); one that the loop stopped had items left.
-	total, known := uint64(s.Hi)-uint64(s.Lo), !pipe.IsSeq(&s)
+	total, known := 0, !pipe.IsSeq(&s)
 	if known {
-		length(s, op) // the positions must fit an int
+		total = length(s, op) // the positions must fit an int
 	}
 	if collect && !pipe.Filtered(&s) {
 		// Every result has a known place: write it there directly.
@@ -117,7 +170,7 @@ func mapErr[T, U any](s pipe.Spec[T], f func(T) (U, error), collect bool, op str
 	}
 	r := pipe.Run(s.Config, s.Lo, s.Hi, pipe.Reducer[part]{
 		Fold: func(acc part, lo, hi int) part {
-			acc.indexes += uint64(hi - lo)
+			acc.ran = addSpan(acc.ran, posSpan{lo - base, hi - base})
 			s.EachIndex(lo, hi, func(i int, v T) {
 				u, err := f(v)
 				if err != nil {
@@ -134,24 +187,21 @@ func mapErr[T, U any](s pipe.Spec[T], f func(T) (U, error), collect bool, op str
 		Combine: func(a, b part) part {
 			a.out = append(a.out, b.out...)
 			a.errs = append(a.errs, b.errs...)
-			a.indexes += b.indexes
+			for _, x := range b.ran {
+				a.ran = addSpan(a.ran, x)
+			}
 			return a
 		},
 		AllRuns: true, // a failure counts wherever it came from
-		SeqLen:  func(n int) { total, known = uint64(n), true },
+		SeqLen:  func(n int) { total, known = n, true },
 	})
-	if err := sourceErr(&s); err != nil {
-		// A source failed (FromWalk, ReadLines): its error follows the
-		// failures of its items.
-		return nil, errors.Join(append(r.errs, err)...)
-	}
-	if s.Context != nil && (!known || r.indexes < total) {
-		// The context stopped the loop before every item ran.
-		return nil, errors.Join(append(r.errs, context.Cause(s.Context))...)
+	errs := r.errs
+	if u := unfinished(&s, r.ran, total, known); u != nil {
+		errs = append(errs, u)
 	}
 	var err error
-	if len(r.errs) > 0 {
-		err = errors.Join(r.errs...)
+	if len(errs) > 0 {
+		err = errors.Join(errs...)
 	}
 	switch {
 	case out != nil || !collect:
@@ -160,4 +210,59 @@ func mapErr[T, U any](s pipe.Spec[T], f func(T) (U, error), collect bool, op str
 		return []U{}, err
 	}
 	return r.out, err
+}
+
+// posSpan is the source positions [lo, hi).
+type posSpan struct{ lo, hi int }
+
+// addSpan appends x to spans, which end at or before x starts, joining it
+// to the last if they touch.
+func addSpan(spans []posSpan, x posSpan) []posSpan {
+	if n := len(spans); n > 0 && spans[n-1].hi == x.lo {
+		spans[n-1].hi = x.hi
+		return spans
+	}
+	return append(spans, x)
+}
+
+// unfinished returns the *Unfinished of a loop over s whose folds covered
+// the positions ran, nil if it ran every item: total is the number of
+// source positions if known, or (over a seq that did not end by itself)
+// not. A failed source stops the loop as a done context does; it comes
+// first.
+func unfinished[T any](s *pipe.Spec[T], ran []posSpan, total int, known bool) *Unfinished {
+	covered, end := 0, 0
+	for _, x := range ran {
+		covered += x.hi - x.lo
+		end = max(end, x.hi)
+	}
+	u := &Unfinished{Cause: sourceErr(s), Rest: -1}
+	switch {
+	case u.Cause != nil:
+		u.Rest = end // nothing past what the loop read
+		if known {
+			u.Rest = total
+		}
+	case s.Context == nil || known && covered == total:
+		return nil // every item ran, whatever the context says now
+	default:
+		u.Cause = context.Cause(s.Context)
+	}
+	if !known {
+		u.Rest, total = end, end
+	}
+	if covered < total {
+		u.Left = make([]int, 0, total-covered)
+		at := 0
+		for _, x := range ran {
+			for i := at; i < x.lo; i++ {
+				u.Left = append(u.Left, i)
+			}
+			at = x.hi
+		}
+		for i := at; i < total; i++ {
+			u.Left = append(u.Left, i)
+		}
+	}
+	return u
 }

@@ -2,6 +2,7 @@ package par_test
 
 import (
 	"bytes"
+	"context"
 	"errors"
 	"fmt"
 	"io/fs"
@@ -70,6 +71,38 @@ func ExampleItemError() {
 
 // A buffer per goroutine, and the first error: TryMap with MapInit's
 // per-goroutine value.
+// A deadline that ends a fan-out early loses no finished work: MapErr
+// returns every result that finished, in its slot, and an *Unfinished that
+// names the items left, to retry or report. Here the context ends during
+// the fourth call (one call at a time, so that the output is the same on
+// every run).
+func ExampleUnfinished() {
+	ctx, cancel := context.WithCancelCause(context.Background())
+	defer cancel(nil)
+	files := []string{"a", "b", "c", "d", "e", "f"}
+	digests, err := par.MapErr(par.Slice(files).Blocking(1).WithContext(ctx), func(name string) (string, error) {
+		if name == "d" {
+			cancel(context.DeadlineExceeded)
+		}
+		return "sum(" + name + ")", nil
+	})
+	fmt.Printf("%q\n", digests)
+	var u *par.Unfinished
+	if errors.As(err, &u) {
+		for _, i := range u.Left {
+			fmt.Println("not hashed:", files[i])
+		}
+	}
+	fmt.Println(err)
+	fmt.Println(errors.Is(err, context.DeadlineExceeded))
+	// Output:
+	// ["sum(a)" "sum(b)" "sum(c)" "sum(d)" "" ""]
+	// not hashed: e
+	// not hashed: f
+	// gopar: 2 items did not run: context deadline exceeded
+	// true
+}
+
 func ExampleTryMapInit() {
 	records := []string{"ann,3", "bob,5", "cy,x", "dee,7"}
 	render := func(buf *bytes.Buffer, rec string) (string, error) {

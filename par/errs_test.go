@@ -258,11 +258,18 @@ func TestErrContext(t *testing.T) {
 		} {
 			var calls atomic.Int32
 			got, err := par.MapErr(it, func(v int) (int, error) { calls.Add(1); return v, boom(v) })
-			if got != nil || calls.Load() != 0 {
-				t.Errorf("%s: %d calls, %d results under a context done before the start", name, calls.Load(), len(got))
-			}
-			if errs := joined(t, err); len(errs) != 1 || errs[0] != cause || !errors.Is(err, cause) {
-				t.Errorf("%s: %v, want the joined cause alone", name, err)
+			errs := joined(t, err)
+			u, _ := errs[len(errs)-1].(*par.Unfinished)
+			switch {
+			case calls.Load() != 0:
+				t.Errorf("%s: %d calls under a context done before the start", name, calls.Load())
+			case len(errs) != 1 || u == nil || u.Cause != cause || !errors.Is(err, cause):
+				t.Errorf("%s: %v, want an *Unfinished of the cause alone", name, err)
+			case name == "FromSeq" && (got == nil || len(got) != 0 || u.Left != nil || u.Rest != 0):
+				t.Errorf("%s: %d results and %+v; want no results, nothing left and Rest 0", name, len(got), u)
+			case name != "FromSeq" && (len(got) != 1000 || slices.ContainsFunc(got, func(v int) bool { return v != 0 }) ||
+				len(u.Left) != 1000 || u.Left[999] != 999 || u.Rest != -1):
+				t.Errorf("%s: %d results and %d left, Rest %d; want 1000 zero slots, every item left and Rest -1", name, len(got), len(u.Left), u.Rest)
 			}
 		}
 	})
@@ -291,7 +298,7 @@ func TestErrContext(t *testing.T) {
 				if v == 3 || v == 40 {
 					return v, boom(v)
 				}
-				return v, nil
+				return v + 1, nil
 			})
 			for i := range calls {
 				if c := calls[i].Load(); i <= 40 && c != 1 || i > 40 && c != 0 {
@@ -299,10 +306,21 @@ func TestErrContext(t *testing.T) {
 				}
 			}
 			errs := joined(t, err)
-			if got != nil || len(errs) != 3 || errs[2] != cause {
-				t.Fatalf("%s: %d results, %v; want nil and items 3's and 40's errors then the cause", name, len(got), err)
+			u, _ := errs[len(errs)-1].(*par.Unfinished)
+			if len(errs) != 3 || u == nil || u.Cause != cause {
+				t.Fatalf("%s: %v; want items 3's and 40's errors then an *Unfinished of the cause", name, err)
 			}
 			checkItemErrors(t, name, errs[:2], []int{3, 40})
+			want := make([]int, 41)
+			for i := range want {
+				want[i] = i + 1
+			}
+			want[3], want[40] = 3, 40
+			if seq := strings.HasPrefix(name, "FromSeq"); seq && (!slices.Equal(got, want) || u.Left != nil || u.Rest != 41) ||
+				!seq && (len(got) != 1000 || !slices.Equal(got[:41], want) || slices.ContainsFunc(got[41:], func(v int) bool { return v != 0 }) ||
+					len(u.Left) != 959 || u.Left[0] != 41 || u.Rest != -1) {
+				t.Fatalf("%s: %d results (%v...) and %d left (Rest %d); want the 41 that ran, %v, and the others left", name, len(got), got[:min(len(got), 45)], len(u.Left), u.Rest, want)
+			}
 		}
 	})
 
@@ -381,10 +399,16 @@ func TestErrContext(t *testing.T) {
 				continue
 			}
 			errs := joined(t, err)
-			if len(errs) == 0 || errs[len(errs)-1] != cause {
-				t.Fatalf("%d workers: %v, want the cause last", w, err)
+			u, _ := errs[len(errs)-1].(*par.Unfinished)
+			if u == nil || u.Cause != cause {
+				t.Fatalf("%d workers: %v, want an *Unfinished of the cause last", w, err)
 			}
 			checkItemErrors(t, fmt.Sprint(w, " workers"), errs[:len(errs)-1], want)
+			for i := range calls {
+				if _, in := slices.BinarySearch(u.Left, i); in != (calls[i].Load() == 0) {
+					t.Fatalf("%d workers: item %d ran %d times, and Left names it: %v", w, i, calls[i].Load(), in)
+				}
+			}
 		}
 	})
 }
@@ -459,3 +483,72 @@ func TestItemError(t *testing.T) {
 type failAtErr struct{ at int }
 
 func (e *failAtErr) Error() string { return fmt.Sprint("failed at ", e.at) }
+
+// TestDeadlineKeepsWhatRan is the I/O fan-out under a deadline: 20,000
+// calls, 16 at a time, and a context that ends once 1,000 have returned.
+// MapErr keeps the result of every call that ran, in its slot, and names
+// every item that did not; Results, unordered, gives every finished call's
+// pair and then the *Unfinished. Before, MapErr returned no result at all
+// and Results ended with no error.
+func TestDeadlineKeepsWhatRan(t *testing.T) {
+	n := 20_000 / race.Scale
+	paths := errsItems(n)
+	digest := func(v int) string { return fmt.Sprint("digest ", v) }
+	for _, results := range []bool{false, true} {
+		ctx, cancel := context.WithCancelCause(context.Background())
+		var returned atomic.Int64
+		calls := make([]atomic.Int32, n)
+		hash := func(v int) (string, error) {
+			calls[v].Add(1)
+			if returned.Add(1) == int64(n/20) {
+				cancel(context.DeadlineExceeded)
+			}
+			return digest(v), nil
+		}
+		it := par.Slice(paths).Blocking(16).WithContext(ctx)
+		var got []string
+		var err error
+		if results {
+			got = make([]string, n)
+			for d, e := range par.Results(it.Unordered(), hash) {
+				if e != nil {
+					err = e
+					continue
+				}
+				var v int
+				fmt.Sscanf(d, "digest %d", &v)
+				got[v] = d
+			}
+		} else {
+			got, err = par.MapErr(it, hash)
+			if errs := joined(t, err); len(errs) != 1 {
+				t.Fatalf("MapErr: %v, want the *Unfinished alone", err)
+			}
+		}
+		var u *par.Unfinished
+		if !errors.As(err, &u) || !errors.Is(err, context.DeadlineExceeded) || u.Rest != -1 {
+			t.Fatalf("results %v: %v, want an *Unfinished of the deadline", results, err)
+		}
+		kept, ran := 0, 0
+		for i := range n {
+			switch c := calls[i].Load(); {
+			case c > 1:
+				t.Fatalf("results %v: item %d ran %d times", results, i, c)
+			case c == 1:
+				ran++
+				if got[i] == digest(i) {
+					kept++
+				}
+			case got[i] != "":
+				t.Fatalf("results %v: item %d did not run, and its slot holds %q", results, i, got[i])
+			}
+			if _, in := slices.BinarySearch(u.Left, i); !results && in != (calls[i].Load() == 0) {
+				t.Fatalf("MapErr: item %d ran %d times, and Left names it: %v", i, calls[i].Load(), in)
+			}
+		}
+		if kept != ran || ran >= n {
+			t.Fatalf("results %v: %d of the %d calls that ran kept (of %d items)", results, kept, ran, n)
+		}
+		cancel(nil)
+	}
+}

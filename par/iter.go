@@ -204,9 +204,11 @@ func (it Iter[T]) WithPool(pool *Pool) Iter[T] {
 // (see TryForEach for which one). If no call failed, they return
 // context.Cause(ctx) when the context left an item out, and nil (TryMap
 // with every result) when every item ran, even if ctx was done by the end:
-// over an empty input, a done context gives nil. ForEachErr and MapErr
-// return the failures of the calls that ran, and context.Cause(ctx) last
-// when the context left an item out.
+// over an empty input, a done context gives nil. ForEachErr, MapErr and
+// Results, which run every item whatever it returns, keep what ran: the
+// result of every call that ran, its failures, and an *Unfinished last
+// that names the items left out and unwraps to context.Cause(ctx) (see
+// Unfinished).
 //
 // Every terminal operation of an iterator observes it, the block API of a
 // Range (Ints.Blocks, ReduceBlocks) and Chunks included. The calls that take

@@ -1,6 +1,7 @@
 package par
 
 import (
+	"context"
 	"fmt"
 	goiter "iter"
 
@@ -54,7 +55,7 @@ func (it Iter[T]) Values() goiter.Seq[T] {
 	s := it.s
 	if s.Unordered && s.Blocking > 0 {
 		return func(yield func(T) bool) {
-			for _, items := range pipe.StreamUnordered(s) {
+			for _, items := range pipe.StreamUnordered(s, nil) {
 				for _, v := range items {
 					if !yield(v) {
 						return
@@ -87,7 +88,7 @@ func (it Iter[T]) All() goiter.Seq2[int, T] {
 	s := it.s
 	if s.Unordered && s.Blocking > 0 {
 		return func(yield func(int, T) bool) {
-			for pos, items := range pipe.StreamUnordered(s) {
+			for pos, items := range pipe.StreamUnordered(s, nil) {
 				for k, v := range items {
 					if !yield(pos[k]-s.Lo, v) {
 						return
@@ -128,26 +129,45 @@ func (it Iter[T]) All() goiter.Seq2[int, T] {
 // returned them (wrap the error in f with what the loop needs to know of
 // the item). The loop body decides what an error does: a break or a
 // return stops the work and leaves no goroutine behind, as out of Values.
-// A source that failed (FromWalk, ReadLines) gives its error last, with
-// U's zero value. A done context ends the pairs after a prefix, as
-// Values's items (check ctx.Err()), and a panic in f is re-raised in the
-// loop's goroutine, as in Values.
+// A done context (WithContext) that left items out, or a source that
+// failed (FromWalk, ReadLines), gives a last pair of U's zero value and an
+// *Unfinished that unwraps to the cause: the pairs end early, never
+// silently. As out of Values, the pairs before it are a prefix of the
+// source (with Unordered and Blocking, every call that finished). A panic
+// in f is re-raised in the loop's goroutine, as in Values.
 func Results[T, U any](it Iterator[T], f func(T) (U, error)) goiter.Seq2[U, error] {
 	mustFunc(f, "Results")
 	s := specOf(it)
-	pairs := Iter[outcome[U]]{pipe.MapSpec(s, func(v T) outcome[U] {
+	pairs := pipe.MapSpec(s, func(v T) outcome[U] {
 		u, err := f(v)
 		return outcome[U]{u, err}
-	})}.Values()
+	})
 	return func(yield func(U, error) bool) {
-		for o := range pairs {
-			if !yield(o.v, o.err) {
-				return
+		cut := false
+		if pairs.Unordered && pairs.Blocking > 0 {
+			for _, part := range pipe.StreamUnordered(pairs, &cut) {
+				for _, o := range part {
+					if !yield(o.v, o.err) {
+						return
+					}
+				}
+			}
+		} else {
+			for part := range pipe.StreamCut(pairs, &cut) {
+				for _, o := range part {
+					if !yield(o.v, o.err) {
+						return
+					}
+				}
 			}
 		}
-		if err := sourceErr(&s); err != nil {
+		u := &Unfinished{Cause: sourceErr(&s), Rest: -1}
+		if u.Cause == nil && cut && s.Context != nil {
+			u.Cause = context.Cause(s.Context)
+		}
+		if u.Cause != nil {
 			var zero U
-			yield(zero, err)
+			yield(zero, u)
 		}
 	}
 }

@@ -107,8 +107,15 @@ func runBatches[T any](s Spec[T], up Config, c *credit, need int, emit func([]T)
 	r := partCollector(&t)
 	done := up.done()
 	stopped, cut := false, false
+	// A reservation refused means that the operation stopped the pump
+	// while it waited for room: not every item was handed out.
+	reserve := func(n int) bool {
+		ok := c.reserve(n)
+		stopped = stopped || !ok
+		return ok
+	}
 	b := newBatching(cfg, max(1, c.limit/creditBatches))
-	b.reserve = c.reserve
+	b.reserve = reserve
 	body := func(lo, hi int) bool {
 		part := Run(cfg, lo, hi, r)
 		items := part.items
@@ -130,7 +137,7 @@ func runBatches[T any](s Spec[T], up Config, c *credit, need int, emit func([]T)
 		if need >= 0 {
 			b.reserve = func(int) bool {
 				b.size = max(1, min(b.size, need))
-				return need > 0 && c.reserve(b.size)
+				return need > 0 && reserve(b.size)
 			}
 		}
 		src.batches(b, done, body)

@@ -129,7 +129,13 @@ func leastBuffer(cfg Config) int {
 // ranges over the result; see the comment above. Each range over the
 // result runs the pipeline once. On a closed pool it panics with
 // runtime.ErrClosed when the range starts.
-func Stream[T any](s Spec[T]) stditer.Seq[[]T] {
+func Stream[T any](s Spec[T]) stditer.Seq[[]T] { return StreamCut(s, nil) }
+
+// StreamCut is Stream that, once a range over the result has ended by
+// itself (the loop body did not break), sets *cut, if cut is not nil, to
+// whether a done context stopped the loop before every source position ran
+// (the items given are then a prefix).
+func StreamCut[T any](s Spec[T], cut *bool) stditer.Seq[[]T] {
 	return func(yield func([]T) bool) {
 		if p := s.Pool; p != nil && p.Closed() {
 			panic(runtime.ErrClosed)
@@ -153,9 +159,12 @@ func Stream[T any](s Spec[T]) stditer.Seq[[]T] {
 		defer finish() // after the producer has ended (stop)
 		disarm, returned := streamSlow(&cfg), false
 		defer func() { disarm(returned) }()
-		collect := collector(&s)
+		collect, short := counted(collector(&s), &s, cut != nil)
 		st.wait.Add(1)
-		go st.produce(func() { Run(cfg, s.Lo, s.Hi, collect) })
+		go st.produce(func() {
+			Run(cfg, s.Lo, s.Hi, collect)
+			st.cut = short()
+		})
 		defer st.stop(cancel) // the loop body panicked: its panic goes on
 		for {
 			part, ok := st.next()
@@ -175,7 +184,32 @@ func Stream[T any](s Spec[T]) stditer.Seq[[]T] {
 		}
 		st.end()
 		returned = true
+		if cut != nil {
+			*cut = st.cut // written before the producer ended
+		}
 	}
+}
+
+// counted returns r with its Fold counting the source positions that it
+// covers, if watch is set, and a function to call once the loop has
+// returned that reports whether some position of s did not run (over a
+// seq, also one past those it pulled: unless the seq ended by itself).
+func counted[A, T any](r Reducer[A], s *Spec[T], watch bool) (Reducer[A], func() bool) {
+	if !watch {
+		return r, func() bool { return false }
+	}
+	var folded atomic.Int64
+	total := int64(span(s.Lo, s.Hi))
+	if s.seq != nil {
+		total = -1 // until SeqLen, which Run calls on the goroutine that called it
+	}
+	fold := r.Fold
+	r.Fold = func(acc A, lo, hi int) A {
+		folded.Add(int64(hi - lo))
+		return fold(acc, lo, hi)
+	}
+	r.SeqLen = func(n int) { total = int64(n) }
+	return r, func() bool { return total < 0 || folded.Load() < total }
 }
 
 // collector is the Reducer that collects the items of a part in order.
@@ -225,6 +259,7 @@ type stream struct {
 	// How the producer ended, written before ended is set.
 	fail any  // what it panicked with
 	exit bool // its goroutine called runtime.Goexit
+	cut  bool // a done context stopped the loop early (StreamCut)
 }
 
 // streamPart is the items of a part; over a seq, hi is the position its
@@ -433,8 +468,9 @@ func runStream[A any](cfg Config, lo, hi int, r Reducer[A]) A {
 // loop runs on a producer goroutine as for Stream, on the blocking driver,
 // whose goroutines wait to hand their items over while the body is busy:
 // at most the limit's calls run, and as many blocks wait, ahead of the
-// body. Stopping, panics and runtime.Goexit are as for Stream.
-func StreamUnordered[T any](s Spec[T]) stditer.Seq2[[]int, []T] {
+// body. Stopping, panics and runtime.Goexit are as for Stream, and cut is
+// as for StreamCut.
+func StreamUnordered[T any](s Spec[T], cut *bool) stditer.Seq2[[]int, []T] {
 	return func(yield func([]int, []T) bool) {
 		if p := s.Pool; p != nil && p.Closed() {
 			panic(runtime.ErrClosed)
@@ -479,11 +515,13 @@ func StreamUnordered[T any](s Spec[T]) stditer.Seq2[[]int, []T] {
 				return acc
 			},
 		}
+		emit, short := counted(emit, &s, cut != nil)
 		st.wait.Add(1)
 		go st.produce(func() {
 			defer close(parts)
 			defer func() { st.stats.source(int(most.Load()), 0, 0) }()
 			Run(cfg, s.Lo, s.Hi, emit)
+			st.cut = short()
 		})
 		defer st.stop(cancel) // the loop body panicked: its panic goes on
 		for {
@@ -507,6 +545,9 @@ func StreamUnordered[T any](s Spec[T]) stditer.Seq2[[]int, []T] {
 		}
 		st.end()
 		returned = true
+		if cut != nil {
+			*cut = st.cut // written before parts was closed
+		}
 	}
 }
 
