@@ -324,11 +324,13 @@ func DistinctSorted[T cmp.Ordered](it Iterator[T], opts ...SortedOption[T, struc
 	s := specOf(it)
 	fill := func(a *spillMap[T, struct{}], xs []T) {
 		m, size := a.m, a.set.size
-		for _, x := range xs {
-			if size == nil {
+		if size == nil {
+			for _, x := range xs {
 				m[x] = struct{}{}
-				continue
 			}
+			return
+		}
+		for _, x := range xs {
 			if _, ok := m[x]; !ok {
 				m[x] = struct{}{}
 				a.extra += size(x, struct{}{})
@@ -394,18 +396,20 @@ func EntryCodec[K cmp.Ordered, V any](enc func(buf []byte, k K, v V) []byte, dec
 	return SortedOption[K, V]{format: spill.Bytes(enc, dec)}
 }
 
-// pricing is how an operation prices and writes its entries.
+// pricing is how an operation prices and writes its entries: the options
+// in effect (size nil: no bytes counted past the entry's own), and whether
+// the user's size function is to be called again on each change of a
+// value.
 type pricing[K cmp.Ordered, V any] struct {
-	size   func(K, V) int64 // the bytes an entry points to; nil: none counted
-	grows  bool             // size is the user's, over values that change: call it on each change
-	format spill.Format[K, V]
+	SortedOption[K, V]
+	grows bool
 }
 
 // entries returns the pricing of an operation from its default size
 // function (nil if none), whether its values change, and the options.
 func entries[K cmp.Ordered, V any](size func(K, V) int64, changes bool, opts []SortedOption[K, V]) pricing[K, V] {
 	user := false
-	p := pricing[K, V]{size: size}
+	p := pricing[K, V]{SortedOption: SortedOption[K, V]{size: size}}
 	for _, o := range opts {
 		if o.size != nil {
 			p.size, user = o.size, true
