@@ -128,9 +128,20 @@ var tryForms = []struct {
 	}},
 	{"ForEachErr", func(it par.Iter[int]) error { return it.ForEachErr(func(int) error { return nil }) }},
 	{"MapErr", func(it par.Iter[int]) error {
+		// A failed walk keeps what ran: the results of the items read, in
+		// order, and an *Unfinished that says where the reading stopped.
 		out, err := par.MapErr(it, func(i int) (int, error) { return i, nil })
-		if err != nil && out != nil {
-			return fmt.Errorf("MapErr returned %d results with %w", len(out), err)
+		var u *par.Unfinished
+		inOrder := func() bool {
+			for k, i := range out {
+				if i != k {
+					return false
+				}
+			}
+			return true
+		}
+		if err != nil && (!errors.As(err, &u) || u.Rest < 0 || u.Left != nil || len(out) != u.Rest || !inOrder()) {
+			return fmt.Errorf("MapErr returned %d results with %w, want those of the items read", len(out), err)
 		}
 		return err
 	}},
