@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	goiter "iter"
 
 	"github.com/gopar-dev/gopar/internal/pipe"
 )
@@ -54,27 +55,54 @@ func (e *ItemError) Unwrap() error { return e.Err }
 // adapter: those of the positions below Rest that Left does not name).
 // Results gives its pairs in source order (or, with Unordered and
 // Blocking, as they finish), and its Unfinished holds the cause alone:
-// Left is nil and Rest is -1.
+// Left gives nothing and Rest is -1.
 //
 // A context done after every item ran changes nothing: the operation
 // returns as if it had no context.
+//
+// It holds the items left as ranges of positions, whatever their number:
+// a Range of a billion items cancelled at its start costs a few words.
 type Unfinished struct {
 	Cause error // context.Cause of the operation's context, or the source's error
-	Left  []int // positions, in increasing order, of the items read that did not run
 	Rest  int   // the first position never read, -1 if the source was read to its end
+	left  []posSpan
+}
+
+// Left returns the positions, in increasing order, of the items read that
+// did not run.
+func (e *Unfinished) Left() goiter.Seq[int] {
+	return func(yield func(int) bool) {
+		for _, x := range e.left {
+			for i := x.lo; i < x.hi; i++ {
+				if !yield(i) {
+					return
+				}
+			}
+		}
+	}
+}
+
+// LeftCount returns the number of positions that Left gives.
+func (e *Unfinished) LeftCount() int {
+	n := 0
+	for _, x := range e.left {
+		n += x.hi - x.lo
+	}
+	return n
 }
 
 // Error says how many items did not run, and why.
 func (e *Unfinished) Error() string {
+	n := e.LeftCount()
 	switch {
-	case e.Rest >= 0 && len(e.Left) == 0:
+	case e.Rest >= 0 && n == 0:
 		return fmt.Sprintf("gopar: stopped before source position %d: %v", e.Rest, e.Cause)
 	case e.Rest >= 0:
-		return fmt.Sprintf("gopar: %d items did not run, nor any from source position %d on: %v", len(e.Left), e.Rest, e.Cause)
-	case e.Left == nil:
+		return fmt.Sprintf("gopar: %d items did not run, nor any from source position %d on: %v", n, e.Rest, e.Cause)
+	case n == 0:
 		return fmt.Sprintf("gopar: stopped before every item ran: %v", e.Cause)
 	}
-	return fmt.Sprintf("gopar: %d items did not run: %v", len(e.Left), e.Cause)
+	return fmt.Sprintf("gopar: %d items did not run: %v", n, e.Cause)
 }
 
 // Unwrap returns Cause.
@@ -231,7 +259,7 @@ func addSpan(spans []posSpan, x posSpan) []posSpan {
 // not. A failed source stops the loop as a done context does; it comes
 // first.
 func unfinished[T any](s *pipe.Spec[T], ran []posSpan, total int, known bool) *Unfinished {
-	covered, end := 0, 0
+	covered, end := 0, 0 // positions that ran, and the end of the last
 	for _, x := range ran {
 		covered += x.hi - x.lo
 		end = max(end, x.hi)
@@ -251,18 +279,12 @@ func unfinished[T any](s *pipe.Spec[T], ran []posSpan, total int, known bool) *U
 	if !known {
 		u.Rest, total = end, end
 	}
-	if covered < total {
-		u.Left = make([]int, 0, total-covered)
-		at := 0
-		for _, x := range ran {
-			for i := at; i < x.lo; i++ {
-				u.Left = append(u.Left, i)
-			}
-			at = x.hi
+	at := 0 // the gaps between the spans that ran, and after them
+	for _, x := range append(ran, posSpan{total, total}) {
+		if at < x.lo {
+			u.left = append(u.left, posSpan{at, x.lo})
 		}
-		for i := at; i < total; i++ {
-			u.Left = append(u.Left, i)
-		}
+		at = x.hi
 	}
 	return u
 }

@@ -89,7 +89,7 @@ func ExampleUnfinished() {
 	fmt.Printf("%q\n", digests)
 	var u *par.Unfinished
 	if errors.As(err, &u) {
-		for _, i := range u.Left {
+		for i := range u.Left() {
 			fmt.Println("not hashed:", files[i])
 		}
 	}

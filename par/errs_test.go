@@ -240,6 +240,15 @@ func TestErrEmpty(t *testing.T) {
 	}
 }
 
+// leftOf returns the positions that u says did not run, nil for a nil u
+// or none.
+func leftOf(u *par.Unfinished) []int {
+	if u == nil {
+		return nil
+	}
+	return slices.Collect(u.Left())
+}
+
 // TestErrContext: a done context starts no more items; if it left an item
 // out, the results are nil and the error joins the failures of the items
 // that ran, then the context's cause; if every item ran, it changes
@@ -265,11 +274,11 @@ func TestErrContext(t *testing.T) {
 				t.Errorf("%s: %d calls under a context done before the start", name, calls.Load())
 			case len(errs) != 1 || u == nil || u.Cause != cause || !errors.Is(err, cause):
 				t.Errorf("%s: %v, want an *Unfinished of the cause alone", name, err)
-			case name == "FromSeq" && (got == nil || len(got) != 0 || u.Left != nil || u.Rest != 0):
+			case name == "FromSeq" && (got == nil || len(got) != 0 || leftOf(u) != nil || u.Rest != 0):
 				t.Errorf("%s: %d results and %+v; want no results, nothing left and Rest 0", name, len(got), u)
 			case name != "FromSeq" && (len(got) != 1000 || slices.ContainsFunc(got, func(v int) bool { return v != 0 }) ||
-				len(u.Left) != 1000 || u.Left[999] != 999 || u.Rest != -1):
-				t.Errorf("%s: %d results and %d left, Rest %d; want 1000 zero slots, every item left and Rest -1", name, len(got), len(u.Left), u.Rest)
+				len(leftOf(u)) != 1000 || leftOf(u)[999] != 999 || u.Rest != -1):
+				t.Errorf("%s: %d results and %d left, Rest %d; want 1000 zero slots, every item left and Rest -1", name, len(got), len(leftOf(u)), u.Rest)
 			}
 		}
 	})
@@ -316,10 +325,10 @@ func TestErrContext(t *testing.T) {
 				want[i] = i + 1
 			}
 			want[3], want[40] = 3, 40
-			if seq := strings.HasPrefix(name, "FromSeq"); seq && (!slices.Equal(got, want) || u.Left != nil || u.Rest != 41) ||
+			if seq := strings.HasPrefix(name, "FromSeq"); seq && (!slices.Equal(got, want) || leftOf(u) != nil || u.Rest != 41) ||
 				!seq && (len(got) != 1000 || !slices.Equal(got[:41], want) || slices.ContainsFunc(got[41:], func(v int) bool { return v != 0 }) ||
-					len(u.Left) != 959 || u.Left[0] != 41 || u.Rest != -1) {
-				t.Fatalf("%s: %d results (%v...) and %d left (Rest %d); want the 41 that ran, %v, and the others left", name, len(got), got[:min(len(got), 45)], len(u.Left), u.Rest, want)
+					len(leftOf(u)) != 959 || leftOf(u)[0] != 41 || u.Rest != -1) {
+				t.Fatalf("%s: %d results (%v...) and %d left (Rest %d); want the 41 that ran, %v, and the others left", name, len(got), got[:min(len(got), 45)], len(leftOf(u)), u.Rest, want)
 			}
 		}
 	})
@@ -404,8 +413,9 @@ func TestErrContext(t *testing.T) {
 				t.Fatalf("%d workers: %v, want an *Unfinished of the cause last", w, err)
 			}
 			checkItemErrors(t, fmt.Sprint(w, " workers"), errs[:len(errs)-1], want)
+			positions := leftOf(u)
 			for i := range calls {
-				if _, in := slices.BinarySearch(u.Left, i); in != (calls[i].Load() == 0) {
+				if _, in := slices.BinarySearch(positions, i); in != (calls[i].Load() == 0) {
 					t.Fatalf("%d workers: item %d ran %d times, and Left names it: %v", w, i, calls[i].Load(), in)
 				}
 			}
@@ -529,7 +539,7 @@ func TestDeadlineKeepsWhatRan(t *testing.T) {
 		if !errors.As(err, &u) || !errors.Is(err, context.DeadlineExceeded) || u.Rest != -1 {
 			t.Fatalf("results %v: %v, want an *Unfinished of the deadline", results, err)
 		}
-		kept, ran := 0, 0
+		kept, ran, left := 0, 0, leftOf(u)
 		for i := range n {
 			switch c := calls[i].Load(); {
 			case c > 1:
@@ -542,7 +552,7 @@ func TestDeadlineKeepsWhatRan(t *testing.T) {
 			case got[i] != "":
 				t.Fatalf("results %v: item %d did not run, and its slot holds %q", results, i, got[i])
 			}
-			if _, in := slices.BinarySearch(u.Left, i); !results && in != (calls[i].Load() == 0) {
+			if _, in := slices.BinarySearch(left, i); !results && in != (calls[i].Load() == 0) {
 				t.Fatalf("MapErr: item %d ran %d times, and Left names it: %v", i, calls[i].Load(), in)
 			}
 		}
@@ -550,5 +560,32 @@ func TestDeadlineKeepsWhatRan(t *testing.T) {
 			t.Fatalf("results %v: %d of the %d calls that ran kept (of %d items)", results, kept, ran, n)
 		}
 		cancel(nil)
+	}
+}
+
+// TestUnfinishedOfAHugeRange: what did not run is held as ranges of
+// positions, so a Range of 2^40 items under a context done from the start
+// returns at once, naming them all, rather than asking for a slice of 2^40
+// positions.
+func TestUnfinishedOfAHugeRange(t *testing.T) {
+	ctx, cancel := context.WithCancel(context.Background())
+	cancel()
+	const n = 1 << 40
+	err := par.Range(0, n).WithContext(ctx).ForEachErr(func(int) error { return nil })
+	var u *par.Unfinished
+	if !errors.As(err, &u) || u.LeftCount() != n || u.Rest != -1 {
+		t.Fatalf("ForEachErr over Range(0, 2^40) under a done context: %v", err)
+	}
+	k := 0
+	for i := range u.Left() {
+		if i != k {
+			t.Fatalf("Left gave %d at %d", i, k)
+		}
+		if k++; k == 1000 {
+			break
+		}
+	}
+	if err.Error() != "gopar: 1099511627776 items did not run: context canceled" {
+		t.Fatalf("Error() = %q", err.Error())
 	}
 }

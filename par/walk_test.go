@@ -140,7 +140,7 @@ var tryForms = []struct {
 			}
 			return true
 		}
-		if err != nil && (!errors.As(err, &u) || u.Rest < 0 || u.Left != nil || len(out) != u.Rest || !inOrder()) {
+		if err != nil && (!errors.As(err, &u) || u.Rest < 0 || u.LeftCount() != 0 || len(out) != u.Rest || !inOrder()) {
 			return fmt.Errorf("MapErr returned %d results with %w, want those of the items read", len(out), err)
 		}
 		return err
