@@ -52,20 +52,28 @@ import (
 // item at a time, never concurrently. The loop body itself runs on the
 // caller's goroutine and may call par, or stop early, freely.
 func (it Iter[T]) Values() goiter.Seq[T] {
-	s := it.s
+	items := values(it.s, nil)
+	// A closure of Values's own, so that a traced range is named Values:
+	// the outermost function of par on the stack (see pipe's opName).
+	return func(yield func(T) bool) { items(yield) }
+}
+
+// values is Values over s; once a range over it ends by itself, *cut, if
+// cut is not nil, says whether a done context cut the items short
+// (pipe.StreamCut).
+func values[T any](s pipe.Spec[T], cut *bool) goiter.Seq[T] {
+	parts := pipe.StreamCut(s, cut)
 	if s.Unordered && s.Blocking > 0 {
-		return func(yield func(T) bool) {
-			for _, items := range pipe.StreamUnordered(s, nil) {
-				for _, v := range items {
-					if !yield(v) {
-						return
-					}
+		parts = func(yield func([]T) bool) {
+			for _, items := range pipe.StreamUnordered(s, cut) {
+				if !yield(items) {
+					return
 				}
 			}
 		}
 	}
 	return func(yield func(T) bool) {
-		for batch := range pipe.Stream(s) {
+		for batch := range parts {
 			for _, v := range batch {
 				if !yield(v) {
 					return
@@ -144,21 +152,9 @@ func Results[T, U any](it Iterator[T], f func(T) (U, error)) goiter.Seq2[U, erro
 	})
 	return func(yield func(U, error) bool) {
 		cut := false
-		if pairs.Unordered && pairs.Blocking > 0 {
-			for _, part := range pipe.StreamUnordered(pairs, &cut) {
-				for _, o := range part {
-					if !yield(o.v, o.err) {
-						return
-					}
-				}
-			}
-		} else {
-			for part := range pipe.StreamCut(pairs, &cut) {
-				for _, o := range part {
-					if !yield(o.v, o.err) {
-						return
-					}
-				}
+		for o := range values(pairs, &cut) {
+			if !yield(o.v, o.err) {
+				return
 			}
 		}
 		u := &Unfinished{Cause: sourceErr(&s), Rest: -1}
