@@ -22,75 +22,109 @@ var epoch = time.Now()
 // as much. On a loop of 1,000 cheap items (W0), time.Now was 4% of the call.
 func sinceEpoch() time.Duration { return time.Since(epoch) }
 
+// inlinePhase is the state of the pool driver's inline phase over [lo,
+// hi) but for its accumulator: the caller's clock, the sizer, and the
+// first index not yet run. runInline folds the blocks it hands out; the
+// parallel phase starts where it left off.
+type inlinePhase struct {
+	pool      *runtime.Pool
+	cfg       Config
+	lo, i, hi int // the loop, and the first index not yet run
+	sz        sizer
+	done      <-chan struct{} // cfg.done()
+	ps        *partStats      // the caller's statistics, if the loop keeps any
+	start     time.Duration   // the phase's start, on sinceEpoch's clock
+	last      time.Duration   // the end of the last block, since start
+	recBase   time.Duration   // start, on the timeline's clock (cfg.rec)
+}
+
+// begin starts the phase's clock.
+func (ph *inlinePhase) begin() {
+	ph.start = sinceEpoch()
+	if rec := ph.cfg.rec; rec != nil {
+		ph.recBase = epoch.Add(ph.start).Sub(rec.start)
+	}
+}
+
+// next returns the next block, [lo, lo+n), and whether it is the loop's
+// first and does not end it: the caller then runs it with the rest of the
+// loop on the promotion board (foldFirst), unless the loop is observed
+// block by block or the pool has one worker.
+func (ph *inlinePhase) next() (lo, n int, first bool) {
+	lo, n = ph.i, min(ph.cfg.clamp(ph.sz.size), span(ph.i, ph.hi))
+	if ph.ps != nil {
+		ph.ps.block(lo, lo+n)
+	}
+	first = lo == ph.lo && n < span(lo, ph.hi) && ph.cfg.rec == nil && ph.ps == nil && ph.pool.Workers() > 1
+	return lo, n, first
+}
+
+// ran moves the phase past the block of n items that the caller has run
+// and says whether that ended the loop. Otherwise, it times the block,
+// adds it to the timeline, if any, and sizes the next one (setup: see
+// Reducer.Setup).
+func (ph *inlinePhase) ran(n int, setup bool) bool {
+	ph.i += n
+	rec := ph.cfg.rec
+	if ph.i == ph.hi && rec == nil {
+		return true
+	}
+	now := sinceEpoch() - ph.start
+	if rec != nil {
+		rec.caller = append(rec.caller, Block{Lo: ph.i - n, Hi: ph.i, Start: ph.recBase + ph.last, End: ph.recBase + now})
+	}
+	ph.sz.observe(n, 1, now-ph.last)
+	if setup {
+		ph.sz.size = max(ph.sz.size, 2*n)
+	}
+	ph.last = now
+	return false
+}
+
 // runInlineObserved is runInline observed: as a region of the caller's,
 // the part of a traced loop that its caller runs alone, and with its
 // blocks counted in the caller's statistics. Like a timeline, statistics
 // keep the first block's rest off the promotion board, so that every
 // block of the phase is the caller's.
-func runInlineObserved[A any](pool *runtime.Pool, cfg Config, lo, hi int, r Reducer[A], done <-chan struct{}) (A, int, sizer, bool) {
-	if t := cfg.task; t != nil {
+func runInlineObserved[A any](ph *inlinePhase, r Reducer[A]) (A, bool) {
+	if t := ph.cfg.task; t != nil {
 		defer t.region().End()
 	}
-	ps := cfg.stats.begin(laneKey{kind: callerLane})
-	if ps != nil {
-		defer ps.done()
+	ph.ps = ph.cfg.stats.begin(laneKey{kind: callerLane})
+	if ph.ps != nil {
+		defer ph.ps.done()
 	}
-	return runInline(pool, cfg, lo, hi, r, done, ps)
+	return runInline(ph, r)
 }
 
-// runInline is the pool driver's inline phase over [lo, hi): the caller
-// alone, in blocks that grow while they are quick (see sizer), the first of
-// them with the rest of the loop on the promotion board (foldFirst), until
-// the loop is over or has run for goParallelAfter. It returns the phase's
-// accumulator, the first index it did not run, the sizer where it left off,
-// and whether the loop is over (acc is then its result).
-func runInline[A any](pool *runtime.Pool, cfg Config, lo, hi int, r Reducer[A], done <-chan struct{}, ps *partStats) (A, int, sizer, bool) {
+// runInline is the pool driver's inline phase (ph): the caller alone, in
+// blocks that grow while they are quick (see sizer), the first of them
+// with the rest of the loop on the promotion board (foldFirst), until the
+// loop is over or has run for goParallelAfter. It returns the phase's
+// accumulator and whether the loop is over (acc is then its result). The
+// rest of the phase's state is A's alone, so that the code compiled for
+// each accumulator type is this loop.
+func runInline[A any](ph *inlinePhase, r Reducer[A]) (A, bool) {
 	acc := r.identity()
-	start := sinceEpoch()
-	sz := sizer{size: 1, growth: maxInlineGrowth}
-	rec := cfg.rec
-	var recBase time.Duration // start, on the recording's clock
-	if rec != nil {
-		recBase = epoch.Add(start).Sub(rec.start)
-	}
-	i := lo
-	for last := time.Duration(0); i < hi; {
-		n := min(cfg.clamp(sz.size), span(i, hi))
-		if ps != nil {
-			ps.block(i, i+n)
-		}
-		if i == lo && n < span(i, hi) && rec == nil && ps == nil && pool.Workers() > 1 {
+	ph.begin()
+	for ph.i < ph.hi {
+		lo, n, first := ph.next()
+		if first {
 			var rest *restOfLoop[A]
-			if acc, rest = foldFirst(pool, cfg, lo, n, hi, r, acc); rest != nil {
-				return rest.join(acc), i, sz, true
+			if acc, rest = foldFirst(ph.pool, ph.cfg, lo, n, ph.hi, r, acc); rest != nil {
+				return rest.join(acc), true
 			}
 		} else {
-			acc = r.Fold(acc, i, i+n)
+			acc = r.Fold(acc, lo, lo+n)
 		}
-		i += n
-		if i == hi && rec == nil {
-			// The last block: nothing is left to size or to decide (a
-			// Stop, Cut or done context now changes nothing), so the
-			// clock is not read.
-			return acc, i, sz, true
+		if ph.ran(n, r.Setup) || r.decided(acc, ph.hi, ph.done) {
+			return acc, true
 		}
-		now := sinceEpoch() - start
-		if rec != nil {
-			rec.caller = append(rec.caller, Block{Lo: i - n, Hi: i, Start: recBase + last, End: recBase + now})
-		}
-		sz.observe(n, 1, now-last)
-		if r.Setup {
-			sz.size = max(sz.size, 2*n)
-		}
-		last = now
-		if r.decided(acc, hi, done) {
-			return acc, i, sz, true
-		}
-		if now > goParallelAfter {
+		if ph.last > goParallelAfter {
 			break
 		}
 	}
-	return acc, i, sz, i == hi
+	return acc, ph.i == ph.hi
 }
 
 // restOfLoop is a loop's rest, [lo, hi), while the caller runs its first
@@ -102,13 +136,19 @@ func runInline[A any](pool *runtime.Pool, cfg Config, lo, hi int, r Reducer[A], 
 // blocks are sized by the clock, and the inline phase ends after
 // goParallelAfter.
 type restOfLoop[A any] struct {
+	rest
+	r   Reducer[A]
+	acc A // the rest's result, written by its runner
+}
+
+// rest is the part of a restOfLoop that its accumulator's type does not
+// change: the rest's range and how it ended.
+type rest struct {
 	cfg    Config
-	r      Reducer[A]
 	lo, hi int
 	// cancel: the first block decided the loop (Stop, Cut), or failed. The
 	// rest stops after the block it runs.
 	cancel   atomic.Bool
-	acc      A              // the rest's result, written by its runner
 	decided  bool           // the first block decided the loop
 	panicked *runtime.Panic // how the rest ended on its runner, if not normally
 	fn       func()         // h.run, made once per restOfLoop
@@ -133,7 +173,7 @@ func (h *restOfLoop[A]) run() {
 	r := h.r
 	stop := r.Stop
 	r.Stop = func(acc A) bool { return h.cancel.Load() || (stop != nil && stop(acc)) }
-	h.acc = drive(h.cfg, h.lo, h.hi, r)
+	h.acc = unbox[A](driveRange(h.cfg, h.lo, h.hi, boxed(r)))
 }
 
 // foldFirst folds the loop's first block, [lo, lo+n), into acc, with the
@@ -157,13 +197,26 @@ func foldFirst[A any](pool *runtime.Pool, cfg Config, lo, n, hi int, r Reducer[A
 	if invariant.Enabled {
 		defer pr.CheckEnded("foldFirst")
 	}
+	h.whilePromoted(pr, func() { acc = r.Fold(acc, lo, lo+n) })
+	if pr.Reclaim() {
+		h.release()
+		return acc, nil
+	}
+	h.taken(pr, r.answered(acc, hi))
+	return acc, h
+}
+
+// whilePromoted runs fold, the loop's first block, while the rest is on
+// the promotion board (pr). If the block does not return, the loop is
+// over, and no item of it may still run once it has unwound: the rest is
+// cancelled, and taken back or waited for, before the stronger of the two
+// panics or Goexits goes on.
+func (h *rest) whilePromoted(pr sched.Promotion, fold func()) {
 	returned := false
 	defer func() {
 		if returned {
 			return
 		}
-		// The block did not return: the loop is over, and no item of it
-		// may still run once it has unwound.
 		p := sched.Unwinding(recover())
 		h.cancel.Store(true)
 		if !pr.Reclaim() {
@@ -173,25 +226,25 @@ func foldFirst[A any](pool *runtime.Pool, cfg Config, lo, n, hi int, r Reducer[A
 			panic(p)
 		}
 	}()
-	acc = r.Fold(acc, lo, lo+n)
+	fold()
 	returned = true
-	if pr.Reclaim() {
-		h.release()
-		return acc, nil
-	}
-	if r.answered(acc, hi) {
+}
+
+// taken waits for the rest, which a worker took, once the first block has
+// run; answered says whether that block holds the loop's answer.
+func (h *rest) taken(pr sched.Promotion, answered bool) {
+	if answered {
 		// The answer is in the first block, and the rest's items, which
 		// come after it, do not count.
 		h.decided = true
 		h.cancel.Store(true)
-	} else if isClosed(cfg.done()) {
+	} else if isClosed(h.cfg.done()) {
 		// A done context stops the loop, and its prefix counts: the first
 		// block ran whole, so the rest, which stops after the block it
 		// runs, gives its own prefix (see prefixRuns) to be combined.
 		h.cancel.Store(true)
 	}
 	h.panicked = pr.Wait()
-	return acc, h
 }
 
 // join returns the loop's result from the first block's, acc, and the

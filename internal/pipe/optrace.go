@@ -44,11 +44,11 @@ func (t *opTask) end() { t.task.End() }
 // own (startOp). Every goroutine's part in it is a region of the task:
 // the caller's inline phase (runPool) and each participant's run
 // (participate).
-func runTraced[A any](cfg Config, lo, hi int, r Reducer[A]) A {
+func runTraced(cfg Config, lo, hi int, r Reducer[any]) any {
 	t := startOp(cfg.Context)
 	defer t.end()
 	cfg.task = t
-	return Run(cfg, lo, hi, r)
+	return observe(cfg, lo, hi, r)
 }
 
 // region starts the region of one goroutine's part in the traced

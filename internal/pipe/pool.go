@@ -46,20 +46,24 @@ func runPool[A any](cfg Config, lo, hi int, r Reducer[A]) A {
 	// inline phase: the caller alone, no shared state but, while its first
 	// block runs, the rest of the loop on the promotion board.
 	few := fewItems(pool, lo, hi)
+	ph := inlinePhase{pool: pool, cfg: cfg, lo: lo, i: lo, hi: hi, sz: sizer{size: 1, growth: maxInlineGrowth}, done: done}
 	var acc A // the inline phase's, made only if it runs (see Identity)
-	i, sz := lo, sizer{size: 1, growth: maxInlineGrowth}
 	if !few {
 		var over bool
 		if cfg.task == nil && cfg.stats == nil {
-			acc, i, sz, over = runInline(pool, cfg, lo, hi, r, done, nil)
+			acc, over = runInline(&ph, r)
 		} else {
-			acc, i, sz, over = runInlineObserved(pool, cfg, lo, hi, r, done)
+			acc, over = runInlineObserved(&ph, r)
 		}
 		if over {
 			return acc
 		}
 	}
-	return runParallel(pool, cfg, r, lo, i, hi, acc, sz, few, done)
+	var first any // the inline phase's result, boxed, if it ran
+	if ph.i > lo {
+		first = box(acc)
+	}
+	return unbox[A](runParallel(pool, cfg, boxed(r), lo, ph.i, hi, first, ph.sz, few, done))
 }
 
 // runParallel is the pool driver's parallel phase over what is left of the

@@ -103,3 +103,80 @@ func (r *Reducer[A]) answered(acc A, hi int) bool {
 func (r *Reducer[A]) decided(acc A, hi int, done <-chan struct{}) bool {
 	return r.answered(acc, hi) || isClosed(done)
 }
+
+// boxed returns r over accumulators of type any, each a *A (nil for A's
+// zero value, as a nil Identity gives), for the drivers past the pool
+// driver's inline phase: they are then compiled once, not once for every
+// accumulator type that a program folds into, so that a program's build
+// time, its compiler's memory and its binary grow with those types by the
+// inline phase alone (TestDriversCompiledOnce). A reducer over any is
+// returned as it is, so that boxing twice boxes once; unbox reads the
+// result back. The cost is an allocation per run and a type assertion per
+// block, small beside a block's microseconds and the parallel phase's own
+// allocations.
+func boxed[A any](r Reducer[A]) Reducer[any] {
+	if b, ok := any(r).(Reducer[any]); ok {
+		return b
+	}
+	b := Reducer[any]{Setup: r.Setup, AllRuns: r.AllRuns, Unordered: r.Unordered, SeqLen: r.SeqLen}
+	if id := r.Identity; id != nil {
+		b.Identity = func() any {
+			acc := id()
+			return &acc
+		}
+	}
+	fold := r.Fold
+	b.Fold = func(acc any, lo, hi int) any {
+		p, _ := acc.(*A)
+		if p == nil {
+			p = new(A)
+		}
+		*p = fold(*p, lo, hi)
+		return p
+	}
+	if combine := r.Combine; combine != nil {
+		b.Combine = func(left, right any) any {
+			p, _ := left.(*A)
+			if p == nil {
+				p = new(A)
+			}
+			*p = combine(*p, unbox[A](right))
+			return p
+		}
+	}
+	if stop := r.Stop; stop != nil {
+		b.Stop = func(acc any) bool { return stop(unbox[A](acc)) }
+	}
+	if cut := r.Cut; cut != nil {
+		b.Cut = func(acc any) int { return cut(unbox[A](acc)) }
+	}
+	return b
+}
+
+// unbox returns the accumulator that acc holds under boxed(r), for a
+// Reducer[A] r.
+func unbox[A any](acc any) A {
+	if isAny[A]() {
+		a, _ := acc.(A) // boxed left r as it was
+		return a
+	}
+	if p, _ := acc.(*A); p != nil {
+		return *p
+	}
+	var zero A
+	return zero
+}
+
+// box returns acc as boxed(r) holds it, for a Reducer[A] r.
+func box[A any](acc A) any {
+	if isAny[A]() {
+		return acc
+	}
+	return &acc
+}
+
+// isAny says whether A is any, which boxed leaves as it is.
+func isAny[A any]() bool {
+	_, ok := any((*A)(nil)).(*any)
+	return ok
+}

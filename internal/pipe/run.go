@@ -14,8 +14,10 @@ import (
 // Every lo <= hi is valid, up to [math.MinInt, math.MaxInt).
 //
 // Run is where a loop's Config is read: it starts the observers that cfg
-// asks for (runObserved), then hands the loop to one driver (drive). See
+// asks for (observe), then hands the loop to one driver (drive). See
 // Config for the drivers and observers, and runPool for the default one.
+// Past the pool driver's inline phase, the observers and drivers run over
+// a boxed reducer (see boxed).
 //
 // A panic in Fold stops the loop and is re-raised in the caller as a
 // *runtime.Panic, after every goroutine that ran the loop has left it. On a
@@ -24,6 +26,42 @@ func Run[A any](cfg Config, lo, hi int, r Reducer[A]) A {
 	if p := cfg.Pool; p != nil && p.Closed() {
 		panic(runtime.ErrClosed) // before any item runs, whatever the size
 	}
+	if cfg.inline() {
+		if hi <= lo || isClosed(cfg.done()) {
+			return r.identity()
+		}
+		return runPool(cfg, lo, hi, r)
+	}
+	return unbox[A](observe(cfg, lo, hi, boxed(r)))
+}
+
+// inline says whether a loop under cfg runs on the pool driver with no
+// observer. Run then hands it the reducer as it is, so that a loop that
+// ends in the caller's inline phase allocates nothing (see runPool); any
+// other loop runs over a boxed reducer.
+func (cfg *Config) inline() bool {
+	return cfg.seq == nil && cfg.stream == nil && cfg.Blocking == 0 && !cfg.observed()
+}
+
+// observed says whether cfg asks for an observer: a trace task, statistics,
+// the Slow hook, a timeline or progress reports.
+func (cfg *Config) observed() bool {
+	return cfg.task == nil && trace.IsEnabled() || cfg.stats == nil && cfg.Stats != nil ||
+		cfg.Slow != nil || cfg.Timeline != nil || cfg.Progress != nil
+}
+
+// configure hands cfg to the steps before an index adapter over a seq,
+// which then run with these settings (restream.go).
+func (cfg *Config) configure() {
+	if c, ok := cfg.seq.(configured); ok {
+		cfg.seq = c.withConfig(*cfg)
+	}
+}
+
+// observe is Run over a boxed reducer (see boxed): it starts the observers
+// that cfg asks for, one at a time, each coming back here, then runs the
+// loop on its driver.
+func observe(cfg Config, lo, hi int, r Reducer[any]) any {
 	if cfg.task == nil && trace.IsEnabled() {
 		return runTraced(cfg, lo, hi, r)
 	}
@@ -33,9 +71,7 @@ func Run[A any](cfg Config, lo, hi int, r Reducer[A]) A {
 	if cfg.Slow != nil {
 		return runSlow(cfg, lo, hi, r)
 	}
-	if c, ok := cfg.seq.(configured); ok {
-		cfg.seq = c.withConfig(cfg) // the steps before an index adapter run with these settings (restream.go)
-	}
+	cfg.configure()
 	if cfg.Timeline != nil || cfg.Progress != nil {
 		return runObserved(cfg, lo, hi, r)
 	}
@@ -47,7 +83,7 @@ func Run[A any](cfg Config, lo, hi int, r Reducer[A]) A {
 // through cfg.rec, to which each driver adds the blocks it runs, and
 // progress by counting the items of each call of Fold. Over an iter.Seq,
 // both span every batch of the loop.
-func runObserved[A any](cfg Config, lo, hi int, r Reducer[A]) A {
+func runObserved(cfg Config, lo, hi int, r Reducer[any]) any {
 	if t := cfg.Timeline; t != nil {
 		rec := &recording{start: time.Now(), others: map[laneKey][]Block{}}
 		cfg.rec = rec
@@ -68,17 +104,26 @@ func runObserved[A any](cfg Config, lo, hi int, r Reducer[A]) A {
 	return acc
 }
 
-// drive runs the loop on the driver that cfg calls for: the one place where
-// a driver is picked. The observers, if any, are already in place. A
+// drive runs a boxed loop on the driver that cfg calls for (Run hands a
+// loop that it finds inline to the pool driver itself). The observers, if
+// any, are already in place. A
 // stream over a seq runs on the sequence driver, which hands its runs to
-// the stream's consumer; the stream driver, over a range, comes back here
-// for each of its batches, with cfg.stream cleared.
-func drive[A any](cfg Config, lo, hi int, r Reducer[A]) A {
+// the stream's consumer; the stream driver, over a range, runs each of its
+// batches on driveRange.
+func drive(cfg Config, lo, hi int, r Reducer[any]) any {
 	switch {
 	case cfg.seq != nil:
 		return runSeq(cfg, r)
 	case cfg.stream != nil:
 		return runStream(cfg, lo, hi, r)
+	}
+	return driveRange(cfg, lo, hi, r)
+}
+
+// driveRange is drive over a range whose result goes to no stream: the
+// pool driver, or the blocking driver.
+func driveRange(cfg Config, lo, hi int, r Reducer[any]) any {
+	switch {
 	case hi <= lo || isClosed(cfg.done()):
 		return r.identity()
 	case cfg.Blocking != 0:

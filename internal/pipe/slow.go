@@ -67,12 +67,12 @@ func (w *slowWatch) stop(raise bool) {
 
 // runSlow is Run with the hook cfg.Slow armed from now until the loop
 // has returned.
-func runSlow[A any](cfg Config, lo, hi int, r Reducer[A]) A {
+func runSlow(cfg Config, lo, hi int, r Reducer[any]) any {
 	w := watchSlow(cfg.Slow, cfg.Pool)
 	cfg.Slow = nil // armed: the loops of the operation do not arm it again
 	returned := false
 	defer func() { w.stop(returned) }()
-	acc := Run(cfg, lo, hi, r)
+	acc := observe(cfg, lo, hi, r)
 	returned = true
 	return acc
 }

@@ -116,11 +116,11 @@ type partStats struct {
 
 // runStats is Run with statistics: the loop's record is made here, and
 // written to cfg.Stats once it has returned, after a panic too.
-func runStats[A any](cfg Config, lo, hi int, r Reducer[A]) A {
+func runStats(cfg Config, lo, hi int, r Reducer[any]) any {
 	op := newOpStats()
 	cfg.stats = op
 	defer op.finish(cfg.Stats)
-	return Run(cfg, lo, hi, r)
+	return observe(cfg, lo, hi, r)
 }
 
 // newOpStats starts an operation's record.

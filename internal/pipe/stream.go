@@ -171,7 +171,7 @@ func StreamCut[T any](s Spec[T], cut *bool) stditer.Seq[[]T] {
 			if !ok {
 				break
 			}
-			if items := part.items.([]T); len(items) > 0 && !yield(items) {
+			if items := unbox[[]T](part.items); len(items) > 0 && !yield(items) {
 				// The loop body broke or returned: the work stops, and
 				// a panic or Goexit of a callback that ran meanwhile is
 				// still passed on, never dropped.
@@ -266,7 +266,7 @@ type stream struct {
 // source items end at, and over a range, reserved is the source items
 // reserved for its batch.
 type streamPart struct {
-	items    any // a []T
+	items    any // a []T, boxed (see boxed)
 	hi       int
 	reserved int
 }
@@ -431,10 +431,10 @@ func (st *stream) end() {
 }
 
 // runStream is the stream driver over a range (cfg.stream != nil, no seq):
-// the loop in batches, each on the pool's or the blocking driver (drive),
+// the loop in batches, each on the pool's or the blocking driver (driveRange),
 // and each batch's result handed to the consumer in order rather than
 // combined. It returns r.identity().
-func runStream[A any](cfg Config, lo, hi int, r Reducer[A]) A {
+func runStream(cfg Config, lo, hi int, r Reducer[any]) any {
 	st := cfg.stream
 	cfg.stream = nil
 	defer func() { st.stats.source(st.mostHeld, 0, st.heldBack) }()
@@ -448,7 +448,7 @@ func runStream[A any](cfg Config, lo, hi int, r Reducer[A]) A {
 		n := min(b.size, span(i, hi))
 		// Cancelled, the batch's part holds its prefix that ran (see
 		// prefixRuns), the end of what the loop body gets.
-		part := drive(cfg, i, i+n, r)
+		part := driveRange(cfg, i, i+n, r)
 		if !st.emit(streamPart{items: part, reserved: b.size}) || isClosed(done) {
 			break
 		}
