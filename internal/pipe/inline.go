@@ -81,12 +81,12 @@ func (ph *inlinePhase) ran(n int, setup bool) bool {
 	return false
 }
 
-// runInlineObserved is runInline observed: as a region of the caller's,
-// the part of a traced loop that its caller runs alone, and with its
-// blocks counted in the caller's statistics. Like a timeline, statistics
-// keep the first block's rest off the promotion board, so that every
-// block of the phase is the caller's.
-func runInlineObserved[A any](ph *inlinePhase, r Reducer[A]) (A, bool) {
+// observed runs inline, the inline phase, observed: as a region of the
+// caller's, the part of a traced loop that its caller runs alone, and with
+// its blocks counted in the caller's statistics. Like a timeline,
+// statistics keep the first block's rest off the promotion board, so that
+// every block of the phase is the caller's.
+func (ph *inlinePhase) observed(inline func()) {
 	if t := ph.cfg.task; t != nil {
 		defer t.region().End()
 	}
@@ -94,7 +94,7 @@ func runInlineObserved[A any](ph *inlinePhase, r Reducer[A]) (A, bool) {
 	if ph.ps != nil {
 		defer ph.ps.done()
 	}
-	return runInline(ph, r)
+	inline()
 }
 
 // runInline is the pool driver's inline phase (ph): the caller alone, in

@@ -53,7 +53,7 @@ func runPool[A any](cfg Config, lo, hi int, r Reducer[A]) A {
 		if cfg.task == nil && cfg.stats == nil {
 			acc, over = runInline(&ph, r)
 		} else {
-			acc, over = runInlineObserved(&ph, r)
+			ph.observed(func() { acc, over = runInline(&ph, r) })
 		}
 		if over {
 			return acc

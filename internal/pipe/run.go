@@ -23,24 +23,41 @@ import (
 // *runtime.Panic, after every goroutine that ran the loop has left it. On a
 // closed pool, Run panics with runtime.ErrClosed before running any item.
 func Run[A any](cfg Config, lo, hi int, r Reducer[A]) A {
-	if p := cfg.Pool; p != nil && p.Closed() {
-		panic(runtime.ErrClosed) // before any item runs, whatever the size
-	}
-	if cfg.inline() {
-		if hi <= lo || isClosed(cfg.done()) {
-			return r.identity()
-		}
+	switch cfg.route(lo, hi) {
+	case routeNone:
+		return r.identity()
+	case routeInline:
 		return runPool(cfg, lo, hi, r)
 	}
 	return unbox[A](observe(cfg, lo, hi, boxed(r)))
 }
 
-// inline says whether a loop under cfg runs on the pool driver with no
-// observer. Run then hands it the reducer as it is, so that a loop that
-// ends in the caller's inline phase allocates nothing (see runPool); any
-// other loop runs over a boxed reducer.
-func (cfg *Config) inline() bool {
-	return cfg.seq == nil && cfg.stream == nil && cfg.Blocking == 0 && !cfg.observed()
+// Where Run sends a loop (route).
+const (
+	routeBoxed  = iota // to the observers and drivers, over a boxed reducer
+	routeInline        // to the pool driver, over the reducer as it is
+	routeNone          // nowhere: no item is to run
+)
+
+// route says where Run sends a loop over [lo, hi) under cfg, or panics
+// with runtime.ErrClosed on a closed pool, whatever the loop's size. A
+// loop on the pool driver with no observer goes to it with the reducer as
+// it is (routeInline), so that a loop that ends in the caller's inline
+// phase allocates nothing (see runPool), and an empty one, or one whose
+// context is done, runs nothing (routeNone); any other loop runs over a
+// boxed reducer. Run's code, compiled for every accumulator type, is then
+// this switch.
+func (cfg *Config) route(lo, hi int) int {
+	if p := cfg.Pool; p != nil && p.Closed() {
+		panic(runtime.ErrClosed) // before any item runs, whatever the size
+	}
+	switch {
+	case cfg.seq != nil || cfg.stream != nil || cfg.Blocking != 0 || cfg.task != nil || cfg.stats != nil || cfg.observed():
+		return routeBoxed
+	case hi <= lo || isClosed(cfg.done()):
+		return routeNone
+	}
+	return routeInline
 }
 
 // observed says whether cfg asks for an observer: a trace task, statistics,
