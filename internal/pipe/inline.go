@@ -67,6 +67,9 @@ func (ph *inlinePhase) ran(n int, setup bool) bool {
 	ph.i += n
 	rec := ph.cfg.rec
 	if ph.i == ph.hi && rec == nil {
+		// The last block: nothing is left to size or to decide (a Stop,
+		// Cut or done context now changes nothing), so the clock is not
+		// read.
 		return true
 	}
 	now := sinceEpoch() - ph.start
