@@ -131,3 +131,32 @@ func TestDriversCompiledOnce(t *testing.T) {
 		}
 	}
 }
+
+// TestRunOverAny checks a loop whose accumulator type is any, which boxed
+// leaves as it is, on every driver: its accumulators are the reducer's own
+// values, nil for a run that starts from the zero value.
+func TestRunOverAny(t *testing.T) {
+	const n = 1 << 16
+	r := Reducer[any]{
+		Fold: func(acc any, lo, hi int) any {
+			s, _ := acc.(int)
+			for i := lo; i < hi; i++ {
+				s += i
+			}
+			return s
+		},
+		Combine: func(l, r any) any {
+			a, _ := l.(int)
+			b, _ := r.(int)
+			return a + b
+		},
+	}
+	for _, cfg := range []Config{{}, {Blocking: 3}, {MaxBlock: 7}} {
+		if got := Run(cfg, 0, n, r); got != n*(n-1)/2 {
+			t.Errorf("Run over any with %+v = %v, want %d", cfg, got, n*(n-1)/2)
+		}
+	}
+	if got := Run(Config{}, 0, 0, r); got != nil {
+		t.Errorf("Run over any of no items = %v, want nil", got)
+	}
+}
