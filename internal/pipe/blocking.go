@@ -31,11 +31,11 @@ import (
 // panic is re-raised in the caller as a *runtime.Panic once every goroutine
 // has returned; a runtime.Goexit in a callback likewise ends the caller's
 // goroutine with runtime.Goexit, unless a callback panicked.
-func runBlocking[A any](cfg Config, lo, hi int, r Reducer[A]) A {
+func runBlocking(cfg Config, lo, hi int, r Reducer[any]) any {
 	if cfg.Blocking < 0 {
 		RefuseBlocking(cfg.Blocking)
 	}
-	b := &blockingLoop[A]{r: r, lo: lo, n: uint64(hi) - uint64(lo), limit: cfg.Blocking,
+	b := &blockingLoop{r: r, lo: lo, n: uint64(hi) - uint64(lo), limit: cfg.Blocking,
 		take: uint64(max(cfg.MinBlock, 1)), stop: cfg.done(), rec: cfg.rec, task: cfg.task, stats: cfg.stats}
 	b.start()
 	sched.Block(cfg.Pool, b.wg.Wait) // the caller may be a pool worker
@@ -51,8 +51,8 @@ func runBlocking[A any](cfg Config, lo, hi int, r Reducer[A]) A {
 }
 
 // blockingLoop is the shared state of one runBlocking.
-type blockingLoop[A any] struct {
-	r     Reducer[A]
+type blockingLoop struct {
+	r     Reducer[any]
 	lo    int
 	n     uint64
 	limit int
@@ -66,17 +66,17 @@ type blockingLoop[A any] struct {
 	wg       sync.WaitGroup
 	panicked atomic.Pointer[runtime.Panic]
 
-	rec         *recording // nil unless a timeline is recorded
-	task        *opTask    // nil unless a trace is recorded (optrace.go)
-	stats       *opStats   // nil unless statistics are collected (stats.go)
-	gathered[A]            // the participants' runs and lanes
+	rec      *recording // nil unless a timeline is recorded
+	task     *opTask    // nil unless a trace is recorded (optrace.go)
+	stats    *opStats   // nil unless statistics are collected (stats.go)
+	gathered            // the participants' runs and lanes
 
 	// Over a seq (runBlockingSeq, runPoolSeq), where the items come from,
 	// and, for an ordered result, the prefix of the runs combined as they
 	// end.
 	seq      *seqBlocks
 	prefixMu sync.Mutex // guards prefix
-	prefix   prefixRuns[A]
+	prefix   prefixRuns
 
 	// On the pool (runPoolSeq): the participants are the caller and
 	// helper jobs it offers, not goroutines of the loop's own. An
@@ -84,17 +84,17 @@ type blockingLoop[A any] struct {
 	// (parked, by participant), for the next helper in the slot to go on
 	// with: one accumulator per slot for the whole seq.
 	onPool *poolSeq
-	parked []parkedRun[A]
+	parked []parkedRun
 }
 
 // parkedRun is the run a helper left in its slot.
-type parkedRun[A any] struct {
-	x  run[A]
+type parkedRun struct {
+	x  run
 	ok bool
 }
 
 // start starts one more goroutine, unless the limit is reached.
-func (b *blockingLoop[A]) start() {
+func (b *blockingLoop) start() {
 	k := b.started.Add(1)
 	if k > int64(b.limit) {
 		return
@@ -115,7 +115,7 @@ func (b *blockingLoop[A]) start() {
 // participant to take (seqBlocks.block).
 //
 // ps, if not nil, counts the participant's waits for a seq's items.
-func (b *blockingLoop[A]) nextBlock(k, take int, ps *partStats) (i, e int, ok, more bool) {
+func (b *blockingLoop) nextBlock(k, take int, ps *partStats) (i, e int, ok, more bool) {
 	if b.seq != nil {
 		return b.seq.block(k, take, ps)
 	}
@@ -147,13 +147,13 @@ func (b *blockingLoop[A]) nextBlock(k, take int, ps *partStats) (i, e int, ok, m
 // is left for it; k numbers the participant, for its lane of a timeline
 // and its slot in the seq's ring. On the pool, w is the worker it runs on
 // (nil off the pool).
-func (b *blockingLoop[A]) work(k int, w *runtime.Worker) {
+func (b *blockingLoop) work(k int, w *runtime.Worker) {
 	if b.onPool != nil {
 		defer b.onPool.leave(k)
 	} else {
 		defer b.wg.Done()
 	}
-	h := &blockingHand[A]{b: b, k: k, w: w, take: int(b.take)}
+	h := &blockingHand{b: b, k: k, w: w, take: int(b.take)}
 	if b.onPool != nil {
 		h.size = b.onPool.sizeOf(k)
 		h.take = h.size.take
@@ -170,14 +170,14 @@ func (b *blockingLoop[A]) work(k int, w *runtime.Worker) {
 		obs.stats = b.stats.begin(key)
 		h.stats = obs.stats
 	}
-	participate(&b.r, &b.panicked, obs, hand[A](h))
+	participate(&b.r, &b.panicked, obs, hand(h))
 }
 
 // blockingHand is how the blocking and the sequence drivers hand one
 // participant its work: the next items in index order, or the next chunk
 // of the seq (nextBlock).
-type blockingHand[A any] struct {
-	b     *blockingLoop[A]
+type blockingHand struct {
+	b     *blockingLoop
 	k     int
 	w     *runtime.Worker
 	take  int           // items per block
@@ -186,7 +186,7 @@ type blockingHand[A any] struct {
 	stats *partStats    // nil unless statistics are collected
 }
 
-func (h *blockingHand[A]) next() (lo, hi int, ok bool) {
+func (h *blockingHand) next() (lo, hi int, ok bool) {
 	b := h.b
 	lo, hi, ok, more := b.nextBlock(h.k, h.take, h.stats)
 	switch {
@@ -203,27 +203,27 @@ func (h *blockingHand[A]) next() (lo, hi int, ok bool) {
 	return lo, hi, ok
 }
 
-func (h *blockingHand[A]) newRun() {}
+func (h *blockingHand) newRun() {}
 
 // resume takes the run parked in the helper's slot, if any.
-func (h *blockingHand[A]) resume() (run[A], bool) {
+func (h *blockingHand) resume() (run, bool) {
 	if h.b.parked == nil {
-		return run[A]{}, false
+		return run{}, false
 	}
 	p := &h.b.parked[h.k]
 	x, ok := p.x, p.ok
-	*p = parkedRun[A]{}
+	*p = parkedRun{}
 	return x, ok
 }
 
 // blockRuns: a stream's consumer takes every chunk as soon as the chunks
 // before it have run.
-func (h *blockingHand[A]) blockRuns() bool { return h.b.prefix.emit != nil }
+func (h *blockingHand) blockRuns() bool { return h.b.prefix.emit != nil }
 
 // folded decides or cuts the loop as the Reducer says, tells the seq the
 // chunk is done, and, on the pool, resizes the chunks and has the caller
 // offer the helpers once it has run alone for long enough.
-func (h *blockingHand[A]) folded(lo, hi int, stop bool, cut int) {
+func (h *blockingHand) folded(lo, hi int, stop bool, cut int) {
 	b := h.b
 	if stop {
 		b.decided.Store(true)
@@ -241,14 +241,14 @@ func (h *blockingHand[A]) folded(lo, hi int, stop bool, cut int) {
 	}
 }
 
-func (h *blockingHand[A]) keep(mine []run[A], x run[A]) []run[A] { return h.b.keep(mine, x) }
+func (h *blockingHand) keep(mine []run, x run) []run { return h.b.keep(mine, x) }
 
-func (h *blockingHand[A]) abandon() { h.b.decided.Store(true) }
+func (h *blockingHand) abandon() { h.b.decided.Store(true) }
 
 // leave hands the loop the participant's runs and lane, and frees its slot
 // in the seq's ring; an unordered loop's helper parks its one run in its
 // slot instead (see blockingLoop.parked).
-func (h *blockingHand[A]) leave(mine []run[A], log *laneLog) {
+func (h *blockingHand) leave(mine []run, log *laneLog) {
 	b := h.b
 	if s := b.seq; s != nil {
 		s.finished(h.k)
@@ -257,7 +257,7 @@ func (h *blockingHand[A]) leave(mine []run[A], log *laneLog) {
 		p.keep(h.k, h.size) // a helper that comes back goes on at this size
 	}
 	if b.parked != nil && h.k > 0 && len(mine) == 1 {
-		b.parked[h.k] = parkedRun[A]{mine[0], true}
+		b.parked[h.k] = parkedRun{mine[0], true}
 		mine = nil
 	}
 	b.gather(mine, log)
@@ -265,7 +265,7 @@ func (h *blockingHand[A]) leave(mine []run[A], log *laneLog) {
 
 // unpark gathers the runs parked in the slots, once every participant has
 // left.
-func (b *blockingLoop[A]) unpark() {
+func (b *blockingLoop) unpark() {
 	for _, p := range b.parked {
 		if p.ok {
 			b.runs = append(b.runs, p.x)
@@ -275,6 +275,6 @@ func (b *blockingLoop[A]) unpark() {
 
 // stopped reports whether the loop needs no item at or past position at:
 // it is decided, its context is done, or at is past the cut.
-func (b *blockingLoop[A]) stopped(at int) bool {
+func (b *blockingLoop) stopped(at int) bool {
 	return b.decided.Load() || isClosed(b.stop) || at >= b.cut.At()
 }

@@ -34,13 +34,13 @@ const (
 )
 
 // runBlockingSeq is runSeq in blocking mode.
-func runBlockingSeq[A any](cfg Config, src batchSource, r Reducer[A]) A {
+func runBlockingSeq(cfg Config, src batchSource, r Reducer[any]) any {
 	if cfg.Blocking < 0 {
 		RefuseBlocking(cfg.Blocking)
 	}
 	take := max(cfg.MinBlock, 1)
 	ring := pow2(max(blockingRingMin, blockingRingPerCall*cfg.Blocking*take))
-	b := &blockingLoop[A]{r: r, limit: cfg.Blocking, take: uint64(take), stop: cfg.done(), rec: cfg.rec, task: cfg.task, stats: cfg.stats}
+	b := &blockingLoop{r: r, limit: cfg.Blocking, take: uint64(take), stop: cfg.done(), rec: cfg.rec, task: cfg.task, stats: cfg.stats}
 	return b.overSeq(cfg, src, ring, ring, blockingBatches*cfg.Blocking*take, func() {
 		b.start()
 		sched.Block(cfg.Pool, b.wg.Wait) // the caller may be a pool worker
@@ -63,7 +63,7 @@ func pow2(n int) int { return 1 << bits.Len(uint(n-1)) }
 // (prefixRuns.emit); the positions of a run stay in use until the consumer
 // has handed out its items, and the feeder pulls at most the stream's limit
 // past the oldest position in use (see stream.go).
-func (b *blockingLoop[A]) overSeq(cfg Config, src batchSource, ring, reach, least int, runAll func()) A {
+func (b *blockingLoop) overSeq(cfg Config, src batchSource, ring, reach, least int, runAll func()) any {
 	r, done := b.r, b.stop
 	exact := r.SeqLen != nil
 	o := seqRing{slots: ring, span: ring, least: least, exact: exact, arrive: b.onPool.arrival(), stats: cfg.stats, ctx: cfg.Context}
@@ -72,7 +72,7 @@ func (b *blockingLoop[A]) overSeq(cfg Config, src batchSource, ring, reach, leas
 		o.span = min(ring, st.limit)
 		o.slots, o.stream = pow2(o.span), true
 		ring = o.slots
-		b.prefix.emit = func(x run[A]) { st.emit(streamPart{items: x.acc, hi: x.hi}) }
+		b.prefix.emit = func(x run) { st.emit(streamPart{items: x.acc, hi: x.hi}) }
 	}
 	t := src.open(o, done)
 	if t == nil {
@@ -146,7 +146,7 @@ func (b *blockingLoop[A]) overSeq(cfg Config, src batchSource, ring, reach, leas
 // keep adds the run cur, which has ended, to mine, a goroutine's runs, or,
 // over a seq with an ordered result, to the loop's prefix; a loop that
 // does not combine its runs keeps none.
-func (b *blockingLoop[A]) keep(mine []run[A], cur run[A]) []run[A] {
+func (b *blockingLoop) keep(mine []run, cur run) []run {
 	switch {
 	case b.r.Combine == nil:
 		return mine
@@ -163,19 +163,19 @@ func (b *blockingLoop[A]) keep(mine []run[A], cur run[A]) []run[A] {
 // as they come: acc holds the runs of [0, hi), and waiting those that start
 // past hi, by start. With emit (a stream), the runs that join the prefix
 // go to emit, in order, instead of into acc.
-type prefixRuns[A any] struct {
-	acc     A
+type prefixRuns struct {
+	acc     any
 	hi      int
 	have    bool
-	waiting map[int]run[A]
-	emit    func(run[A])
+	waiting map[int]run
+	emit    func(run)
 }
 
 // add adds run x; the runs that join the prefix are combined into it.
-func (p *prefixRuns[A]) add(x run[A], r Reducer[A]) {
+func (p *prefixRuns) add(x run, r Reducer[any]) {
 	if x.lo != p.hi {
 		if p.waiting == nil {
-			p.waiting = map[int]run[A]{}
+			p.waiting = map[int]run{}
 		}
 		p.waiting[x.lo] = x
 		return
@@ -200,7 +200,7 @@ func (p *prefixRuns[A]) add(x run[A], r Reducer[A]) {
 }
 
 // join returns the prefix combined with the sorted runs after it.
-func (p *prefixRuns[A]) join(after []run[A], r Reducer[A]) A {
+func (p *prefixRuns) join(after []run, r Reducer[any]) any {
 	if !p.have {
 		return combineRuns(after, r)
 	}

@@ -86,8 +86,8 @@ func shapeOf(sym string) (name, shape string, ok bool) {
 
 // TestDriversCompiledOnce checks, in the symbols of a program that folds
 // into five accumulator types on every driver (testdata/folds), that the
-// drivers past the inline phase are compiled for one accumulator type
-// (any, through boxed) while Run is compiled for each: a driver compiled
+// drivers past the inline phase are compiled once, over any (through
+// boxed), while Run is compiled for each type: a driver compiled
 // once per type would multiply a program's build time, memory and binary
 // by every type it folds into.
 func TestDriversCompiledOnce(t *testing.T) {
@@ -126,8 +126,8 @@ func TestDriversCompiledOnce(t *testing.T) {
 			got = append(got, s)
 		}
 		sort.Strings(got)
-		if len(got) != 1 {
-			t.Errorf("%s is compiled for %d accumulator types, want 1 (any): %v", f, len(got), got)
+		if len(got) > 1 {
+			t.Errorf("%s is compiled for %d accumulator types, want one: %v", f, len(got), got)
 		}
 	}
 }

@@ -12,15 +12,15 @@ import (
 // With gopar_debug, combine refuses runs that leave a gap or overlap.
 func TestDebugCatchesRunsThatDoNotTile(t *testing.T) {
 	for _, c := range []struct {
-		runs []run[int]
+		runs []run
 		want string
 	}{
-		{[]run[int]{{0, 4, 1}, {5, 10, 1}}, "where the runs so far end at 4"},
-		{[]run[int]{{0, 4, 1}, {3, 10, 1}}, "where the runs so far end at 4"},
-		{[]run[int]{{0, 4, 1}, {4, 9, 1}}, "the runs end at 9, the loop at 10"},
+		{[]run{{0, 4, 1}, {5, 10, 1}}, "where the runs so far end at 4"},
+		{[]run{{0, 4, 1}, {3, 10, 1}}, "where the runs so far end at 4"},
+		{[]run{{0, 4, 1}, {4, 9, 1}}, "the runs end at 9, the loop at 10"},
 	} {
 		// The prefix [0, 4) ran inline; the partitioned rest is [4, 10).
-		o := &loop[int]{r: Reducer[int]{Combine: func(a, b int) int { return a + b }}, parts: partition.NewLoop(4, 10, 1), lo: 0, rest: 4, gathered: gathered[int]{runs: c.runs}}
+		o := &loop{r: Reducer[any]{Combine: func(a, b any) any { return a.(int) + b.(int) }}, parts: partition.NewLoop(4, 10, 1), lo: 0, rest: 4, gathered: gathered{runs: c.runs}}
 		func() {
 			defer func() {
 				s, _ := recover().(string)

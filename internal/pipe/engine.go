@@ -28,7 +28,7 @@ import (
 // (countItems), so it needs nothing of its own here.
 
 // hand is what a driver gives one participant of its loop.
-type hand[A any] interface {
+type hand interface {
 	// next returns the participant's next block, [lo, hi), or false once
 	// there is none for it.
 	next() (lo, hi int, ok bool)
@@ -41,13 +41,13 @@ type hand[A any] interface {
 	folded(lo, hi int, stop bool, cut int)
 	// keep adds the run x, which has ended, to mine, the participant's
 	// runs, and returns them.
-	keep(mine []run[A], x run[A]) []run[A]
+	keep(mine []run, x run) []run
 	// abandon says that the participant's user code panicked or called
 	// runtime.Goexit: the loop must hand out no more work.
 	abandon()
 	// leave hands the loop the participant's runs and its timeline lane
 	// (nil unless a timeline is recorded), as the participant leaves.
-	leave(mine []run[A], log *laneLog)
+	leave(mine []run, log *laneLog)
 	// blockRuns reports whether every block is a run of its own, which
 	// keep takes as soon as the block is folded (a stream's chunks, which
 	// its consumer waits for). Asked once, as the participant starts.
@@ -56,7 +56,7 @@ type hand[A any] interface {
 	// one as it starts: a helper that comes back into its slot of an
 	// unordered loop over a seq keeps the accumulator it parked there.
 	// Asked once, as the participant starts.
-	resume() (x run[A], ok bool)
+	resume() (x run, ok bool)
 }
 
 // participate runs one participant of a loop with Reducer r: it takes
@@ -65,11 +65,11 @@ type hand[A any] interface {
 // caller to raise once every participant has left (the participants of the
 // pool are detached jobs, where an escaping panic would crash the
 // program). obs are the observers of the participant run, if any.
-func participate[A any](r *Reducer[A], failed *atomic.Pointer[runtime.Panic], obs observers, h hand[A]) {
+func participate(r *Reducer[any], failed *atomic.Pointer[runtime.Panic], obs observers, h hand) {
 	if obs.task != nil {
 		defer obs.task.region().End()
 	}
-	e := engine[A]{r: r, failed: failed, log: obs.log, stats: obs.stats, blockRuns: h.blockRuns()}
+	e := engine{r: r, failed: failed, log: obs.log, stats: obs.stats, blockRuns: h.blockRuns()}
 	if x, ok := h.resume(); ok {
 		e.runs.cur, e.runs.inRun = x, true
 	}
@@ -88,10 +88,10 @@ type observers struct {
 }
 
 // engine is one participant's state, under every driver.
-type engine[A any] struct {
-	r         *Reducer[A]
+type engine struct {
+	r         *Reducer[any]
 	failed    *atomic.Pointer[runtime.Panic]
-	runs      runBook[A]
+	runs      runBook
 	log       *laneLog   // nil unless a timeline is recorded
 	stats     *partStats // nil unless statistics are collected
 	returned  bool       // fold returned: no panic or Goexit
@@ -101,7 +101,7 @@ type engine[A any] struct {
 // fold folds the blocks that h hands out into e's runs until it has no
 // more. All the user's code that a participant runs runs here; a panic or
 // runtime.Goexit in it ends fold, and leave records it.
-func (e *engine[A]) fold(h hand[A]) {
+func (e *engine) fold(h hand) {
 	bk := &e.runs
 	for {
 		lo, hi, ok := h.next()
@@ -141,7 +141,7 @@ func (e *engine[A]) fold(h hand[A]) {
 // runtime.Goexit that ends it is recorded and stops the loop (the run it
 // was folding is lost with it); the run it ends with is kept; its runs and
 // its lane go to the loop.
-func (e *engine[A]) leave(h hand[A]) {
+func (e *engine) leave(h hand) {
 	if unwound(e.failed, recover(), e.returned) {
 		h.abandon()
 		e.runs.end()
@@ -160,14 +160,14 @@ func (e *engine[A]) leave(h hand[A]) {
 
 // gathered is what a loop's participants hand it as they leave (the
 // hands' leave): their runs and their timeline lanes.
-type gathered[A any] struct {
+type gathered struct {
 	mu   sync.Mutex
-	runs []run[A]
+	runs []run
 	logs []*laneLog // the participants' lanes (a timeline is recorded)
 }
 
 // gather adds one participant's runs and its lane, if any (log may be nil).
-func (g *gathered[A]) gather(mine []run[A], log *laneLog) {
+func (g *gathered) gather(mine []run, log *laneLog) {
 	if len(mine) == 0 && log == nil {
 		return
 	}

@@ -18,17 +18,17 @@ type scriptHand struct {
 	newRuns   int
 	verdicts  [][2]int // [stop (0 or 1), cut] per folded block
 	abandoned bool
-	left      []run[[]int]
+	left      []run
 	leftLog   *laneLog
 	leaves    int
 	each      bool  // blockRuns
 	keptAt    []int // the blocks folded when each keep came
-	resumed   *run[[]int]
+	resumed   *run
 }
 
-func (h *scriptHand) resume() (run[[]int], bool) {
+func (h *scriptHand) resume() (run, bool) {
 	if h.resumed == nil {
-		return run[[]int]{}, false
+		return run{}, false
 	}
 	return *h.resumed, true
 }
@@ -53,21 +53,21 @@ func (h *scriptHand) folded(lo, hi int, stop bool, cut int) {
 	h.verdicts = append(h.verdicts, [2]int{s, cut})
 }
 
-func (h *scriptHand) keep(mine []run[[]int], x run[[]int]) []run[[]int] {
+func (h *scriptHand) keep(mine []run, x run) []run {
 	h.keptAt = append(h.keptAt, len(h.verdicts))
 	return append(mine, x)
 }
 func (h *scriptHand) abandon() { h.abandoned = true }
-func (h *scriptHand) leave(mine []run[[]int], log *laneLog) {
+func (h *scriptHand) leave(mine []run, log *laneLog) {
 	h.left, h.leftLog = mine, log
 	h.leaves++
 }
 
-// indexes is a Reducer that collects the indexes it folds; it panics at
+// indexes is a boxed Reducer that collects the indexes it folds; it panics at
 // item panicAt, calls runtime.Goexit at goexitAt (math.MinInt: never), and cuts at
 // cutAt (math.MaxInt: never).
-func indexes(panicAt, goexitAt, cutAt int, unordered bool) Reducer[[]int] {
-	return Reducer[[]int]{
+func indexes(panicAt, goexitAt, cutAt int, unordered bool) Reducer[any] {
+	return boxed(Reducer[[]int]{
 		Identity: func() []int { return nil },
 		Fold: func(acc []int, lo, hi int) []int {
 			for i := lo; i < hi; i++ {
@@ -84,7 +84,7 @@ func indexes(panicAt, goexitAt, cutAt int, unordered bool) Reducer[[]int] {
 		Combine:   func(a, b []int) []int { return append(a, b...) },
 		Cut:       func(acc []int) int { return cutAt },
 		Unordered: unordered,
-	}
+	})
 }
 
 // TestEngineRuns checks the engine's runs: contiguous blocks fold into one
@@ -112,7 +112,7 @@ func TestEngineRuns(t *testing.T) {
 			h := &scriptHand{blocks: slices.Clone(c.blocks), each: c.each}
 			r := indexes(math.MinInt, math.MinInt, 42, c.unordered)
 			var failed atomic.Pointer[runtime.Panic]
-			participate(&r, &failed, observers{}, hand[[]int](h))
+			participate(&r, &failed, observers{}, hand(h))
 			if failed.Load() != nil || h.abandoned || h.leaves != 1 {
 				t.Fatalf("failed %v, abandoned %v, %d leaves; want none, false, 1", failed.Load(), h.abandoned, h.leaves)
 			}
@@ -129,8 +129,8 @@ func TestEngineRuns(t *testing.T) {
 						}
 					}
 				}
-				if !slices.Equal(x.acc, want) {
-					t.Errorf("run [%d, %d) folded %v, want %v", x.lo, x.hi, x.acc, want)
+				if got := unbox[[]int](x.acc); !slices.Equal(got, want) {
+					t.Errorf("run [%d, %d) folded %v, want %v", x.lo, x.hi, got, want)
 				}
 				got = append(got, [2]int{x.lo, x.hi})
 			}
@@ -178,7 +178,7 @@ func TestEngineUnwinds(t *testing.T) {
 			go func() {
 				defer wg.Done()
 				defer func() { recover() }() // a panic must not get past the engine
-				participate(&r, &failed, observers{}, hand[[]int](h))
+				participate(&r, &failed, observers{}, hand(h))
 			}()
 			wg.Wait()
 			p := failed.Load()
@@ -188,7 +188,7 @@ func TestEngineUnwinds(t *testing.T) {
 			if !h.abandoned || h.leaves != 1 {
 				t.Errorf("abandoned %v, %d leaves; want true, 1", h.abandoned, h.leaves)
 			}
-			if len(h.left) != 1 || h.left[0].lo != 0 || h.left[0].hi != 5 || !slices.Equal(h.left[0].acc, []int{0, 1, 2, 3, 4}) {
+			if len(h.left) != 1 || h.left[0].lo != 0 || h.left[0].hi != 5 || !slices.Equal(unbox[[]int](h.left[0].acc), []int{0, 1, 2, 3, 4}) {
 				t.Errorf("runs %v, want [0, 5) alone (the run of [8, 12) is lost)", h.left)
 			}
 			if len(h.blocks) != 1 {
@@ -206,7 +206,7 @@ func TestEngineTimeline(t *testing.T) {
 	h := &scriptHand{blocks: [][2]int{{0, 2}, {5, 6}}}
 	r := indexes(math.MinInt, math.MinInt, math.MaxInt, false)
 	var failed atomic.Pointer[runtime.Panic]
-	participate(&r, &failed, observers{log: log}, hand[[]int](h))
+	participate(&r, &failed, observers{log: log}, hand(h))
 	if h.leftLog != log {
 		t.Fatalf("leave got lane %p, want %p", h.leftLog, log)
 	}
@@ -239,15 +239,15 @@ func TestEngineResumes(t *testing.T) {
 		{"no blocks", false, nil, [][2]int{{0, 3}}, [][]int{{0, 1, 2}}},
 	} {
 		t.Run(c.name, func(t *testing.T) {
-			h := &scriptHand{blocks: slices.Clone(c.blocks), resumed: &run[[]int]{lo: 0, hi: 3, acc: []int{0, 1, 2}}}
+			h := &scriptHand{blocks: slices.Clone(c.blocks), resumed: &run{lo: 0, hi: 3, acc: box([]int{0, 1, 2})}}
 			r := indexes(math.MinInt, math.MinInt, 42, c.unordered)
 			var failed atomic.Pointer[runtime.Panic]
-			participate(&r, &failed, observers{}, hand[[]int](h))
+			participate(&r, &failed, observers{}, hand(h))
 			var got [][2]int
 			var accs [][]int
 			for _, x := range h.left {
 				got = append(got, [2]int{x.lo, x.hi})
-				accs = append(accs, x.acc)
+				accs = append(accs, unbox[[]int](x.acc))
 			}
 			if !slices.Equal(got, c.runs) || !slices.EqualFunc(accs, c.accs, slices.Equal[[]int]) {
 				t.Errorf("runs %v folding %v, want %v folding %v", got, accs, c.runs, c.accs)

@@ -69,13 +69,13 @@ func runPool[A any](cfg Config, lo, hi int, r Reducer[A]) A {
 // runParallel is the pool driver's parallel phase over what is left of the
 // loop, [i, hi), where acc holds the inline phase's items, [lo, i), and sz
 // the sizer where that phase left off. It returns the loop's result.
-func runParallel[A any](pool *runtime.Pool, cfg Config, r Reducer[A], lo, i, hi int, acc A, sz sizer, few bool, done <-chan struct{}) A {
+func runParallel(pool *runtime.Pool, cfg Config, r Reducer[any], lo, i, hi int, acc any, sz sizer, few bool, done <-chan struct{}) any {
 	parts := parallelParts(pool, cfg, r, i, hi, sz, few)
 	sz.growth = 0 // the parallel phase's: maxGrowth
 	rec := cfg.rec
-	o := &loop[A]{r: r, cfg: cfg, stop: done, parts: parts, sizer: sz, rec: rec, workers: pool.Workers(), lo: lo, rest: i}
+	o := &loop{r: r, cfg: cfg, stop: done, parts: parts, sizer: sz, rec: rec, workers: pool.Workers(), lo: lo, rest: i}
 	if r.Combine != nil && i > lo {
-		o.runs = append(o.runs, run[A]{lo: lo, hi: i, acc: acc})
+		o.runs = append(o.runs, run{lo: lo, hi: i, acc: acc})
 	}
 	// No more participants than partitions: a loop of two items on 16
 	// workers wakes one helper, not fifteen.
@@ -91,7 +91,7 @@ func runParallel[A any](pool *runtime.Pool, cfg Config, r Reducer[A], lo, i, hi 
 }
 
 // parallelParts returns the partitioner of the parallel phase over [i, hi).
-func parallelParts[A any](pool *runtime.Pool, cfg Config, r Reducer[A], i, hi int, sz sizer, few bool) *partition.Loop {
+func parallelParts(pool *runtime.Pool, cfg Config, r Reducer[any], i, hi int, sz sizer, few bool) *partition.Loop {
 	switch {
 	case few:
 		// One item per partition: participants claim the items in index
@@ -109,7 +109,7 @@ func parallelParts[A any](pool *runtime.Pool, cfg Config, r Reducer[A], i, hi in
 // runOn runs the parallel phase on pool: the caller participates, with
 // helpers helper jobs offered to the pool, and returns once every
 // participant has left the loop.
-func (o *loop[A]) runOn(pool *runtime.Pool, helpers int) {
+func (o *loop) runOn(pool *runtime.Pool, helpers int) {
 	pool.Do(func(w *runtime.Worker) {
 		o.caller = w // before the helpers are offered, which read it
 		// Reached only if runtime.Goexit ends the caller's goroutine (its
@@ -162,8 +162,8 @@ func fewItems(pool *runtime.Pool, lo, hi int) bool {
 }
 
 // loop is the shared state of the parallel phase of one Run.
-type loop[A any] struct {
-	r     Reducer[A]
+type loop struct {
+	r     Reducer[any]
 	cfg   Config
 	parts *partition.Loop
 	stop  <-chan struct{} // cfg.done(): cancels the loop
@@ -184,5 +184,5 @@ type loop[A any] struct {
 	// hands out (lo itself where the loop went parallel before item 0).
 	lo, rest int
 
-	gathered[A] // the participants' runs and lanes
+	gathered // the participants' runs and lanes
 }

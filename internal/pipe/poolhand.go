@@ -15,8 +15,8 @@ import (
 
 // participate runs one participant of the loop on w, through the engine,
 // until the partitioner has nothing more for it.
-func (o *loop[A]) participate(w *runtime.Worker) {
-	h := &poolHand[A]{o: o, sizer: o.sizer, start: time.Now(), quantum: time.Duration(yieldWait.Load())}
+func (o *loop) participate(w *runtime.Worker) {
+	h := &poolHand{o: o, sizer: o.sizer, start: time.Now(), quantum: time.Duration(yieldWait.Load())}
 	if !o.parts.Enter(&h.p) {
 		return
 	}
@@ -29,13 +29,13 @@ func (o *loop[A]) participate(w *runtime.Worker) {
 		obs.stats = ps
 	}
 	h.take = o.cfg.clamp(h.sizer.size / takesPerClock)
-	participate(&o.r, &o.panicked, obs, hand[A](h))
+	participate(&o.r, &o.panicked, obs, hand(h))
 }
 
 // poolHand is how the pool driver hands one participant its work: pieces
 // of the ranges the partitioner gives it (p), sized by the clock.
-type poolHand[A any] struct {
-	o *loop[A]
+type poolHand struct {
+	o *loop
 	p partition.Participant
 
 	// The block size is measured over windows of takesPerClock pieces of
@@ -60,7 +60,7 @@ type poolHand[A any] struct {
 	yielded, quantum time.Duration
 }
 
-func (h *poolHand[A]) next() (lo, hi int, ok bool) {
+func (h *poolHand) next() (lo, hi int, ok bool) {
 	o := h.o
 	take, pieces := h.take, 1
 	if o.r.Setup {
@@ -74,16 +74,16 @@ func (h *poolHand[A]) next() (lo, hi int, ok bool) {
 	return h.p.Next(take)
 }
 
-func (h *poolHand[A]) newRun() { h.newRange() }
+func (h *poolHand) newRun() { h.newRange() }
 
-func (h *poolHand[A]) blockRuns() bool { return false }
+func (h *poolHand) blockRuns() bool { return false }
 
-func (h *poolHand[A]) resume() (run[A], bool) { return run[A]{}, false }
+func (h *poolHand) resume() (run, bool) { return run{}, false }
 
 // folded stops or cuts the partitioner as the Reducer says, and, at the
 // end of a window, resizes the pieces and, once a quantum, yields the
 // processor.
-func (h *poolHand[A]) folded(lo, hi int, stop bool, cut int) {
+func (h *poolHand) folded(lo, hi int, stop bool, cut int) {
 	o := h.o
 	if stop || isClosed(o.stop) {
 		o.parts.Cancel()
@@ -120,7 +120,7 @@ func (h *poolHand[A]) folded(lo, hi int, stop bool, cut int) {
 // participant's average (yieldWait) is where the next participant's
 // starts: the goroutines that a yield lets run are the process's, not the
 // loop's.
-func (h *poolHand[A]) yield(now time.Duration) {
+func (h *poolHand) yield(now time.Duration) {
 	goruntime.Gosched()
 	back := time.Since(h.start)
 	h.yielded, h.quantum = now, (3*h.quantum+back-now)/4
@@ -131,7 +131,7 @@ func (h *poolHand[A]) yield(now time.Duration) {
 // included, or where its yields keep it waiting as long as a goroutine
 // that does not yield holds a processor (longWait or more, on average),
 // twice the wait, so that it then runs as long as it waited.
-func (h *poolHand[A]) runFor() time.Duration {
+func (h *poolHand) runFor() time.Duration {
 	if h.quantum >= longWait {
 		return 2 * h.quantum
 	}
@@ -143,7 +143,7 @@ func (h *poolHand[A]) runFor() time.Duration {
 var yieldWait atomic.Int64
 
 // keep keeps the run x if the loop combines its runs.
-func (h *poolHand[A]) keep(mine []run[A], x run[A]) []run[A] {
+func (h *poolHand) keep(mine []run, x run) []run {
 	if h.o.r.Combine == nil {
 		return mine
 	}
@@ -152,7 +152,7 @@ func (h *poolHand[A]) keep(mine []run[A], x run[A]) []run[A] {
 
 // abandon stops the loop and lets Next say it is over for this
 // participant.
-func (h *poolHand[A]) abandon() {
+func (h *poolHand) abandon() {
 	h.o.parts.Cancel()
 	for {
 		if _, _, ok := h.p.Next(1); !ok {
@@ -164,7 +164,7 @@ func (h *poolHand[A]) abandon() {
 // leave hands the loop the participant's runs and lane; Leave publishes
 // them to whoever sees the loop done, which the last participant to leave
 // sets.
-func (h *poolHand[A]) leave(mine []run[A], log *laneLog) {
+func (h *poolHand) leave(mine []run, log *laneLog) {
 	h.o.gather(mine, log)
 	if h.p.Leave() {
 		h.o.done.Set()
@@ -177,7 +177,7 @@ const steadyRise = 2
 
 // windowCost notes that the window just ended ran n items in took, and
 // decides whether the participant is steady.
-func (st *poolHand[A]) windowCost(took time.Duration, n int) {
+func (st *poolHand) windowCost(took time.Duration, n int) {
 	per := float64(took) / float64(max(n, 1))
 	st.steady = st.perItem > 0 && per <= steadyRise*st.perItem
 	st.perItem = per
@@ -186,7 +186,7 @@ func (st *poolHand[A]) windowCost(took time.Duration, n int) {
 // newRange forgets the items' cost when the participant moves to a new
 // range (a steal or a claim): its cost is not known until a whole window
 // has run in it.
-func (st *poolHand[A]) newRange() { st.steady, st.perItem = false, 0 }
+func (st *poolHand) newRange() { st.steady, st.perItem = false, 0 }
 
 // wholeWindow returns how many of the current window's pieces to take at
 // once: the rest of the window while the participant is steady (its last
@@ -201,7 +201,7 @@ func (st *poolHand[A]) newRange() { st.steady, st.perItem = false, 0 }
 // whole window after that. An owner whose range is steady, and then runs
 // into a hot spot, has one window out of the thieves' reach instead of one
 // piece: a block of blockTarget at the old cost.
-func (st *poolHand[A]) wholeWindow(p *partition.Participant, maxBlock int) int {
+func (st *poolHand) wholeWindow(p *partition.Participant, maxBlock int) int {
 	n := takesPerClock - st.pieces
 	if maxBlock > 0 {
 		n = min(n, maxBlock/st.take)

@@ -61,9 +61,9 @@ func startProgress(report func(done, total int), total int) *progress {
 }
 
 // countItems returns r with a Fold that also counts its items into p.
-func countItems[A any](p *progress, r Reducer[A]) Reducer[A] {
+func countItems(p *progress, r Reducer[any]) Reducer[any] {
 	fold := r.Fold
-	r.Fold = func(acc A, lo, hi int) A {
+	r.Fold = func(acc any, lo, hi int) any {
 		acc = fold(acc, lo, hi)
 		p.done.Add(int64(hi - lo))
 		return acc

@@ -296,7 +296,7 @@ func TestWholeWindow(t *testing.T) {
 		{"steady, MaxBlock allows three pieces", true, 0, 100, 350, 3},
 		{"steady, MaxBlock allows one piece", true, 0, 100, 199, 1},
 	} {
-		st := poolHand[int]{steady: c.steady, pieces: c.pieces, take: c.take}
+		st := poolHand{steady: c.steady, pieces: c.pieces, take: c.take}
 		if got := st.wholeWindow(&p, c.maxBlock); got != c.want {
 			t.Errorf("%s: wholeWindow = %d, want %d", c.name, got, c.want)
 		}
@@ -308,7 +308,7 @@ func TestWholeWindow(t *testing.T) {
 // stops being steady at once when the items get costlier or the range
 // changes.
 func TestSteadiness(t *testing.T) {
-	var st poolHand[int]
+	var st poolHand
 	step := func(what string, per time.Duration, want bool) {
 		t.Helper()
 		st.windowCost(per*1000, 1000)

@@ -13,9 +13,9 @@ import (
 
 // run is a run of the loop: contiguous blocks that one goroutine folded,
 // in order, into acc.
-type run[A any] struct {
+type run struct {
 	lo, hi int // the indexes folded into acc
-	acc    A
+	acc    any
 }
 
 // runBook is one participant's runs, under every driver: the run it folds
@@ -23,39 +23,39 @@ type run[A any] struct {
 // (mine). A participant asks it whether each block it takes extends the
 // current run (extends); if not, it ends that run (end), keeps it, and
 // begins the next.
-type runBook[A any] struct {
-	mine  []run[A] // finished runs
-	cur   run[A]   // the run being folded
-	inRun bool     // whether cur holds a run (indexes may be negative: no sentinel)
+type runBook struct {
+	mine  []run // finished runs
+	cur   run   // the run being folded
+	inRun bool  // whether cur holds a run (indexes may be negative: no sentinel)
 }
 
 // extends reports whether a block from lo folds into the current run:
 // there is one, and lo is where it ends, or the loop is unordered (any
 // block extends it).
-func (bk *runBook[A]) extends(lo int, unordered bool) bool {
+func (bk *runBook) extends(lo int, unordered bool) bool {
 	return bk.inRun && (lo == bk.cur.hi || unordered)
 }
 
 // begin starts a new current run at lo from r.identity(), after end: it
 // holds a run once the caller has folded a block into it (folded), so that
 // if Identity or Fold panics, there is no current run.
-func (bk *runBook[A]) begin(lo int, r *Reducer[A]) {
-	bk.cur = run[A]{lo: lo, hi: lo, acc: r.identity()}
+func (bk *runBook) begin(lo int, r *Reducer[any]) {
+	bk.cur = run{lo: lo, hi: lo, acc: r.identity()}
 }
 
 // folded records that the block ending at hi is folded into cur.
-func (bk *runBook[A]) folded(hi int) { bk.cur.hi, bk.inRun = hi, true }
+func (bk *runBook) folded(hi int) { bk.cur.hi, bk.inRun = hi, true }
 
 // end returns the current run, if there is one, and forgets it.
-func (bk *runBook[A]) end() (last run[A], ok bool) {
+func (bk *runBook) end() (last run, ok bool) {
 	last, ok = bk.cur, bk.inRun
-	bk.cur, bk.inRun = run[A]{}, false
+	bk.cur, bk.inRun = run{}, false
 	return last, ok
 }
 
 // checkRunsTile checks that the sorted runs of a loop that ran to the end
 // cover [lo, hi) exactly once (gopar_debug only).
-func (o *loop[A]) checkRunsTile() {
+func (o *loop) checkRunsTile() {
 	// The caller's inline prefix, if any, ends where the partitioned
 	// rest of the loop begins.
 	at, end := o.lo, o.rest+int(o.parts.Len())
@@ -71,7 +71,7 @@ func (o *loop[A]) checkRunsTile() {
 }
 
 // combine joins the runs in index order.
-func (o *loop[A]) combine() A {
+func (o *loop) combine() any {
 	if o.r.Combine == nil {
 		return o.r.identity()
 	}
@@ -83,8 +83,8 @@ func (o *loop[A]) combine() A {
 }
 
 // sortRuns puts runs in index order.
-func sortRuns[A any](runs []run[A]) {
-	slices.SortFunc(runs, func(a, b run[A]) int { return cmp.Compare(a.lo, b.lo) })
+func sortRuns(runs []run) {
+	slices.SortFunc(runs, func(a, b run) int { return cmp.Compare(a.lo, b.lo) })
 }
 
 // prefixRuns returns the sorted runs of a loop from lo whose results count.
@@ -94,7 +94,7 @@ func sortRuns[A any](runs []run[A]) {
 // loop whose context is not done keeps every run: its holes, if any, come
 // from a Cut, which drops only the items above the answer, or from a Stop,
 // whose answer stands wherever it came from.
-func (r *Reducer[A]) prefixRuns(runs []run[A], lo int, done <-chan struct{}) []run[A] {
+func (r *Reducer[A]) prefixRuns(runs []run, lo int, done <-chan struct{}) []run {
 	if r.AllRuns || !isClosed(done) {
 		return runs
 	}
@@ -110,7 +110,7 @@ func (r *Reducer[A]) prefixRuns(runs []run[A], lo int, done <-chan struct{}) []r
 
 // combineRuns joins sorted runs, left to right, with r.Combine; no runs give
 // r.identity().
-func combineRuns[A any](runs []run[A], r Reducer[A]) A {
+func combineRuns(runs []run, r Reducer[any]) any {
 	if len(runs) == 0 {
 		return r.identity()
 	}

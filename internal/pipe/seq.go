@@ -433,7 +433,7 @@ func (t *ringTaker[T]) raise() { t.f.raise() }
 // nil): one loop over the whole seq, on the pool (runPoolSeq) or the
 // blocking driver's goroutines (runBlockingSeq). The observers were started
 // by Run.
-func runSeq[A any](cfg Config, r Reducer[A]) A {
+func runSeq(cfg Config, r Reducer[any]) any {
 	src := cfg.seq
 	cfg.seq = nil
 	if cfg.Blocking != 0 {

@@ -73,7 +73,7 @@ func poolRing(cfg Config, size uintptr, workers int) (ring, most int) {
 }
 
 // runPoolSeq is runSeq on the pool.
-func runPoolSeq[A any](cfg Config, src batchSource, r Reducer[A]) A {
+func runPoolSeq(cfg Config, src batchSource, r Reducer[any]) any {
 	pool := cfg.Pool
 	if pool == nil {
 		pool = runtime.Default()
@@ -81,14 +81,14 @@ func runPoolSeq[A any](cfg Config, src batchSource, r Reducer[A]) A {
 	workers := pool.Workers()
 	ring, most := poolRing(cfg, src.itemSize(), workers)
 	target := seqChunkTarget
-	b := &blockingLoop[A]{r: r, limit: workers, stop: cfg.done(), rec: cfg.rec, task: cfg.task, stats: cfg.stats}
+	b := &blockingLoop{r: r, limit: workers, stop: cfg.done(), rec: cfg.rec, task: cfg.task, stats: cfg.stats}
 	p := &poolSeq{pool: pool, helpers: workers - 1, least: max(cfg.MinBlock, 1), most: most, target: target,
 		sizes: make([]chunkSize, workers)}
 	p.work = b.work
 	p.wanted = func() bool { return b.seq.wanted() }
 	b.onPool = p
 	if r.Unordered && r.Combine != nil {
-		b.parked = make([]parkedRun[A], workers)
+		b.parked = make([]parkedRun, workers)
 	}
 	return b.overSeq(cfg, src, ring, workers, 1, func() { p.run() })
 }

@@ -168,7 +168,7 @@ type laneLog struct {
 
 // newLaneLog starts the log of a participant of o that runs on w and has
 // entered as p.
-func (o *loop[A]) newLaneLog(w *runtime.Worker, p *partition.Participant) *laneLog {
+func (o *loop) newLaneLog(w *runtime.Worker, p *partition.Participant) *laneLog {
 	g := &laneLog{rec: o.rec, key: poolLane(w, o.caller, o.workers), slot: p.Slot()}
 	p.RecordSteals(&g.stolen)
 	return g

@@ -12,7 +12,7 @@ import (
 // once; a wait of a few milliseconds among short ones does not, and short
 // ones switch it back.
 func TestRunFor(t *testing.T) {
-	var h poolHand[int]
+	var h poolHand
 	if got := h.runFor(); got != yieldQuantum {
 		t.Fatalf("no yield yet: runs %v between yields, want %v", got, yieldQuantum)
 	}
