@@ -127,19 +127,13 @@ func boxed[A any](r Reducer[A]) Reducer[any] {
 	}
 	fold := r.Fold
 	b.Fold = func(acc any, lo, hi int) any {
-		p, _ := acc.(*A)
-		if p == nil {
-			p = new(A)
-		}
+		p := slot[A](acc)
 		*p = fold(*p, lo, hi)
 		return p
 	}
 	if combine := r.Combine; combine != nil {
 		b.Combine = func(left, right any) any {
-			p, _ := left.(*A)
-			if p == nil {
-				p = new(A)
-			}
+			p := slot[A](left)
 			*p = combine(*p, unbox[A](right))
 			return p
 		}
@@ -151,6 +145,15 @@ func boxed[A any](r Reducer[A]) Reducer[any] {
 		b.Cut = func(acc any) int { return cut(unbox[A](acc)) }
 	}
 	return b
+}
+
+// slot returns the *A that a boxed accumulator acc holds, or a new one
+// holding A's zero value if acc is nil: where Fold and Combine write.
+func slot[A any](acc any) *A {
+	if p, _ := acc.(*A); p != nil {
+		return p
+	}
+	return new(A)
 }
 
 // unbox returns the accumulator that acc holds under boxed(r), for a
