@@ -114,7 +114,7 @@ func runInline[A any](ph *inlinePhase, r Reducer[A]) (A, bool) {
 		lo, n, first := ph.next()
 		if first {
 			var rest *restOfLoop[A]
-			if acc, rest = foldFirst(ph.pool, ph.cfg, lo, n, ph.hi, r, acc); rest != nil {
+			if acc, rest = foldFirst(ph, lo, n, r, acc); rest != nil {
 				return rest.join(acc), true
 			}
 		} else {
@@ -180,19 +180,20 @@ func (h *restOfLoop[A]) run() {
 }
 
 // foldFirst folds the loop's first block, [lo, lo+n), into acc, with the
-// rest of the loop, [lo+n, hi), on the promotion board meanwhile. It
+// rest of the loop, [lo+n, ph.hi), on the promotion board meanwhile. It
 // returns the block's result, and the rest if a worker took it, once that
 // worker is done with it: the caller then returns rest.join(acc). A panic
 // or Goexit in the block stops a taken rest and waits for it before it
 // goes on.
-func foldFirst[A any](pool *runtime.Pool, cfg Config, lo, n, hi int, r Reducer[A], acc A) (A, *restOfLoop[A]) {
+func foldFirst[A any](ph *inlinePhase, lo, n int, r Reducer[A], acc A) (A, *restOfLoop[A]) {
+	hi := ph.hi
 	h, _ := restOfLoops.Get().(*restOfLoop[A])
 	if h == nil {
 		h = new(restOfLoop[A])
 		h.fn = h.run
 	}
-	h.cfg, h.r, h.lo, h.hi = cfg, r, lo+n, hi
-	pr := sched.Promote(pool, h.fn)
+	h.cfg, h.r, h.lo, h.hi = ph.cfg, r, lo+n, hi
+	pr := sched.Promote(ph.pool, h.fn)
 	if !pr.Published() {
 		h.release()
 		return r.Fold(acc, lo, lo+n), nil

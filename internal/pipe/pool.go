@@ -63,17 +63,21 @@ func runPool[A any](cfg Config, lo, hi int, r Reducer[A]) A {
 	if ph.i > lo {
 		first = box(acc)
 	}
-	return unbox[A](runParallel(pool, cfg, boxed(r), lo, ph.i, hi, first, ph.sz, few, done))
+	return unbox[A](runParallel(&ph, boxed(r), first, few))
 }
 
 // runParallel is the pool driver's parallel phase over what is left of the
-// loop, [i, hi), where acc holds the inline phase's items, [lo, i), and sz
-// the sizer where that phase left off. It returns the loop's result.
-func runParallel(pool *runtime.Pool, cfg Config, r Reducer[any], lo, i, hi int, acc any, sz sizer, few bool, done <-chan struct{}) any {
-	parts := parallelParts(pool, cfg, r, i, hi, sz, few)
+// loop, [ph.i, ph.hi), where acc holds the inline phase's items, [ph.lo,
+// ph.i), and ph.sz the sizer where that phase left off. few says that the
+// loop went parallel before its first item (fewItems). It returns the
+// loop's result.
+func runParallel(ph *inlinePhase, r Reducer[any], acc any, few bool) any {
+	pool, cfg, lo, i := ph.pool, ph.cfg, ph.lo, ph.i
+	parts := ph.parallelParts(r, few)
+	sz := ph.sz
 	sz.growth = 0 // the parallel phase's: maxGrowth
 	rec := cfg.rec
-	o := &loop{r: r, cfg: cfg, stop: done, parts: parts, sizer: sz, rec: rec, workers: pool.Workers(), lo: lo, rest: i}
+	o := &loop{r: r, cfg: cfg, stop: ph.done, parts: parts, sizer: sz, rec: rec, workers: pool.Workers(), lo: lo, rest: i}
 	if r.Combine != nil && i > lo {
 		o.runs = append(o.runs, run{lo: lo, hi: i, acc: acc})
 	}
@@ -90,8 +94,10 @@ func runParallel(pool *runtime.Pool, cfg Config, r Reducer[any], lo, i, hi int, 
 	return o.combine()
 }
 
-// parallelParts returns the partitioner of the parallel phase over [i, hi).
-func parallelParts(pool *runtime.Pool, cfg Config, r Reducer[any], i, hi int, sz sizer, few bool) *partition.Loop {
+// parallelParts returns the partitioner of the parallel phase over what
+// the inline phase left, [ph.i, ph.hi).
+func (ph *inlinePhase) parallelParts(r Reducer[any], few bool) *partition.Loop {
+	i, hi, workers := ph.i, ph.hi, ph.pool.Workers()
 	switch {
 	case few:
 		// One item per partition: participants claim the items in index
@@ -100,9 +106,9 @@ func parallelParts(pool *runtime.Pool, cfg Config, r Reducer[any], i, hi int, sz
 		// that keeps the costly ones apart.
 		return partition.NewLoop(i, hi, span(i, hi))
 	case r.Cut != nil:
-		return partition.NewGrowingLoop(i, hi, pool.Workers(), firstPartitionBlocks*cfg.clamp(sz.size))
+		return partition.NewGrowingLoop(i, hi, workers, firstPartitionBlocks*ph.cfg.clamp(ph.sz.size))
 	default:
-		return partition.NewLoop(i, hi, pool.Workers())
+		return partition.NewLoop(i, hi, workers)
 	}
 }
 
