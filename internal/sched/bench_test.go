@@ -200,7 +200,7 @@ func BenchmarkJoinOneWorkerAlone(b *testing.B) {
 
 // BenchmarkPromotionDelay: how long a Join's b waits on the promotion board
 // after a worker frees up. Every worker of a 2-worker pool is busy at the
-// call, so b is published (board.go); a then frees one worker and spins,
+// call, so b is published (promote.go); a then frees one worker and spins,
 // never yielding, as CPU-bound user code does, until b starts. It reports
 // the median and the 99th percentile of the time from that release to b's
 // start: the freed worker's wake-up, the ripening (a heartbeat tick or two)

@@ -21,7 +21,7 @@ import "time"
 //     workers, no channels, no timers, and every operation runs so, inside
 //     the bubble or outside. Default, until the default pool has been made
 //     outside any bubble, returns one too.
-//   - The heartbeat (board.go) is not woken from inside a bubble, and a
+//   - The heartbeat (heartbeat.go) is not woken from inside a bubble, and a
 //     waker inside a bubble starts no goroutine for a retired worker.
 //
 // JoinLazy's and Promote's board paths do not look: they take a few

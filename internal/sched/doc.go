@@ -33,9 +33,12 @@
 //	            someone looks for work (idleState.anyLooking)
 //	frame.go    the waiting rule (a wait runs only work under its frame), and
 //	            Spread, a loop's offer of helpers
-//	board.go    lazy promotion: Promote publishes a func that an idle worker
-//	            takes once a heartbeat tick finds it still there; JoinLazy
-//	            and a loop's first block use it
+//	board.go    lazy promotion's board: its slots and their state words
+//	promote.go  Promote publishes a func that an idle worker takes once a
+//	            heartbeat tick finds it still there; its owner takes it back,
+//	            or waits for it, helping; JoinLazy and a loop's first block
+//	            use it
+//	heartbeat.go  the heartbeat, whose ticks ripen the board's entries
 //	sleep.go    idleness: idleState (who looks for work, who is parked), park,
 //	            wake-ups, retiring after idleRetire
 //	spare.go    a worker that parks in a wait lends its slot to a spare

@@ -1,6 +1,6 @@
 /*
  * Promela model of the owner's help while it waits for a taken func
- * (board.go: Promotion.help, helpOnce, runTaken; the rule and why it holds
+ * (promote.go: Promotion.help, helpOnce, runTaken; the rule and why it holds
  * are in PROMOTION.md, "Waiting"). promotion.pml checks the board's one
  * slot and the heartbeat; this model abstracts the heartbeat away (an
  * entry may be taken at any moment after its publication, which only adds

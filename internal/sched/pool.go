@@ -267,7 +267,7 @@ func (p *Pool) refuseDo(name string, nilF bool) {
 // JoinLazy fork on the member it returns, Scope.Spawn pushes onto a
 // worker's deque only if it is that worker, Close refuses to run inside
 // the pool, a waiter with no *Worker at hand lends its slot (slotHolder),
-// and the board tells which entries a waiter may run (board.go).
+// and the board tells which entries a waiter may run (promote.go).
 //
 // A goroutine acts as at most one member of p: Do and JoinLazy lease a
 // guest slot only for a goroutine that is none. The scan reads the owner
@@ -352,7 +352,7 @@ func JoinLazy(p *Pool, a, b func()) {
 }
 
 // joinPromoted is JoinLazy's path while nobody is idle: b is on the
-// promotion board while a runs (board.go), and a worker that frees up may
+// promotion board while a runs (promote.go), and a worker that frees up may
 // take it once it has waited a heartbeat tick. After a, the caller takes b
 // back and runs it, or waits for the worker that took it. As in joinCalls,
 // one deferred function covers both calls. It is joinCalls with a

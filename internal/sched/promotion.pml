@@ -1,7 +1,7 @@
 /*
- * Promela model of lazy promotion (board.go; its users JoinLazy in
- * pool.go and foldFirst in internal/pipe/run.go; the board's part of park's last
- * look in sleep.go). The protocol, and the argument that no promotion is
+ * Promela model of lazy promotion (board.go, promote.go, heartbeat.go;
+ * its users JoinLazy in pool.go and foldFirst in internal/pipe/inline.go; the
+ * board's part of park's last look in sleep.go). The protocol, and the argument that no promotion is
  * lost, are in PROMOTION.md; this file says what is modelled and how.
  *
  * Checks, as .ci/spin.sh runs them (0 errors expected from each):

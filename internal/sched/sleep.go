@@ -273,7 +273,7 @@ func (p *Pool) workVisible() bool {
 	if !p.injector.IsEmpty() {
 		return true
 	}
-	// Promoted work (board.go): stay up to take it once it ripens.
+	// Promoted work (heartbeat.go): stay up to take it once it ripens.
 	if p.watchBoard() {
 		return true
 	}

@@ -353,7 +353,7 @@ func (w *Worker) stealIf(mine func(*job) bool) *job {
 
 // findWork looks for a job: own deque, then the injector, then other
 // participants' deques, starting at a random victim, then ripe promoted
-// work (board.go).
+// work (promote.go).
 func (w *Worker) findWork() *job {
 	// Newest local work first: it is hot in the cache.
 	if j := w.deque.Pop(); j != nil {
