@@ -27,7 +27,10 @@
 //
 //	worker.go   a participant (pool worker, guest or spare): its deque, its
 //	            main loop (pop, injector, steal, then idle), running a job
-//	pool.go     the pool: its members, Go, Do (guest slots), Close
+//	pool.go     the pool: its members, New, Go, Inject, Close
+//	enter.go    Do: a goroutine enters the pool on a guest slot, or forks on
+//	            the member it already acts as (self)
+//	default.go  the default pool, which follows GOMAXPROCS
 //	join.go     Join: push b, run a, take b back or wait for its thief
 //	joinfunc.go JoinFunc: b stays private to the worker, shared only while
 //	            someone looks for work (idleState.anyLooking)
@@ -39,6 +42,8 @@
 //	            or waits for it, helping; JoinLazy and a loop's first block
 //	            use it
 //	heartbeat.go  the heartbeat, whose ticks ripen the board's entries
+//	joinlazy.go JoinLazy: a join for code that holds no *Worker, over the
+//	            board while nobody is Hungry, or forked on a guest slot
 //	sleep.go    idleness: idleState (who looks for work, who is parked), park,
 //	            wake-ups, retiring after idleRetire
 //	spare.go    a worker that parks in a wait lends its slot to a spare

@@ -1,6 +1,6 @@
 /*
  * Promela model of lazy promotion (board.go, promote.go, heartbeat.go;
- * its users JoinLazy in pool.go and foldFirst in internal/pipe/inline.go; the
+ * its users JoinLazy in joinlazy.go and foldFirst in internal/pipe/inline.go; the
  * board's part of park's last look in sleep.go). The protocol, and the argument that no promotion is
  * lost, are in PROMOTION.md; this file says what is modelled and how.
  *

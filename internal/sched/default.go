@@ -1,0 +1,107 @@
+package sched
+
+import (
+	"fmt"
+	"os"
+	goruntime "runtime"
+	"strconv"
+	"sync"
+	"sync/atomic"
+)
+
+var (
+	// defaultMu orders the making of default pools; defaultPool is the
+	// current one.
+	defaultMu   sync.Mutex
+	defaultPool atomic.Pointer[Pool]
+	// inlineDefault is what Default returns inside a testing/synctest
+	// bubble until the default pool has been made outside any bubble.
+	inlineDefault atomic.Pointer[Pool]
+)
+
+// WorkersEnv is the environment variable that sizes the default pool.
+const WorkersEnv = "GOPAR_WORKERS"
+
+// Default returns the shared pool, starting it on first use; runtime.Default
+// documents it for the pool's users: its size (WorkersEnv, or GOMAXPROCS,
+// which it follows), and what it does inside a testing/synctest bubble
+// (bubble.go). Following GOMAXPROCS costs Default one load of a flag (stale)
+// that only changes then; the workers read GOMAXPROCS as they run out of
+// work, where a read costs nobody anything.
+func Default() *Pool {
+	if p := defaultPool.Load(); p != nil && !p.stale.Load() {
+		return p
+	}
+	return makeDefault()
+}
+
+// makeDefault is Default's first call, any call inside a bubble before it,
+// and a call after GOMAXPROCS changed (the current pool is stale).
+func makeDefault() *Pool {
+	if inBubble() {
+		if p := defaultPool.Load(); p != nil {
+			return p
+		}
+		if p := inlineDefault.Load(); p != nil {
+			return p
+		}
+		n, _ := workersFromEnv(os.Getenv(WorkersEnv))
+		p := inlinePool(n)
+		p.isDflt = true
+		inlineDefault.CompareAndSwap(nil, p)
+		return inlineDefault.Load()
+	}
+	defaultMu.Lock()
+	defer defaultMu.Unlock()
+	old := defaultPool.Load()
+	if old != nil && !old.stale.Load() {
+		return old // made or replaced by another caller meanwhile
+	}
+	env := os.Getenv(WorkersEnv)
+	n, err := workersFromEnv(env)
+	if err != nil && old == nil {
+		fmt.Fprintf(os.Stderr, "gopar: %v; using GOMAXPROCS=%d workers\n", err, n)
+	}
+	p := makePool(n)
+	p.isDflt = true
+	p.follows = env == "" || err != nil
+	defaultPool.Store(p)
+	return p
+}
+
+// lookEvery is how many jobs a worker's main loop runs between its looks
+// at GOMAXPROCS while it finds work every time (a pool kept busy by many
+// callers): a look takes the Go scheduler's lock.
+const lookEvery = 64
+
+// noticeProcs is a pool worker's look at GOMAXPROCS, as it runs out of
+// work, and every lookEvery jobs: a default pool that follows GOMAXPROCS
+// and no longer has its size is marked stale, and Default replaces it.
+func (w *Worker) noticeProcs() {
+	w.sinceLook = 0
+	w.pool.noticeProcs()
+}
+
+// noticeProcs is Worker.noticeProcs's look.
+func (p *Pool) noticeProcs() {
+	if !p.follows || p.stale.Load() {
+		return
+	}
+	if min(goruntime.GOMAXPROCS(0), MaxWorkers) != p.nWorkers {
+		p.stale.Store(true)
+	}
+}
+
+// workersFromEnv parses GOPAR_WORKERS; on error it returns GOMAXPROCS (at
+// most MaxWorkers).
+func workersFromEnv(v string) (int, error) {
+	procs := min(goruntime.GOMAXPROCS(0), MaxWorkers)
+	if v == "" {
+		return procs, nil
+	}
+	n, err := strconv.Atoi(v)
+	if err != nil || n < 1 || n > MaxWorkers {
+		return procs, fmt.Errorf("%s=%q is not an integer from 1 to %d", WorkersEnv, v, MaxWorkers)
+	}
+	return n, nil
+}
