@@ -25,8 +25,11 @@
 // Each file below is one part with one job, and owns its state; the others
 // use it through its functions. Read them in this order:
 //
-//	worker.go   a participant (pool worker, guest or spare): its deque, its
-//	            main loop (pop, injector, steal, then idle), running a job
+//	worker.go   a participant (pool worker, guest or spare): its record,
+//	            its deque, Offer
+//	loop.go     a participant's main loop (pop, injector, steal, then idle)
+//	            and a wait's loop (waitUnder)
+//	job.go      a job: made, run, recycled
 //	pool.go     the pool: its members, New, Go, Inject, Close
 //	enter.go    Do: a goroutine enters the pool on a guest slot, or forks on
 //	            the member it already acts as (self)
