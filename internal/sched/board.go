@@ -18,9 +18,6 @@ import (
 // word of each. promote.go publishes a func, takes it back or waits for it,
 // and runs what a waiter may help with; heartbeat.go ripens the entries.
 
-// maxBoardSlots bounds the board: idle workers scan every slot.
-const maxBoardSlots = 64
-
 // A slot's state is one word, a plain integer: its kind (free, held by
 // its owner, published, taken), the heartbeat's marks of a published
 // entry, and the slot's generation, which every publication bumps. The

@@ -69,11 +69,6 @@ func makeDefault() *Pool {
 	return p
 }
 
-// lookEvery is how many jobs a worker's main loop runs between its looks
-// at GOMAXPROCS while it finds work every time (a pool kept busy by many
-// callers): a look takes the Go scheduler's lock.
-const lookEvery = 64
-
 // noticeProcs is a pool worker's look at GOMAXPROCS, as it runs out of
 // work, and every lookEvery jobs: a default pool that follows GOMAXPROCS
 // and no longer has its size is marked stale, and Default replaces it.

@@ -55,6 +55,9 @@
 //	panic.go, goexit.go   how a panic or Goexit crosses from the goroutine
 //	            that ran a task to the one that waits for it
 //	bubble.go   testing/synctest; curg*.go  goroutine identity (below)
+//	tuning.go   the tuning constants (spin, retire period, heartbeat, board
+//	            and guest bounds, free list, GOMAXPROCS look), each with
+//	            its reason
 //
 // The protocols are described beside the code, each with a Promela model
 // that spin checks: SLEEP.md (sleep.pml: no lost wake-up), WAITING.md

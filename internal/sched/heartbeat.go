@@ -6,19 +6,6 @@ import (
 	"github.com/gopar-dev/gopar/internal/labels"
 )
 
-// heartbeatTick is the heartbeat's period. An entry present at two
-// consecutive ticks has waited at least one tick, and is ripe: idle workers
-// may take it. A tick is of the order of a wake-up's slow end (SLEEP.md,
-// "What a wake-up costs"), so that promotion goes to work that has already
-// run longer than the wake-up it costs.
-const heartbeatTick = 50 * time.Microsecond
-
-// heartbeatLinger is how long the heartbeat keeps ticking after it last saw
-// an entry on the board: back-to-back short operations (each publishing an
-// entry for a few nanoseconds) keep it awake instead of waking it at every
-// call. Past it, the heartbeat blocks, and an idle pool uses no CPU.
-const heartbeatLinger = 2 * time.Millisecond
-
 // The heartbeat's states.
 const (
 	hbAsleep  = iota // no tick armed

@@ -72,9 +72,6 @@ func (w *Worker) freeJob() *job {
 	return new(job)
 }
 
-// maxFree bounds a worker's free list; deeper recursion allocates.
-const maxFree = 256
-
 // recycle returns a finished job to w's free list. The job must not be
 // reachable by any other goroutine except as a stale pointer that a failed
 // steal discards.

@@ -42,12 +42,6 @@ func (p *Pool) refuseDo(name string, nilF bool) {
 	}
 }
 
-// minGuests is the least number of guest slots a pool keeps for goroutines
-// that enter it with Do; 64 covers a few dozen concurrent callers, each
-// with some nesting. A caller that finds every slot taken runs its work
-// sequentially, which is correct, only slower.
-const minGuests = 64
-
 // Pool is a set of worker goroutines that run tasks from per-worker deques.
 // Create one with New, or use Default. All methods are safe for concurrent
 // use.

@@ -115,30 +115,13 @@ func (s *idleState) anyHunting() bool { return s.hunting.Load() > 0 }
 // shared jobs will feed (Hungry).
 func (s *idleState) hungry() bool { return s.looking.Load() > s.offered.Load() }
 
-// idleRetire is how long a pool worker stays parked in its main loop before
-// its goroutine ends (it retires): an idle program has no goroutine of the
-// pool's a little after its last operation, and a goroutine-leak check
-// (go.uber.org/goleak retries for about 0.4 s) passes with no ignore rule.
-// A retired worker stays announced, and the waker that claims it starts a
-// new goroutine for it instead of sending a token: a fraction of a
-// microsecond more than a wake-up, paid only after idleRetire without work.
-const idleRetire = 100 * time.Millisecond
-
 // The sleep protocol: how an idle participant parks and how a publisher
 // wakes it, without a lost wake-up. SLEEP.md beside this file is its one
 // description (steps, argument, costs); sleep.pml is its model.
 
-// spinRounds and spinFor bound how long a participant keeps searching,
-// yielding the processor between searches, before it parks: at least
-// spinRounds searches and spinFor of time. spinFor covers the slow end of a
-// wake-up, so a short gap between jobs costs no park/wake round trip; the
-// figures are in SLEEP.md, "What a wake-up costs".
-const (
-	spinRounds = 32
-	spinFor    = 200 * time.Microsecond
-)
-
-// spinner tracks one idle stretch of a participant.
+// spinner tracks one idle stretch of a participant: spinRounds searches,
+// then more for spinFor, yielding between them, before it parks
+// (tuning.go).
 type spinner struct {
 	rounds int
 	since  time.Time
