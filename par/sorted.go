@@ -104,7 +104,10 @@ func CountBySorted[T any, K cmp.Ordered](it Iterator[T], key func(T) K, opts ...
 	}
 	return &Sorted[K, int]{run: func(yield func(K, int) bool) error {
 		whole := func() goiter.Seq2[K, int] { return entriesSeq(sortedEntries(count(s, countFold(key)), nil)) }
-		return reduceSorted(s, "CountBySorted", entries(keyBytes[K, int](), false, opts), fill, add, whole, yield)
+		return reduceSorted(s, sortedOp[T, K, int]{
+			name: "CountBySorted", pricing: entries(keyBytes[K, int](), false, opts),
+			fill: fill, op: add, whole: whole,
+		}, yield)
 	}}
 }
 
@@ -158,7 +161,10 @@ func ReduceByKeySorted[T any, K cmp.Ordered, V any](it Iterator[T], kv func(T) (
 		}
 	}
 	return &Sorted[K, V]{run: func(yield func(K, V) bool) error {
-		return reduceSorted(s, "ReduceByKeySorted", entries(keyBytes[K, V](), true, opts), fill, op, nil, yield)
+		return reduceSorted(s, sortedOp[T, K, V]{
+			name: "ReduceByKeySorted", pricing: entries(keyBytes[K, V](), true, opts),
+			fill: fill, op: op,
+		}, yield)
 	}}
 }
 
@@ -209,7 +215,10 @@ func GroupBySorted[T any, K cmp.Ordered](it Iterator[T], key func(T) K, opts ...
 		}
 	}
 	return &Sorted[K, []T]{run: func(yield func(K, []T) bool) error {
-		return reduceSorted(s, "GroupBySorted", entries(held, true, opts), fill, joinGroups[T], nil, yield)
+		return reduceSorted(s, sortedOp[T, K, []T]{
+			name: "GroupBySorted", pricing: entries(held, true, opts),
+			fill: fill, op: joinGroups[T],
+		}, yield)
 	}}
 }
 
@@ -255,7 +264,10 @@ func DistinctSorted[T cmp.Ordered](it Iterator[T], opts ...SortedOption[T, struc
 		}
 	}
 	return &Sorted[T, struct{}]{run: func(yield func(T, struct{}) bool) error {
-		return reduceSorted(s, "DistinctSorted", entries(keyBytes[T, struct{}](), false, opts), fill, keepFirst, whole, yield)
+		return reduceSorted(s, sortedOp[T, T, struct{}]{
+			name: "DistinctSorted", pricing: entries(keyBytes[T, struct{}](), false, opts),
+			fill: fill, op: keepFirst, whole: whole,
+		}, yield)
 	}}
 }
 

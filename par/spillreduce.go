@@ -42,42 +42,41 @@ type spillMap[K cmp.Ordered, V any] struct {
 	set    *spillSet[K, V]
 }
 
-// reduceSorted runs the operation name over s, giving yield its entries:
-// p prices and writes them, fill adds a slice of items to a goroutine's
-// map, op combines two values of a key. With no budget, whole, if not
-// nil, gives the result in key order, each key once (from CountBy's one
-// map, or Distinct's shards); otherwise the goroutines' maps are merged.
-func reduceSorted[T any, K cmp.Ordered, V any](s pipe.Spec[T], name string, p pricing[K, V], fill func(a *spillMap[K, V], xs []T), op func(V, V) V, whole func() goiter.Seq2[K, V], yield func(K, V) bool) (err error) {
+// sortedOp is an operation that returns a Sorted: its name, for its
+// errors; how it prices and writes its entries; fill, which adds a slice
+// of items to a goroutine's map; op, which combines two values of a key;
+// and whole, if not nil, which gives the result in key order, each key
+// once, when there is no budget (from CountBy's one map, or Distinct's
+// shards).
+type sortedOp[T any, K cmp.Ordered, V any] struct {
+	name    string
+	pricing pricing[K, V]
+	fill    func(a *spillMap[K, V], xs []T)
+	op      func(V, V) V
+	whole   func() goiter.Seq2[K, V]
+}
+
+// reduceSorted runs o over s, giving yield its entries: with no budget,
+// those of o.whole if o has one; otherwise the goroutines' maps merged
+// with the runs they wrote.
+func reduceSorted[T any, K cmp.Ordered, V any](s pipe.Spec[T], o sortedOp[T, K, V], yield func(K, V) bool) (err error) {
 	parent := s.Context
 	if parent == nil {
 		parent = context.Background()
 	}
 	ctx, stop := context.WithCancelCause(parent)
 	defer stop(nil)
-	pool := s.Pool
-	if pool == nil {
-		pool = runtime.Default()
-	}
-	b := budgetOf(s.Config)
-	set := &spillSet[K, V]{
-		name:     name,
-		budget:   memoryBudget(s.Config),
-		perEntry: entryBytes[K, V](),
-		pricing:  p,
-		workers:  int64(pool.Workers()),
-		dir:      spill.NewDir(b.TempDir, b.DiskCap),
-		stop:     stop,
-	}
+	set := newSpillSet(s.Config, o.name, o.pricing, stop)
 	defer func() {
 		if cerr := set.dir.Close(); err == nil && cerr != nil {
-			err = fmt.Errorf("gopar: %s: removing its files: %w", name, cerr)
+			err = fmt.Errorf("gopar: %s: removing its files: %w", o.name, cerr)
 		}
 		if st := s.Stats; st != nil {
 			st.Spilled, st.SpillRuns = set.dir.Written(), set.dir.Files()
 		}
 	}()
-	if set.budget == 0 && whole != nil {
-		all := whole()
+	if set.budget == 0 && o.whole != nil {
+		all := o.whole()
 		if err := parent.Err(); err != nil {
 			return context.Cause(parent)
 		}
@@ -85,30 +84,69 @@ func reduceSorted[T any, K cmp.Ordered, V any](s pipe.Spec[T], name string, p pr
 		return nil
 	}
 	s.Context, s.Unordered = ctx, true
-	keyedFold(s, true,
-		func() *spillMap[K, V] {
-			a := &spillMap[K, V]{m: map[K]V{}, set: set}
-			set.made.Add(1)
-			set.mu.Lock()
-			set.maps = append(set.maps, a)
-			set.mu.Unlock()
-			return a
-		},
+	keyedFold(s, true, set.newMap,
 		func(a *spillMap[K, V], xs []T) *spillMap[K, V] {
-			fill(a, xs)
-			if set.budget > 0 && len(a.m) >= spillMin && int64(len(a.m))*set.perEntry+a.extra > set.share() {
+			o.fill(a, xs)
+			if a.full() {
 				a.spill()
 			}
 			return a
 		},
 		func(a, _ *spillMap[K, V]) *spillMap[K, V] { return a })
 	if set.err != nil {
-		return set.failure(b)
+		return set.failure(budgetOf(s.Config))
 	}
 	if parent.Err() != nil {
 		return context.Cause(parent)
 	}
-	var mems [][]spill.Entry[K, V]
+	fanIn := int(min(max(set.budget/(4<<16), 16), 256))
+	if err := spill.Merge(set.dir, set.runs, set.sortedMaps(o.op), o.op, fanIn, yield); err != nil {
+		return fmt.Errorf("gopar: %s: reading its files back: %w", o.name, err)
+	}
+	return nil
+}
+
+// newSpillSet returns the shared state of the operation name under c,
+// which p prices and stop cancels.
+func newSpillSet[K cmp.Ordered, V any](c pipe.Config, name string, p pricing[K, V], stop context.CancelCauseFunc) *spillSet[K, V] {
+	pool := c.Pool
+	if pool == nil {
+		pool = runtime.Default()
+	}
+	b := budgetOf(c)
+	return &spillSet[K, V]{
+		name:     name,
+		budget:   memoryBudget(c),
+		perEntry: entryBytes[K, V](),
+		pricing:  p,
+		workers:  int64(pool.Workers()),
+		dir:      spill.NewDir(b.TempDir, b.DiskCap),
+		stop:     stop,
+	}
+}
+
+// newMap returns an empty map for a goroutine of the operation, and keeps
+// it for the merge.
+func (set *spillSet[K, V]) newMap() *spillMap[K, V] {
+	a := &spillMap[K, V]{m: map[K]V{}, set: set}
+	set.made.Add(1)
+	set.mu.Lock()
+	set.maps = append(set.maps, a)
+	set.mu.Unlock()
+	return a
+}
+
+// full reports whether the map is to spill: it holds at least spillMin
+// keys and more than its share of the budget.
+func (a *spillMap[K, V]) full() bool {
+	set := a.set
+	return set.budget > 0 && len(a.m) >= spillMin && int64(len(a.m))*set.perEntry+a.extra > set.share()
+}
+
+// sortedMaps returns the entries of the goroutines' maps, each map's in
+// key order, and lets the maps go: if no run was written, the maps
+// combined with op into one.
+func (set *spillSet[K, V]) sortedMaps(op func(V, V) V) [][]spill.Entry[K, V] {
 	if len(set.runs) == 0 {
 		// Everything fit: one map, sorted.
 		var all map[K]V
@@ -116,20 +154,16 @@ func reduceSorted[T any, K cmp.Ordered, V any](s pipe.Spec[T], name string, p pr
 			all = mergeMaps(all, a.m, op)
 			a.m = nil
 		}
-		mems = [][]spill.Entry[K, V]{sortedEntries(all, nil)}
-	} else {
-		for _, a := range set.maps {
-			if len(a.m) > 0 {
-				mems = append(mems, sortedEntries(a.m, a.sorted))
-				a.m, a.sorted = nil, nil
-			}
+		return [][]spill.Entry[K, V]{sortedEntries(all, nil)}
+	}
+	var mems [][]spill.Entry[K, V]
+	for _, a := range set.maps {
+		if len(a.m) > 0 {
+			mems = append(mems, sortedEntries(a.m, a.sorted))
+			a.m, a.sorted = nil, nil
 		}
 	}
-	fanIn := int(min(max(set.budget/(4<<16), 16), 256))
-	if err := spill.Merge(set.dir, set.runs, mems, op, fanIn, yield); err != nil {
-		return fmt.Errorf("gopar: %s: reading its files back: %w", name, err)
-	}
-	return nil
+	return mems
 }
 
 // share returns the bytes one goroutine's map may hold.
