@@ -22,38 +22,49 @@ type scanKernels[T any] struct {
 // opKernels are the kernels calling op.
 func opKernels[T any](identity T, op func(T, T) T, inclusive bool) scanKernels[T] {
 	if inclusive {
-		// Block 0 starts from src[0] itself, as the loop's op(identity,
-		// src[0]) would give for a neutral identity: the exact src[0] where
-		// identity is neutral only up to rounding (0.0 + -0.0 is 0.0). So
-		// first and local are the same loop.
-		local := func(dst, src []T) T {
+		return inclusiveOpKernels(op)
+	}
+	return exclusiveOpKernels(identity, op)
+}
+
+// inclusiveOpKernels are the kernels of an inclusive scan calling op.
+// Block 0 starts from src[0] itself, as the loop's op(identity, src[0])
+// would give for a neutral identity: the exact src[0] where identity is
+// neutral only up to rounding (0.0 + -0.0 is 0.0). So first and local are
+// the same loop.
+func inclusiveOpKernels[T any](op func(T, T) T) scanKernels[T] {
+	local := func(dst, src []T) T {
+		acc := src[0]
+		dst[0] = acc
+		for i := 1; i < len(src); i++ {
+			acc = op(acc, src[i])
+			dst[i] = acc
+		}
+		return acc
+	}
+	return scanKernels[T]{
+		first: local,
+		local: local,
+		fix: func(dst []T, p T) {
+			for i, x := range dst {
+				dst[i] = op(p, x)
+			}
+		},
+		fused: func(dst, src []T, p T) T {
 			acc := src[0]
-			dst[0] = acc
+			dst[0] = op(p, acc)
 			for i := 1; i < len(src); i++ {
 				acc = op(acc, src[i])
-				dst[i] = acc
+				dst[i] = op(p, acc)
 			}
 			return acc
-		}
-		return scanKernels[T]{
-			first: local,
-			local: local,
-			fix: func(dst []T, p T) {
-				for i, x := range dst {
-					dst[i] = op(p, x)
-				}
-			},
-			fused: func(dst, src []T, p T) T {
-				acc := src[0]
-				dst[0] = op(p, acc)
-				for i := 1; i < len(src); i++ {
-					acc = op(acc, src[i])
-					dst[i] = op(p, acc)
-				}
-				return acc
-			},
-		}
+		},
 	}
+}
+
+// exclusiveOpKernels are the kernels of an exclusive scan calling op, from
+// identity.
+func exclusiveOpKernels[T any](identity T, op func(T, T) T) scanKernels[T] {
 	return scanKernels[T]{
 		first: func(dst, src []T) T {
 			acc := identity
