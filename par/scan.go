@@ -112,7 +112,7 @@ func ScanExclusive[T any](dst, src []T, identity T, op func(T, T) T) T {
 // speed of memory. Integer sums wrap around as + does; float sums give the
 // same bits on every run and worker count.
 func ScanSumInclusive[T Number](dst, src []T) T {
-	return scanWith(runtime.Default(), dst, src, 0, addNumbers[T], "ScanSumInclusive", sumKernels[T](true))
+	return scanWith(runtime.Default(), dst, src, 0, "ScanSumInclusive", sumKernels[T](true))
 }
 
 // ScanSumExclusive is ScanExclusive under +, for numbers: dst[0] = 0,
@@ -120,19 +120,19 @@ func ScanSumInclusive[T Number](dst, src []T) T {
 // offsets of parts laid end to end, given their sizes. See
 // ScanSumInclusive.
 func ScanSumExclusive[T Number](dst, src []T) T {
-	return scanWith(runtime.Default(), dst, src, 0, addNumbers[T], "ScanSumExclusive", sumKernels[T](false))
+	return scanWith(runtime.Default(), dst, src, 0, "ScanSumExclusive", sumKernels[T](false))
 }
 
 func addNumbers[T Number](a, b T) T { return a + b }
 
 func scan[T any](dst, src []T, identity T, op func(T, T) T, inclusive bool, name string) T {
 	mustFunc(op, name)
-	return scanWith(runtime.Default(), dst, src, identity, op, name, opKernels(identity, op, inclusive))
+	return scanWith(runtime.Default(), dst, src, identity, name, opKernels(identity, op, inclusive))
 }
 
 // scanWith is the chained scan (see scanBlock) on pool with the given
-// kernels.
-func scanWith[T any](pool *runtime.Pool, dst, src []T, identity T, op func(T, T) T, name string, k scanKernels[T]) T {
+// kernels, and their op.
+func scanWith[T any](pool *runtime.Pool, dst, src []T, identity T, name string, k scanKernels[T]) T {
 	n := len(src)
 	if len(dst) < n {
 		panic(fmt.Sprintf("gopar: par.%s: dst has %d elements, fewer than src's %d", name, len(dst), n))
@@ -159,7 +159,7 @@ func scanWith[T any](pool *runtime.Pool, dst, src []T, identity T, op func(T, T)
 	var split func(w *runtime.Worker, parts int)
 	split = func(w *runtime.Worker, parts int) {
 		if parts == 1 {
-			c.run(dst, src, op, k)
+			c.run(dst, src, k)
 			return
 		}
 		w.Join(func(w *runtime.Worker) { split(w, parts/2) }, func(w *runtime.Worker) { split(w, parts-parts/2) })
@@ -189,7 +189,7 @@ type chain[T any] struct {
 }
 
 // run is one participant: it claims blocks in order until none is left.
-func (c *chain[T]) run(dst, src []T, op func(T, T) T, k scanKernels[T]) {
+func (c *chain[T]) run(dst, src []T, k scanKernels[T]) {
 	finished := false
 	defer func() {
 		if !finished {
@@ -211,7 +211,7 @@ func (c *chain[T]) run(dst, src []T, op func(T, T) T, k scanKernels[T]) {
 		case c.done.Load() == int64(b):
 			// The prefix is here: one pass.
 			p := c.carry
-			c.carry = op(p, k.fused(d, s, p))
+			c.carry = k.op(p, k.fused(d, s, p))
 			c.done.Store(int64(b + 1))
 		default:
 			// Scan locally while the blocks before finish, then hand the
@@ -223,7 +223,7 @@ func (c *chain[T]) run(dst, src []T, op func(T, T) T, k scanKernels[T]) {
 				return
 			}
 			p := c.carry
-			c.carry = op(p, r)
+			c.carry = k.op(p, r)
 			c.done.Store(int64(b + 1))
 			k.fix(d, p)
 		}

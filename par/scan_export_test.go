@@ -7,11 +7,11 @@ import "github.com/gopar-dev/gopar/runtime"
 // scans use the default pool, sized once per process.
 
 func ScanOn[T any](p *runtime.Pool, dst, src []T, identity T, op func(T, T) T, inclusive bool) T {
-	return scanWith(p, dst, src, identity, op, "ScanOn", opKernels(identity, op, inclusive))
+	return scanWith(p, dst, src, identity, "ScanOn", opKernels(identity, op, inclusive))
 }
 
 func ScanSumOn[T Number](p *runtime.Pool, dst, src []T, inclusive bool) T {
-	return scanWith(p, dst, src, 0, addNumbers[T], "ScanSumOn", sumKernels[T](inclusive))
+	return scanWith(p, dst, src, 0, "ScanSumOn", sumKernels[T](inclusive))
 }
 
 // ScanBlock is the scans' block length.

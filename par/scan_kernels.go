@@ -5,6 +5,8 @@ package par
 // the block's src). Scans under + inline their additions in them: op itself
 // then only chains the blocks' prefixes.
 type scanKernels[T any] struct {
+	// op is the scan's operation, which chains the blocks' prefixes.
+	op func(T, T) T
 	// first scans block 0 as the sequential loop does.
 	first func(dst, src []T) T
 	// local scans a block as if it began the input: inclusive, dst[i] =
@@ -43,6 +45,7 @@ func inclusiveOpKernels[T any](op func(T, T) T) scanKernels[T] {
 		return acc
 	}
 	return scanKernels[T]{
+		op:    op,
 		first: local,
 		local: local,
 		fix: func(dst []T, p T) {
@@ -66,6 +69,7 @@ func inclusiveOpKernels[T any](op func(T, T) T) scanKernels[T] {
 // identity.
 func exclusiveOpKernels[T any](identity T, op func(T, T) T) scanKernels[T] {
 	return scanKernels[T]{
+		op: op,
 		first: func(dst, src []T) T {
 			acc := identity
 			for i := range src {
@@ -106,9 +110,9 @@ func exclusiveOpKernels[T any](identity T, op func(T, T) T) scanKernels[T] {
 // sumKernels are opKernels for +, with the additions inlined.
 func sumKernels[T Number](inclusive bool) scanKernels[T] {
 	if inclusive {
-		return scanKernels[T]{first: localSumInclusive[T], local: localSumInclusive[T], fix: fixSumInclusive[T], fused: fusedSumInclusive[T]}
+		return scanKernels[T]{op: addNumbers[T], first: localSumInclusive[T], local: localSumInclusive[T], fix: fixSumInclusive[T], fused: fusedSumInclusive[T]}
 	}
-	return scanKernels[T]{first: firstSumExclusive[T], local: localSumExclusive[T], fix: fixSumExclusive[T], fused: fusedSumExclusive[T]}
+	return scanKernels[T]{op: addNumbers[T], first: firstSumExclusive[T], local: localSumExclusive[T], fix: fixSumExclusive[T], fused: fusedSumExclusive[T]}
 }
 
 // The + kernels start from src[0] itself, not from 0 + src[0], as the op
