@@ -179,11 +179,7 @@ func MapErr[T, U any](it Iterator[T], f func(T) (U, error)) ([]U, error) {
 // context stopped returns the results of every call that ran, with an
 // *Unfinished that names the positions left.
 func mapErr[T, U any](s pipe.Spec[T], f func(T) (U, error), collect bool, op string) ([]U, error) {
-	type part struct {
-		out  []U       // filtered sources: this run's results
-		errs []error   // this run's failures, *ItemError, in index order
-		ran  []posSpan // the positions its folds covered, from base, in order
-	}
+	type part = mapErrRun[U]
 	base := s.Lo
 	var out []U
 	// The items of the source: a seq's are known once it has ended by
@@ -212,14 +208,7 @@ func mapErr[T, U any](s pipe.Spec[T], f func(T) (U, error), collect bool, op str
 			})
 			return acc
 		},
-		Combine: func(a, b part) part {
-			a.out = append(a.out, b.out...)
-			a.errs = append(a.errs, b.errs...)
-			for _, x := range b.ran {
-				a.ran = addSpan(a.ran, x)
-			}
-			return a
-		},
+		Combine: part.combine,
 		AllRuns: true, // a failure counts wherever it came from
 		SeqLen:  func(n int) { total, known = n, true },
 	})
@@ -238,6 +227,23 @@ func mapErr[T, U any](s pipe.Spec[T], f func(T) (U, error), collect bool, op str
 		return []U{}, err
 	}
 	return r.out, err
+}
+
+// mapErrRun is what one run of mapErr's loop gives.
+type mapErrRun[U any] struct {
+	out  []U       // filtered sources: this run's results
+	errs []error   // this run's failures, *ItemError, in index order
+	ran  []posSpan // the positions its folds covered, from base, in order
+}
+
+// combine appends b, the run after a, to a.
+func (a mapErrRun[U]) combine(b mapErrRun[U]) mapErrRun[U] {
+	a.out = append(a.out, b.out...)
+	a.errs = append(a.errs, b.errs...)
+	for _, x := range b.ran {
+		a.ran = addSpan(a.ran, x)
+	}
+	return a
 }
 
 // posSpan is the source positions [lo, hi).
