@@ -24,11 +24,7 @@ func TryMap[T, U any](it Iterator[T], f func(T) (U, error)) ([]U, error) {
 // are dropped, so any range length works. op names the operation in
 // panics.
 func tryMap[T, U any](s pipe.Spec[T], f func(T) (U, error), collect bool, op string) ([]U, error) {
-	type part struct {
-		out     []U // filtered sources: this run's results
-		err     error
-		indexes uint64 // how many indexes the folds covered: all, unless cancelled
-	}
+	type part = tryMapRun[U]
 	var out []U
 	// The items of the source: a seq's are known once it has ended by
 	// itself (SeqLen); one that the loop stopped had items left.
@@ -58,14 +54,7 @@ func tryMap[T, U any](s pipe.Spec[T], f func(T) (U, error), collect bool, op str
 			})
 			return acc
 		},
-		Combine: func(a, b part) part {
-			if a.err == nil {
-				a.err = b.err
-				a.out = append(a.out, b.out...)
-			}
-			a.indexes += b.indexes
-			return a
-		},
+		Combine: part.combine,
 		Stop:    func(acc part) bool { return acc.err != nil },
 		AllRuns: true, // an error counts wherever it came from
 		SeqLen:  func(n int) { total, known = uint64(n), true },
@@ -86,4 +75,22 @@ func tryMap[T, U any](s pipe.Spec[T], f func(T) (U, error), collect bool, op str
 		return []U{}, nil
 	}
 	return r.out, nil
+}
+
+// tryMapRun is what one run of tryMap's loop gives.
+type tryMapRun[U any] struct {
+	out     []U // filtered sources: this run's results
+	err     error
+	indexes uint64 // how many indexes the folds covered: all, unless cancelled
+}
+
+// combine appends b, the run after a, to a: b's results count only if a
+// did not fail.
+func (a tryMapRun[U]) combine(b tryMapRun[U]) tryMapRun[U] {
+	if a.err == nil {
+		a.err = b.err
+		a.out = append(a.out, b.out...)
+	}
+	a.indexes += b.indexes
+	return a
 }
