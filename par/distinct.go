@@ -137,14 +137,20 @@ func distinctSharded[T comparable](s pipe.Spec[T], hash func(T) uint64, shards i
 	if d == nil {
 		return []T{}
 	}
+	return d.firsts(s.Pool)
+}
+
+// firsts deduplicates the shards (dedup) and returns the first
+// occurrences (emit), in the order of the runs, on pool (nil: the default
+// pool). The context, progress and timeline belong to the loop that filled
+// d: this runs no callback of the pipeline, and finishes even if that
+// context is done, since the result is the loop's.
+func (d *distinctRuns[T]) firsts(pool *runtime.Pool) []T {
 	total := 0
 	for _, r := range d.runs {
 		total += len(r.ids)
 	}
-	// The context, progress and timeline were the loop's; what follows runs
-	// no callback of the pipeline, and must finish even if the context is
-	// now done: the result is the loop's.
-	cfg := pipe.Config{Pool: s.Pool, MaxBlock: 1}
+	cfg := pipe.Config{Pool: pool, MaxBlock: 1}
 	parallel := func(n int, body func(lo, hi int)) {
 		if total < distinctInline || n == 1 {
 			body(0, n)
@@ -152,7 +158,7 @@ func distinctSharded[T comparable](s pipe.Spec[T], hash func(T) uint64, shards i
 			pipe.RunBlocks(cfg, 0, n, body)
 		}
 	}
-	parallel(shards, d.dedup)
+	parallel(d.shards, d.dedup)
 	n := 0
 	for _, r := range d.runs {
 		r.at = n
@@ -163,7 +169,7 @@ func distinctSharded[T comparable](s pipe.Spec[T], hash func(T) uint64, shards i
 	out := make([]T, n)
 	parallel(len(d.runs), func(lo, hi int) {
 		for _, r := range d.runs[lo:hi] {
-			r.emit(out, shards)
+			r.emit(out, d.shards)
 		}
 	})
 	return out
