@@ -134,17 +134,7 @@ func sampleSort[E any](p *runtime.Pool, xs []E, ops sampleOps[E]) {
 
 	// Bucket j starts at bucketLo[j]; block b's elements of bucket j go
 	// from counts[b*k+j], turned into that start, on.
-	bucketLo := make([]int, k+1)
-	at := 0
-	for j := range k {
-		bucketLo[j] = at
-		for b := range blocks {
-			c := counts[b*k+j]
-			counts[b*k+j] = at
-			at += c
-		}
-	}
-	bucketLo[k] = n
+	bucketLo := bucketStarts(counts, blocks, k, n)
 
 	moved := make([]E, n)
 	onBlocks(p, blocks, func(b int) {
@@ -162,6 +152,25 @@ func sampleSort[E any](p *runtime.Pool, xs []E, ops sampleOps[E]) {
 		copy(xs[lo:hi], buf[lo:hi])
 	})
 	returned = true
+}
+
+// bucketStarts turns counts, where counts[b*k+j] is the number of
+// elements of block b in bucket j, into where those elements start once
+// the n elements are laid out bucket by bucket, block by block; and returns
+// where each of the k buckets starts, with n after the last.
+func bucketStarts(counts []int, blocks, k, n int) []int {
+	bucketLo := make([]int, k+1)
+	at := 0
+	for j := range k {
+		bucketLo[j] = at
+		for b := range blocks {
+			c := counts[b*k+j]
+			counts[b*k+j] = at
+			at += c
+		}
+	}
+	bucketLo[k] = n
+	return bucketLo
 }
 
 // onBlocks runs f(0), ..., f(count-1) in parallel on pool p (nil: the
