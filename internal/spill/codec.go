@@ -47,47 +47,13 @@ func codecFor[E any]() codec[E] {
 	case uintptr:
 		c = unsigned[uintptr]()
 	case float32:
-		c = codec[float32]{
-			put: func(b []byte, f float32) []byte { return binary.LittleEndian.AppendUint32(b, math.Float32bits(f)) },
-			get: func(r *bufio.Reader) (float32, error) {
-				b, err := fixed(r, 4)
-				if err != nil {
-					return 0, err
-				}
-				return math.Float32frombits(binary.LittleEndian.Uint32(b)), nil
-			},
-		}
+		c = float32Codec()
 	case float64:
-		c = codec[float64]{
-			put: func(b []byte, f float64) []byte { return binary.LittleEndian.AppendUint64(b, math.Float64bits(f)) },
-			get: func(r *bufio.Reader) (float64, error) {
-				b, err := fixed(r, 8)
-				if err != nil {
-					return 0, err
-				}
-				return math.Float64frombits(binary.LittleEndian.Uint64(b)), nil
-			},
-		}
+		c = float64Codec()
 	case string:
-		c = codec[string]{
-			put: func(b []byte, s string) []byte { return append(binary.AppendUvarint(b, uint64(len(s))), s...) },
-			get: func(r *bufio.Reader) (string, error) {
-				n, err := binary.ReadUvarint(r)
-				if err != nil {
-					return "", err
-				}
-				b := make([]byte, n)
-				if _, err := io.ReadFull(r, b); err != nil {
-					return "", noEOF(err)
-				}
-				return string(b), nil
-			},
-		}
+		c = stringCodec()
 	case struct{}:
-		c = codec[struct{}]{
-			put: func(b []byte, _ struct{}) []byte { return b },
-			get: func(*bufio.Reader) (struct{}, error) { return struct{}{}, nil },
-		}
+		c = emptyCodec()
 	default:
 		return codec[E]{}
 	}
@@ -128,6 +94,60 @@ func unsigned[U uint | uint8 | uint16 | uint32 | uint64 | uintptr]() codec[U] {
 			v, err := binary.ReadUvarint(r)
 			return U(v), err
 		},
+	}
+}
+
+// float32Codec writes a float32 as its bits, in 4 bytes.
+func float32Codec() codec[float32] {
+	return codec[float32]{
+		put: func(b []byte, f float32) []byte { return binary.LittleEndian.AppendUint32(b, math.Float32bits(f)) },
+		get: func(r *bufio.Reader) (float32, error) {
+			b, err := fixed(r, 4)
+			if err != nil {
+				return 0, err
+			}
+			return math.Float32frombits(binary.LittleEndian.Uint32(b)), nil
+		},
+	}
+}
+
+// float64Codec writes a float64 as its bits, in 8 bytes.
+func float64Codec() codec[float64] {
+	return codec[float64]{
+		put: func(b []byte, f float64) []byte { return binary.LittleEndian.AppendUint64(b, math.Float64bits(f)) },
+		get: func(r *bufio.Reader) (float64, error) {
+			b, err := fixed(r, 8)
+			if err != nil {
+				return 0, err
+			}
+			return math.Float64frombits(binary.LittleEndian.Uint64(b)), nil
+		},
+	}
+}
+
+// stringCodec writes a string as its length, a uvarint, and its bytes.
+func stringCodec() codec[string] {
+	return codec[string]{
+		put: func(b []byte, s string) []byte { return append(binary.AppendUvarint(b, uint64(len(s))), s...) },
+		get: func(r *bufio.Reader) (string, error) {
+			n, err := binary.ReadUvarint(r)
+			if err != nil {
+				return "", err
+			}
+			b := make([]byte, n)
+			if _, err := io.ReadFull(r, b); err != nil {
+				return "", noEOF(err)
+			}
+			return string(b), nil
+		},
+	}
+}
+
+// emptyCodec writes the empty struct as no bytes.
+func emptyCodec() codec[struct{}] {
+	return codec[struct{}]{
+		put: func(b []byte, _ struct{}) []byte { return b },
+		get: func(*bufio.Reader) (struct{}, error) { return struct{}{}, nil },
 	}
 }
 
