@@ -72,7 +72,7 @@ type Config struct {
 	// Buffer, if positive, bounds the source items that Stream pulls or
 	// computes ahead of the loop that ranges over it (see stream.go), and
 	// the positions a restream's pump computes ahead of the operation
-	// (credit, restream.go), in place of the default in bytes
+	// (credit, credit.go), in place of the default in bytes
 	// (bufferLimit).
 	Buffer int
 

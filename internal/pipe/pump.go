@@ -1,0 +1,93 @@
+package pipe
+
+import (
+	"context"
+	goruntime "runtime"
+	"sync"
+)
+
+// pumpChunks is the number of chunks a pump may hand over ahead of the
+// driver: enough that the driver rarely waits for the pump's next chunk,
+// while its credit bounds the items computed ahead.
+const pumpChunks = 2
+
+// pump is the state that a restream's producer goroutine and the driver
+// share.
+type pump[T any] struct {
+	chunks chan []T      // the items, in order; closed when the producer ends
+	quit   chan struct{} // closed by the driver: hand over no more
+	cancel context.CancelFunc
+	once   sync.Once
+
+	// Written by the producer before it closes chunks.
+	ended bool // produce handed out every item
+	fail  any  // what it panicked with
+	exit  bool // its goroutine called runtime.Goexit
+
+	dropped bool    // stop dropped items (the driver's)
+	credit  *credit // bounds the batches ahead of the driver
+}
+
+// run is the producer's goroutine.
+func (p *pump[T]) run(produce func() bool) {
+	normal := false
+	defer func() {
+		if !normal {
+			if v := recover(); v != nil {
+				p.fail = v
+			} else {
+				p.exit = true // only runtime.Goexit ends a function without a panic or a return
+			}
+		}
+		close(p.chunks)
+	}()
+	p.ended = produce()
+	normal = true
+}
+
+// emit hands a chunk to the driver; false once the driver has stopped.
+func (p *pump[T]) emit(c []T) bool {
+	p.credit.handed(len(c))
+	select {
+	case p.chunks <- c:
+		return true
+	case <-p.quit:
+		return false
+	}
+}
+
+// next waits for the next chunk; false if the producer has ended and every
+// chunk was taken, or done was closed.
+func (p *pump[T]) next(done <-chan struct{}) ([]T, bool) {
+	select {
+	case c, ok := <-p.chunks:
+		return c, ok
+	case <-done:
+		return nil, false
+	}
+}
+
+// stop ends the producer, if it still runs, and waits until it has. It is
+// idempotent.
+func (p *pump[T]) stop() {
+	p.once.Do(func() {
+		close(p.quit)
+		p.cancel()
+	})
+	for c := range p.chunks {
+		if len(c) > 0 {
+			p.dropped = true
+		}
+	}
+}
+
+// raise passes on, in the driver's goroutine, a panic or runtime.Goexit of
+// the producer, which has ended.
+func (p *pump[T]) raise() {
+	switch {
+	case p.fail != nil:
+		panic(p.fail)
+	case p.exit:
+		goruntime.Goexit()
+	}
+}
