@@ -1,0 +1,117 @@
+package pipe
+
+import (
+	"context"
+	stditer "iter"
+	"runtime/trace"
+	"sync/atomic"
+
+	"github.com/gopar-dev/gopar/internal/sched"
+	"github.com/gopar-dev/gopar/runtime"
+)
+
+// StreamUnordered is Stream for a loop in blocking mode whose consumer does
+// not need source order (Config.Unordered): each block's items (one item,
+// unless MinBlock says more) go to the loop body as soon as the block's
+// calls have returned, with their source positions (see EachIndex). The
+// loop runs on a producer goroutine as for Stream, on the blocking driver,
+// whose goroutines wait to hand their items over while the body is busy:
+// at most the limit's calls run, and as many blocks wait, ahead of the
+// body. Stopping, panics and runtime.Goexit are as for Stream, and cut is
+// as for StreamCut.
+func StreamUnordered[T any](s Spec[T], cut *bool) stditer.Seq2[[]int, []T] {
+	return func(yield func([]int, []T) bool) {
+		if p := s.Pool; p != nil && p.Closed() {
+			panic(runtime.ErrClosed)
+		}
+		parent := s.Context
+		if parent == nil {
+			parent = context.Background()
+		}
+		ctx, cancel := context.WithCancel(parent)
+		st := newStream(streamLimit(&s), s.Pool)
+		parts := make(chan unorderedPart[T], max(s.Blocking, 1))
+		cfg := s.Config
+		cfg.Context = ctx
+		if cfg.task == nil && trace.IsEnabled() {
+			cfg.task = startOp(s.Context) // as in Stream
+			defer cfg.task.end()
+		}
+		var finish func()
+		st.stats, finish = streamStats(&s, &cfg)
+		defer finish() // after the producer has ended (stop)
+		disarm, returned := streamSlow(&cfg), false
+		defer func() { disarm(returned) }()
+		// With statistics, held counts the items computed and not yet
+		// handed to the loop body, and most the most of them at once.
+		var held, most atomic.Int64
+		emit := Reducer[struct{}]{
+			Fold: func(acc struct{}, lo, hi int) struct{} {
+				var part unorderedPart[T]
+				s.EachIndex(lo, hi, func(i int, v T) {
+					part.pos = append(part.pos, i)
+					part.items = append(part.items, v)
+				})
+				if len(part.items) > 0 {
+					if st.stats != nil {
+						atomicMax(&most, held.Add(int64(len(part.items))))
+					}
+					select {
+					case parts <- part: // waits while the loop body is busy
+					case <-st.quit:
+					}
+				}
+				return acc
+			},
+		}
+		emit, short := counted(emit, &s, cut != nil)
+		st.wait.Add(1)
+		go st.produce(func() {
+			defer close(parts)
+			defer func() { st.stats.source(int(most.Load()), 0, 0) }()
+			Run(cfg, s.Lo, s.Hi, emit)
+			st.cut = short()
+		})
+		defer st.stop(cancel) // the loop body panicked: its panic goes on
+		for {
+			var part unorderedPart[T]
+			ok := false
+			t := st.stats.waiting()
+			sched.Block(s.Pool, func() { part, ok = <-parts })
+			st.stats.consumer(t)
+			if !ok {
+				break
+			}
+			if st.stats != nil {
+				held.Add(-int64(len(part.items)))
+			}
+			if !yield(part.pos, part.items) {
+				st.stop(cancel)
+				st.end()
+				returned = true
+				return
+			}
+		}
+		st.end()
+		returned = true
+		if cut != nil {
+			*cut = st.cut // written before parts was closed
+		}
+	}
+}
+
+// atomicMax raises m to v if v is larger.
+func atomicMax(m *atomic.Int64, v int64) {
+	for {
+		old := m.Load()
+		if v <= old || m.CompareAndSwap(old, v) {
+			return
+		}
+	}
+}
+
+// unorderedPart is one block's items and their source positions.
+type unorderedPart[T any] struct {
+	pos   []int
+	items []T
+}
