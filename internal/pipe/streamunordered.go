@@ -45,26 +45,7 @@ func StreamUnordered[T any](s Spec[T], cut *bool) stditer.Seq2[[]int, []T] {
 		// With statistics, held counts the items computed and not yet
 		// handed to the loop body, and most the most of them at once.
 		var held, most atomic.Int64
-		emit := Reducer[struct{}]{
-			Fold: func(acc struct{}, lo, hi int) struct{} {
-				var part unorderedPart[T]
-				s.EachIndex(lo, hi, func(i int, v T) {
-					part.pos = append(part.pos, i)
-					part.items = append(part.items, v)
-				})
-				if len(part.items) > 0 {
-					if st.stats != nil {
-						atomicMax(&most, held.Add(int64(len(part.items))))
-					}
-					select {
-					case parts <- part: // waits while the loop body is busy
-					case <-st.quit:
-					}
-				}
-				return acc
-			},
-		}
-		emit, short := counted(emit, &s, cut != nil)
+		emit, short := counted(unorderedEmit(&s, st, parts, &held, &most), &s, cut != nil)
 		st.wait.Add(1)
 		go st.produce(func() {
 			defer close(parts)
@@ -74,11 +55,7 @@ func StreamUnordered[T any](s Spec[T], cut *bool) stditer.Seq2[[]int, []T] {
 		})
 		defer st.stop(cancel) // the loop body panicked: its panic goes on
 		for {
-			var part unorderedPart[T]
-			ok := false
-			t := st.stats.waiting()
-			sched.Block(s.Pool, func() { part, ok = <-parts })
-			st.stats.consumer(t)
+			part, ok := nextUnordered(st, parts, s.Pool)
 			if !ok {
 				break
 			}
@@ -98,6 +75,42 @@ func StreamUnordered[T any](s Spec[T], cut *bool) stditer.Seq2[[]int, []T] {
 			*cut = st.cut // written before parts was closed
 		}
 	}
+}
+
+// unorderedEmit is StreamUnordered's Reducer: its Fold sends each block's
+// items, with their source positions, to parts, and waits while the loop
+// body is busy, until st's consumer stops. With statistics, it adds the
+// items it sends to held, and keeps in most the most held at once.
+func unorderedEmit[T any](s *Spec[T], st *stream, parts chan<- unorderedPart[T], held, most *atomic.Int64) Reducer[struct{}] {
+	return Reducer[struct{}]{
+		Fold: func(acc struct{}, lo, hi int) struct{} {
+			var part unorderedPart[T]
+			s.EachIndex(lo, hi, func(i int, v T) {
+				part.pos = append(part.pos, i)
+				part.items = append(part.items, v)
+			})
+			if len(part.items) > 0 {
+				if st.stats != nil {
+					atomicMax(most, held.Add(int64(len(part.items))))
+				}
+				select {
+				case parts <- part: // waits while the loop body is busy
+				case <-st.quit:
+				}
+			}
+			return acc
+		},
+	}
+}
+
+// nextUnordered waits for the next block's items from parts, on
+// StreamUnordered's consumer, lending its slot of pool while it waits as
+// stream.next does; false once parts is closed.
+func nextUnordered[T any](st *stream, parts <-chan unorderedPart[T], pool *runtime.Pool) (part unorderedPart[T], ok bool) {
+	t := st.stats.waiting()
+	sched.Block(pool, func() { part, ok = <-parts })
+	st.stats.consumer(t)
+	return part, ok
 }
 
 // atomicMax raises m to v if v is larger.
