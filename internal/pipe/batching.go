@@ -1,0 +1,67 @@
+package pipe
+
+import "time"
+
+// Batch sizes adapt to the item cost: a batch should take about
+// batchTarget (pulled and run), long enough that waking the pool (see
+// goParallelAfter) and the pause between batches stay small.
+const (
+	batchTarget = time.Millisecond
+	maxBatch    = 1 << 16
+	// blockingBatches: in blocking mode, a batch holds at least this many
+	// times the limit (see runSeq).
+	blockingBatches = 4
+)
+
+// batching sizes the batches of the stream driver and of a restream's
+// producer (runBatches): a batch holds at least least items (but the last)
+// and at most most, and grows while batches take under batchTarget/2,
+// shrinks when they take over twice it.
+type batching struct {
+	least, most int
+	size        int // items in the next batch
+	// reserve, if not nil, is called before a batch of up to size items is
+	// pulled or started: the stream driver waits there for room in its
+	// window. False stops the loop.
+	reserve func(size int) bool
+	start   time.Time // when the current batch started
+}
+
+// newBatching returns the batching of the stream driver and of a
+// restream's producer for cfg: in blocking mode a batch holds at least blockingBatches times the
+// limit, so that the limit is reached (a batch sized by time alone would
+// hold one item that waits a millisecond, and run it alone). A positive
+// bound bounds every batch, least included; 0 lets batches grow to
+// maxBatch, or least if that is more.
+func newBatching(cfg Config, bound int) *batching {
+	least := 1
+	if cfg.Blocking > 0 {
+		least = blockingBatches * cfg.Blocking
+	}
+	most := max(maxBatch, least)
+	if bound > 0 {
+		least, most = min(least, bound), bound
+	}
+	return &batching{least: least, most: most, size: least}
+}
+
+// ready waits, if it must, until the next batch may start, and starts its
+// clock; false stops the loop.
+func (b *batching) ready() bool {
+	if b.reserve != nil && !b.reserve(b.size) {
+		return false
+	}
+	b.start = time.Now()
+	return true
+}
+
+// adapt sizes the next batch after one has ended.
+func (b *batching) adapt() {
+	took := time.Since(b.start)
+	switch {
+	case took < batchTarget/2 && b.size < b.most:
+		b.size = min(2*b.size, b.most)
+	case took > 2*batchTarget && b.size > b.least:
+		b.size = max(b.size/2, b.least)
+	}
+}
