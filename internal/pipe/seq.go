@@ -266,9 +266,7 @@ func (w *window[T]) itemSize() uintptr {
 func (w *window[T]) batches(b *batching, done <-chan struct{}, body func(lo, hi int) bool) {
 	// A second operation on the same iterator is refused first, whatever
 	// the state of its context.
-	if !w.busy.CompareAndSwap(false, true) {
-		panic("gopar: an iterator from par.FromSeq runs one terminal operation at a time")
-	}
+	w.acquire()
 	defer w.busy.Store(false)
 	if w.empty() {
 		return
@@ -304,12 +302,7 @@ func (w *window[T]) batches(b *batching, done <-chan struct{}, body func(lo, hi 
 	}
 	w.source(nil, done, &cut, idle)(func(v T) bool {
 		if stopped {
-			if caught != nil {
-				// yield returned false because a callback panicked:
-				// that panic, with its stack, is the one to report.
-				panic(caught)
-			}
-			panic("gopar: par.FromSeq: the sequence called yield again after yield returned false")
+			yieldAgain(caught)
 		}
 		buf = append(buf, v)
 		if len(buf) >= b.size && !flush() {
@@ -326,10 +319,26 @@ func (w *window[T]) batches(b *batching, done <-chan struct{}, body func(lo, hi 
 	}
 }
 
-func (w *window[T]) open(o seqRing, done <-chan struct{}) seqTaker {
+// yieldAgain panics for a seq that called yield again after yield
+// returned false. If caught is not nil, yield returned false because a
+// callback panicked with caught: that panic, with its stack, is the one to
+// report.
+func yieldAgain(caught any) {
+	if caught != nil {
+		panic(caught)
+	}
+	panic("gopar: par.FromSeq: the sequence called yield again after yield returned false")
+}
+
+// acquire refuses a second operation on w's iterator while one runs.
+func (w *window[T]) acquire() {
 	if !w.busy.CompareAndSwap(false, true) {
 		panic("gopar: an iterator from par.FromSeq runs one terminal operation at a time")
 	}
+}
+
+func (w *window[T]) open(o seqRing, done <-chan struct{}) seqTaker {
+	w.acquire()
 	if w.empty() || isClosed(done) && !o.exact {
 		w.busy.Store(false)
 		return nil
