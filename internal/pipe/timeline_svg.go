@@ -28,20 +28,7 @@ const (
 // or an arrow shows its indexes and times. It returns the first error of w.
 func (t *Timeline) WriteSVG(w io.Writer) error {
 	p := svgPrinter{w: w}
-	elapsed := t.Elapsed
-	lo, hi := math.MaxInt, math.MinInt
-	nblocks := 0
-	for _, l := range t.Lanes {
-		nblocks += len(l.Blocks)
-		for _, b := range l.Blocks {
-			elapsed = max(elapsed, b.End)
-			lo, hi = min(lo, b.Lo), max(hi, b.Hi)
-		}
-	}
-	if nblocks == 0 {
-		lo, hi = 0, 0
-	}
-	elapsed = max(elapsed, 1)
+	elapsed, lo, hi, nblocks := t.svgExtent()
 	x := func(d time.Duration) float64 {
 		return svgLabelWidth + svgPlotWidth*float64(d)/float64(elapsed)
 	}
@@ -91,17 +78,40 @@ func (t *Timeline) WriteSVG(w io.Writer) error {
 			ax, y0, ax, y1, svgEscape(t.Lanes[s.Thief].Name), s.Lo, s.Hi, svgEscape(t.Lanes[s.Victim].Name), roundDuration(s.At))
 	}
 
-	// The time axis.
-	axisY := laneY(len(t.Lanes))
+	p.timeAxis(laneY(len(t.Lanes)), elapsed, x)
+	p.printf("</svg>\n")
+	return p.err
+}
+
+// svgExtent returns what t's picture spans: the time to the end of its
+// last block, or t.Elapsed if later (at least 1ns), the indexes [lo, hi)
+// of its blocks (0, 0 for none), and the number of blocks.
+func (t *Timeline) svgExtent() (elapsed time.Duration, lo, hi, nblocks int) {
+	elapsed = t.Elapsed
+	lo, hi = math.MaxInt, math.MinInt
+	for _, l := range t.Lanes {
+		nblocks += len(l.Blocks)
+		for _, b := range l.Blocks {
+			elapsed = max(elapsed, b.End)
+			lo, hi = min(lo, b.Lo), max(hi, b.Hi)
+		}
+	}
+	if nblocks == 0 {
+		lo, hi = 0, 0
+	}
+	return max(elapsed, 1), lo, hi, nblocks
+}
+
+// timeAxis draws the time axis at height y, from 0 to elapsed, with a tick
+// every tickStep; x places a time on the plot.
+func (p *svgPrinter) timeAxis(y float64, elapsed time.Duration, x func(time.Duration) float64) {
 	p.printf(`<line x1="%d" y1="%.1f" x2="%d" y2="%.1f" stroke="#222"/>`+"\n",
-		svgLabelWidth, axisY, svgLabelWidth+svgPlotWidth, axisY)
+		svgLabelWidth, y, svgLabelWidth+svgPlotWidth, y)
 	step := tickStep(elapsed)
 	for d := time.Duration(0); d <= elapsed; d += step {
 		p.printf(`<line x1="%.2f" y1="%.1f" x2="%.2f" y2="%.1f" stroke="#222"/><text x="%.2f" y="%.1f" text-anchor="middle">%v</text>`+"\n",
-			x(d), axisY, x(d), axisY+5, x(d), axisY+20, d)
+			x(d), y, x(d), y+5, x(d), y+20, d)
 	}
-	p.printf("</svg>\n")
-	return p.err
 }
 
 // A blockRun is blocks that WriteSVG draws as one rectangle.
