@@ -75,24 +75,8 @@ func (b *blockingLoop) overSeq(cfg Config, src batchSource, ring, reach, least i
 		b.prefix.emit = func(x run) { st.emit(streamPart{items: x.acc, hi: x.hi}) }
 	}
 	t := src.open(o, done)
-	if t == nil {
-		if exact && !isClosed(done) {
-			r.SeqLen(0) // a nil seq
-		}
-		return r.identity()
-	}
-	if isClosed(done) {
-		// Done from the start, or since open looked. With exact, the seq
-		// is pulled to tell whether the context left an item out.
-		if exact {
-			t.wait(0, nil)
-		}
-		n, ended := t.stop()
-		t.raise()
-		if ended && exact {
-			r.SeqLen(n)
-		}
-		return r.identity()
+	if t == nil || isClosed(done) {
+		return runNoSeq(t, r, done, exact)
 	}
 	stopped := false
 	defer func() {
@@ -132,7 +116,40 @@ func (b *blockingLoop) overSeq(cfg Config, src batchSource, ring, reach, least i
 	if ended && exact {
 		r.SeqLen(n)
 	}
-	if r.Combine == nil || st != nil {
+	return b.seqResult(st != nil)
+}
+
+// runNoSeq is overSeq when no participant runs: t is nil (a nil seq, or
+// done closed and the seq not pulled), or done is closed. It returns r's
+// identity, once it has told SeqLen, with exact, the length of a seq that
+// ended.
+func runNoSeq(t seqTaker, r Reducer[any], done <-chan struct{}, exact bool) any {
+	if t == nil {
+		if exact && !isClosed(done) {
+			r.SeqLen(0) // a nil seq
+		}
+		return r.identity()
+	}
+	// Done from the start, or since open looked. With exact, the seq
+	// is pulled to tell whether the context left an item out.
+	if exact {
+		t.wait(0, nil)
+	}
+	n, ended := t.stop()
+	t.raise()
+	if ended && exact {
+		r.SeqLen(n)
+	}
+	return r.identity()
+}
+
+// seqResult is overSeq's result once every participant has left and the
+// seq has stopped: the prefix combined with the runs past a hole; r's
+// identity for a loop that does not combine its runs, or, with stream set,
+// for a stream's, which went to its consumer.
+func (b *blockingLoop) seqResult(stream bool) any {
+	r := b.r
+	if r.Combine == nil || stream {
 		return r.identity() // a stream's runs past a hole are dropped
 	}
 	// Runs past a hole: a decision left positions reserved and not taken.
@@ -140,7 +157,7 @@ func (b *blockingLoop) overSeq(cfg Config, src batchSource, ring, reach, least i
 		b.runs = append(b.runs, x)
 	}
 	sortRuns(b.runs)
-	return b.prefix.join(r.prefixRuns(b.runs, b.prefix.hi, done), r)
+	return b.prefix.join(r.prefixRuns(b.runs, b.prefix.hi, b.stop), r)
 }
 
 // keep adds the run cur, which has ended, to mine, a goroutine's runs, or,
