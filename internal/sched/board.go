@@ -147,7 +147,7 @@ type board struct {
 	// helpers counts the goroutines waiting for a promoted func that a
 	// worker took (Promotion.Wait), which run what it publishes as it
 	// ripens: the heartbeat ticks while it is not zero, as it does while a
-	// participant hunts (idleState.anyHunting).
+	// participant hunts (idleState.anyIdleMainLoop).
 	helpers atomic.Int32
 	// helped counts the funcs they took (Stats.Helped).
 	helped atomic.Uint64

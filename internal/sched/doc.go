@@ -36,7 +36,7 @@
 //	default.go  the default pool, which follows GOMAXPROCS
 //	join.go     Join: push b, run a, take b back or wait for its thief
 //	joinfunc.go JoinFunc: b stays private to the worker, shared only while
-//	            someone looks for work (idleState.anyLooking)
+//	            someone looks for work (idleState.anyIdle)
 //	frame.go    the waiting rule (a wait runs only work under its frame), and
 //	            Spread, a loop's offer of helpers
 //	board.go    lazy promotion's board: its slots and their state words
@@ -76,7 +76,7 @@
 // A loop still running after a few microseconds goes parallel: the caller
 // enters the pool with Pool.Do and calls Spread, which offers one
 // helper job per other worker (Offer pushes it on the caller's
-// deque and, if idleState.anySleepy, wakes a parked worker), and runs the
+// deque and, if idleState.anyToWake, wakes a parked worker), and runs the
 // loop itself as one participant. Every participant takes blocks from
 // package partition's splitter (the owner takes from the bottom of its
 // partition, thieves steal the top quarter of another's), and the last to

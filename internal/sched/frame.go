@@ -180,7 +180,7 @@ func Spread(w *Worker, fr *Frame, n int, help, self func(*Worker), done *Latch) 
 	}
 	r := w.enter(&fr.f)
 	defer w.leave(r)
-	wakes := n > 0 && w.pool.idle.anySleepy()
+	wakes := n > 0 && w.pool.idle.anyToWake()
 	for range n {
 		j := w.newJob(help)
 		j.fr.detached, j.helper = true, true

@@ -108,7 +108,7 @@ func (p *Pool) beat() (ticking bool) {
 	}
 	keep := now-b.lastSeen < int64(heartbeatLinger)
 	b.mu.Unlock()
-	if keep && (p.idle.anyHunting() || b.helpers.Load() > 0) {
+	if keep && (p.idle.anyIdleMainLoop() || b.helpers.Load() > 0) {
 		b.timer.Reset(heartbeatTick)
 		return true
 	}
@@ -117,7 +117,7 @@ func (p *Pool) beat() (ticking bool) {
 	if !b.state.CompareAndSwap(hbRunning, hbAsleep) {
 		return false // closed
 	}
-	if b.occupied() && (p.idle.anyHunting() || b.helpers.Load() > 0) {
+	if b.occupied() && (p.idle.anyIdleMainLoop() || b.helpers.Load() > 0) {
 		p.pokeHeartbeat()
 	}
 	return false
@@ -166,7 +166,7 @@ func (b *board) tick(p *Pool) bool {
 			}
 		}
 	}
-	for ; fresh > 0 && p.idle.anySleepy(); fresh-- {
+	for ; fresh > 0 && p.idle.anyToWake(); fresh-- {
 		p.wakeOne()
 	}
 	return occupied

@@ -44,7 +44,7 @@ func (w *Worker) join(a, b func(*Worker), offered bool) {
 	if offered {
 		jb.offered = true
 		w.pool.idle.offer()
-		wakes = w.pool.idle.anySleepy()
+		wakes = w.pool.idle.anyToWake()
 	}
 	w.push(jb)
 	if wakes {

@@ -29,7 +29,7 @@ func JoinFunc[A, R any](w *Worker, f func(*Worker, A) R, a, b A) (ra, rb R) {
 	}
 	i := len(s.frames)
 	s.frames = append(s.frames, forkFrame[A, R]{f: f, arg: b})
-	if w.pool.idle.anyLooking() {
+	if w.pool.idle.anyIdle() {
 		w.share()
 	}
 	// One deferred function covers both calls: cheaper than a recover

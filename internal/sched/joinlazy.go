@@ -15,7 +15,7 @@ func Hungry(p *Pool) bool {
 	if p == nil {
 		refuse("Hungry", nilPool)
 	}
-	return p.idle.hungry()
+	return p.idle.unfed()
 }
 
 // JoinLazy runs a and b, possibly in parallel, and returns when both are

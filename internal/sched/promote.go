@@ -75,7 +75,7 @@ func (p *Pool) publish(s *boardSlot, e uint64, f func()) Promotion {
 	// Parked workers, and waiters that help, cannot watch the board: make
 	// sure the heartbeat does (see PROMOTION.md, "No lost promotion").
 	// While workers are busy or spinning, this is two loads of one line.
-	if p.idle.anySleepy() || p.board.helpers.Load() != 0 {
+	if p.idle.anyToWake() || p.board.helpers.Load() != 0 {
 		p.pokeHeartbeat()
 	}
 	return Promotion{p, s, gen}

@@ -26,9 +26,9 @@ const (
 //	stopLooking    found a job, or its latch was set
 //	offer          JoinLazy shared a job (offerTaken: the job started)
 //
-// Publishers ask anySleepy after publishing (and wake one if so), JoinFunc
-// asks anyLooking before sharing, JoinLazy asks hungry, and the heartbeat
-// asks anyHunting. Each answer is a load or two, a snapshot: what keeps a
+// Publishers ask anyToWake after publishing (and wake one if so), JoinFunc
+// asks anyIdle before sharing, JoinLazy asks unfed, and the heartbeat
+// asks anyIdleMainLoop. Each answer is a load or two, a snapshot: what keeps a
 // wake-up from being lost is the order of publish-then-ask against
 // announce-then-look (SLEEP.md, "No lost wake-up").
 type idleState struct {
@@ -46,7 +46,7 @@ type idleState struct {
 	// may run any job and take promoted work.
 	hunting atomic.Int32
 	// offered counts jobs that JoinLazy has shared and nobody has started
-	// yet. hungry weighs it against looking, so that one idle participant
+	// yet. unfed weighs it against looking, so that one idle participant
 	// draws one share, not one from every fork made before it finds it.
 	offered atomic.Int32
 	// nextWake spreads wake-ups over the members.
@@ -100,20 +100,22 @@ func (s *idleState) offer() { s.offered.Add(1) }
 // offerTaken: a job that JoinLazy shared has started.
 func (s *idleState) offerTaken() { s.offered.Add(-1) }
 
-// anySleepy reports whether some participant has announced that it parks:
+// anyToWake reports whether some participant has announced that it parks:
 // a publisher that sees it must wake one (Pool.wakeOne).
-func (s *idleState) anySleepy() bool { return s.sleepers.Load() != 0 }
+func (s *idleState) anyToWake() bool { return s.sleepers.Load() != 0 }
 
-// anyLooking reports whether some participant is looking for work.
-func (s *idleState) anyLooking() bool { return s.looking.Load() != 0 }
+// anyIdle reports whether some participant, a main loop or one that
+// waits (and may run only the jobs under what it waits for), is looking
+// for work.
+func (s *idleState) anyIdle() bool { return s.looking.Load() != 0 }
 
-// anyHunting reports whether some main loop is looking for work: the
-// heartbeat keeps ticking for it.
-func (s *idleState) anyHunting() bool { return s.hunting.Load() > 0 }
+// anyIdleMainLoop reports whether some main loop, which may run any job,
+// is looking for work: the heartbeat keeps ticking for it.
+func (s *idleState) anyIdleMainLoop() bool { return s.hunting.Load() > 0 }
 
-// hungry reports whether more participants look for work than JoinLazy's
+// unfed reports whether more participants look for work than JoinLazy's
 // shared jobs will feed (Hungry).
-func (s *idleState) hungry() bool { return s.looking.Load() > s.offered.Load() }
+func (s *idleState) unfed() bool { return s.looking.Load() > s.offered.Load() }
 
 // The sleep protocol: how an idle participant parks and how a publisher
 // wakes it, without a lost wake-up. SLEEP.md beside this file is its one
@@ -271,7 +273,7 @@ func (p *Pool) workVisible() bool {
 // notify is called by every publisher of work, after publishing. It costs
 // one atomic load when nobody is sleepy.
 func (p *Pool) notify() {
-	if !p.idle.anySleepy() {
+	if !p.idle.anyToWake() {
 		return
 	}
 	p.wakeOne()
