@@ -83,7 +83,7 @@ func (c *chunks[T]) batches(b *batching, done <-chan struct{}, body func(lo, hi 
 	w.batch = nil
 	p.stop()
 	normal = true
-	p.raise()
+	p.ending.raise()
 	c.ended = p.ended && !p.dropped && len(pending) == 0
 }
 
@@ -187,4 +187,4 @@ func (t *chunkTaker[T]) stop() (n int, ended bool) {
 	return t.next, t.p.ended && !t.p.dropped && len(t.pending) == 0
 }
 
-func (t *chunkTaker[T]) raise() { t.p.raise() }
+func (t *chunkTaker[T]) raise() { t.p.ending.raise() }

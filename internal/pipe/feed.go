@@ -2,7 +2,6 @@ package pipe
 
 import (
 	"context"
-	goruntime "runtime"
 	"sync"
 	"sync/atomic"
 	"time"
@@ -70,10 +69,9 @@ type feed[T any] struct {
 	heldBack time.Duration   // the feeder's waits for room
 
 	// Written by the feeder before it closes ended.
-	pulled int  // items the seq yielded
-	done   bool // the seq returned by itself, not after a false yield
-	fail   any  // what the seq panicked with
-	exit   bool // the seq called runtime.Goexit
+	pulled int    // items the seq yielded
+	done   bool   // the seq returned by itself, not after a false yield
+	ending ending // a panic or runtime.Goexit of the seq
 }
 
 // startFeed starts a feeder that pulls the seq of w into its ring, opened
@@ -130,21 +128,19 @@ func (f *feed[T]) await(p int64) {
 	}
 }
 
-// run is the feeder's goroutine.
+// run is the feeder's goroutine: it pulls the seq, records how the pull
+// ended, and closes ended.
 func (f *feed[T]) run() {
-	var cut bool // a channel's seq returned at quit, perhaps before its end
-	normal := false
 	defer func() {
-		if !normal {
-			if v := recover(); v != nil {
-				f.fail = v
-			} else {
-				f.exit = true // only runtime.Goexit ends a function without a panic or a return
-			}
-		}
 		f.stats.source(int(f.held), f.w.itemSize(), f.heldBack)
 		close(f.ended)
 	}()
+	f.ending.run(f.pull)
+}
+
+// pull pulls the seq into the ring until it ends or the feeder must stop.
+func (f *feed[T]) pull() {
+	var cut bool // a channel's seq returned at quit, perhaps before its end
 	w := f.w
 	stopped := false
 	w.source(f.ctx, f.quit, &cut, nil)(func(v T) bool {
@@ -182,7 +178,6 @@ func (f *feed[T]) run() {
 		return true
 	})
 	f.done = !stopped && !cut
-	normal = true
 }
 
 // wait returns once more than n items have been published, the feeder
@@ -248,15 +243,4 @@ func (f *feed[T]) stop() {
 		close(f.quit)
 	})
 	<-f.ended
-}
-
-// raise passes on, in the driver's goroutine, a panic or runtime.Goexit of
-// the seq. The feeder has ended.
-func (f *feed[T]) raise() {
-	switch {
-	case f.fail != nil:
-		panic(f.fail)
-	case f.exit:
-		goruntime.Goexit()
-	}
 }

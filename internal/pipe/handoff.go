@@ -2,7 +2,6 @@ package pipe
 
 import (
 	"context"
-	goruntime "runtime"
 	"sync"
 	"time"
 
@@ -35,9 +34,8 @@ type stream struct {
 	heldBack time.Duration // the producer's waits for room
 
 	// How the producer ended, written before ended is set.
-	fail any  // what it panicked with
-	exit bool // its goroutine called runtime.Goexit
-	cut  bool // a done context stopped the loop early (StreamCut)
+	ending ending // a panic or runtime.Goexit of the loop
+	cut    bool   // a done context stopped the loop early (StreamCut)
 }
 
 // streamPart is the items of a part; over a seq, hi is the position its
@@ -65,24 +63,15 @@ func newStream(limit int, pool *runtime.Pool) *stream {
 // produce runs the loop (run) on the producer's goroutine and records how
 // it ended before it tells the consumer.
 func (st *stream) produce(run func()) {
-	normal := false
+	var e ending
 	defer func() {
-		fail, exit := any(nil), false
-		if !normal {
-			if v := recover(); v != nil {
-				fail = v
-			} else {
-				exit = true // only runtime.Goexit ends a function without a panic or a return
-			}
-		}
 		st.mu.Lock()
-		st.fail, st.exit, st.ended = fail, exit, true
+		st.ending, st.ended = e, true
 		st.mu.Unlock()
 		signal(st.ready)
 		st.wait.Done()
 	}()
-	run()
-	normal = true
+	e.run(run)
 }
 
 // signal sends on c, of capacity 1, unless a wake-up is already pending.
@@ -200,10 +189,5 @@ func (st *stream) stop(cancel context.CancelFunc) {
 // every part has been handed out.
 func (st *stream) end() {
 	st.wait.Wait()
-	switch {
-	case st.fail != nil:
-		panic(st.fail)
-	case st.exit:
-		goruntime.Goexit()
-	}
+	st.ending.raise()
 }

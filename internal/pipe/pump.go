@@ -2,7 +2,6 @@ package pipe
 
 import (
 	"context"
-	goruntime "runtime"
 	"sync"
 )
 
@@ -20,9 +19,8 @@ type pump[T any] struct {
 	once   sync.Once
 
 	// Written by the producer before it closes chunks.
-	ended bool // produce handed out every item
-	fail  any  // what it panicked with
-	exit  bool // its goroutine called runtime.Goexit
+	ended  bool   // produce handed out every item
+	ending ending // a panic or runtime.Goexit of produce
 
 	dropped bool    // stop dropped items (the driver's)
 	credit  *credit // bounds the batches ahead of the driver
@@ -30,19 +28,8 @@ type pump[T any] struct {
 
 // run is the producer's goroutine.
 func (p *pump[T]) run(produce func() bool) {
-	normal := false
-	defer func() {
-		if !normal {
-			if v := recover(); v != nil {
-				p.fail = v
-			} else {
-				p.exit = true // only runtime.Goexit ends a function without a panic or a return
-			}
-		}
-		close(p.chunks)
-	}()
-	p.ended = produce()
-	normal = true
+	defer close(p.chunks)
+	p.ending.run(func() { p.ended = produce() })
 }
 
 // emit hands a chunk to the driver; false once the driver has stopped.
@@ -78,16 +65,5 @@ func (p *pump[T]) stop() {
 		if len(c) > 0 {
 			p.dropped = true
 		}
-	}
-}
-
-// raise passes on, in the driver's goroutine, a panic or runtime.Goexit of
-// the producer, which has ended.
-func (p *pump[T]) raise() {
-	switch {
-	case p.fail != nil:
-		panic(p.fail)
-	case p.exit:
-		goruntime.Goexit()
 	}
 }

@@ -371,7 +371,7 @@ func (t *ringTaker[T]) stop() (n int, ended bool) {
 	return t.f.pulled, t.f.done
 }
 
-func (t *ringTaker[T]) raise() { t.f.raise() }
+func (t *ringTaker[T]) raise() { t.f.ending.raise() }
 
 // runSeq is the sequence driver, for a pipeline over a seq (cfg.seq !=
 // nil): one loop over the whole seq, on the pool (runPoolSeq) or the
