@@ -42,8 +42,9 @@ func (c *chunks[T]) start() *pump[T] {
 	ctx, cancel := context.WithCancel(parent)
 	up := Config{Pool: c.cfg.Pool, MinBlock: c.cfg.MinBlock, MaxBlock: c.cfg.MaxBlock, Context: ctx,
 		Blocking: c.cfg.Blocking, Buffer: c.cfg.Buffer, Budget: c.cfg.Budget, task: c.cfg.task}
-	p := &pump[T]{chunks: make(chan []T, pumpChunks), quit: make(chan struct{}), cancel: cancel}
-	p.credit = &credit{limit: bufferLimit(c.cfg, c.w.itemSize()), quit: p.quit, room: make(chan struct{}, 1)}
+	p := &pump[T]{chunks: make(chan []T, pumpChunks), cancel: cancel}
+	p.quit.open()
+	p.credit = &credit{limit: bufferLimit(c.cfg, c.w.itemSize()), quit: p.quit.done(), room: make(chan struct{}, 1)}
 	go p.run(func() bool { return c.produce(up, p.credit, p.emit) })
 	return p
 }

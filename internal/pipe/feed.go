@@ -2,7 +2,6 @@ package pipe
 
 import (
 	"context"
-	"sync"
 	"sync/atomic"
 	"time"
 )
@@ -49,10 +48,8 @@ type feed[T any] struct {
 	arrive      func() // seqRing.arrive, or nil
 	least, most int64
 
-	quit     chan struct{} // closed by the driver: pull no more
-	once     sync.Once     // closes quit
-	quitting atomic.Bool   // mirrors quit, for the feeder's check at every item
-	ended    chan struct{} // closed by the feeder once it has returned
+	quit  quitter       // closed by the driver: pull no more
+	ended chan struct{} // closed by the feeder once it has returned
 
 	published atomic.Int64  // the items written into the ring: positions [0, published)
 	taken     atomic.Int64  // the positions handed out lie below taken
@@ -83,11 +80,11 @@ func startFeed[T any](w *window[T], o seqRing) *feed[T] {
 		w: w, span: int64(min(max(o.span, 1), o.slots)), stream: o.stream, exact: o.exact, arrive: o.arrive,
 		least: int64(max(o.least, 1)), most: int64(max(maxBatch, o.slots/2)),
 		stats: o.stats, ctx: o.ctx,
-		quit:  make(chan struct{}),
 		ended: make(chan struct{}),
 		wake:  make(chan struct{}, 1),
 		room:  make(chan struct{}, 1),
 	}
+	f.quit.open()
 	go f.run()
 	return f
 }
@@ -108,19 +105,19 @@ func (f *feed[T]) hold(p int64) bool {
 	if f.stream {
 		f.await(p)
 	}
-	return !f.quitting.Load()
+	return !f.quit.isClosed()
 }
 
 // await waits until the feeder may write position p, or must stop.
 func (f *feed[T]) await(p int64) {
 	var t0 time.Time
-	for !f.quitting.Load() && f.full(p) {
+	for !f.quit.isClosed() && f.full(p) {
 		if f.stats != nil && t0.IsZero() {
 			t0 = time.Now()
 		}
 		select {
 		case <-f.room:
-		case <-f.quit:
+		case <-f.quit.done():
 		}
 	}
 	if !t0.IsZero() {
@@ -143,14 +140,14 @@ func (f *feed[T]) pull() {
 	var cut bool // a channel's seq returned at quit, perhaps before its end
 	w := f.w
 	stopped := false
-	w.source(f.ctx, f.quit, &cut, nil)(func(v T) bool {
+	w.source(f.ctx, f.quit.done(), &cut, nil)(func(v T) bool {
 		if stopped {
 			panic("gopar: par.FromSeq: the sequence called yield again after yield returned false")
 		}
 		p := int64(f.pulled)
 		// May the item go into the ring? If not, wait for the takers.
 		f.await(p)
-		if f.quitting.Load() {
+		if f.quit.isClosed() {
 			stopped = true
 			return false
 		}
@@ -238,9 +235,6 @@ func (f *feed[T]) release(low int) {
 // stop ends the feeder, if it still runs, and waits until it has. It is
 // idempotent.
 func (f *feed[T]) stop() {
-	f.once.Do(func() {
-		f.quitting.Store(true)
-		close(f.quit)
-	})
+	f.quit.close()
 	<-f.ended
 }

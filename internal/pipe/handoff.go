@@ -13,8 +13,7 @@ import (
 type stream struct {
 	limit int           // most source items held ahead of the loop body
 	pool  *runtime.Pool // the consumer's waits lend a slot of it (sched.Block)
-	quit  chan struct{} // closed by the consumer: produce no more
-	once  sync.Once     // closes quit
+	quit  quitter       // closed by the consumer: produce no more
 	wait  sync.WaitGroup
 
 	// The parts, in order, from the producer's side to the consumer.
@@ -51,13 +50,14 @@ type streamPart struct {
 // streamLimit), whose consumer lends its slot of pool (nil: the default
 // pool) while it waits, if it is a worker of it.
 func newStream(limit int, pool *runtime.Pool) *stream {
-	return &stream{
+	st := &stream{
 		limit: limit,
 		pool:  pool,
-		quit:  make(chan struct{}),
 		ready: make(chan struct{}, 1),
 		room:  make(chan struct{}, 1),
 	}
+	st.quit.open()
+	return st
 }
 
 // produce runs the loop (run) on the producer's goroutine and records how
@@ -85,7 +85,7 @@ func signal(c chan struct{}) {
 // emit hands a part to the consumer; false if the consumer has stopped.
 // It never waits.
 func (st *stream) emit(p streamPart) bool {
-	if isClosed(st.quit) {
+	if st.quit.isClosed() {
 		return false
 	}
 	st.mu.Lock()
@@ -167,7 +167,7 @@ func (st *stream) reserve(size int) bool {
 		}
 		select {
 		case <-st.room:
-		case <-st.quit:
+		case <-st.quit.done():
 			return false
 		}
 	}
@@ -177,7 +177,7 @@ func (st *stream) reserve(size int) bool {
 // loop ended: no more parts, the loop cancelled, and the producer awaited;
 // what was not taken is dropped. It is idempotent.
 func (st *stream) stop(cancel context.CancelFunc) {
-	st.once.Do(func() { close(st.quit) })
+	st.quit.close()
 	cancel()
 	st.wait.Wait()
 	st.mu.Lock()

@@ -1,9 +1,6 @@
 package pipe
 
-import (
-	"context"
-	"sync"
-)
+import "context"
 
 // pumpChunks is the number of chunks a pump may hand over ahead of the
 // driver: enough that the driver rarely waits for the pump's next chunk,
@@ -13,10 +10,9 @@ const pumpChunks = 2
 // pump is the state that a restream's producer goroutine and the driver
 // share.
 type pump[T any] struct {
-	chunks chan []T      // the items, in order; closed when the producer ends
-	quit   chan struct{} // closed by the driver: hand over no more
+	chunks chan []T // the items, in order; closed when the producer ends
+	quit   quitter  // closed by the driver: hand over no more
 	cancel context.CancelFunc
-	once   sync.Once
 
 	// Written by the producer before it closes chunks.
 	ended  bool   // produce handed out every item
@@ -38,7 +34,7 @@ func (p *pump[T]) emit(c []T) bool {
 	select {
 	case p.chunks <- c:
 		return true
-	case <-p.quit:
+	case <-p.quit.done():
 		return false
 	}
 }
@@ -57,10 +53,8 @@ func (p *pump[T]) next(done <-chan struct{}) ([]T, bool) {
 // stop ends the producer, if it still runs, and waits until it has. It is
 // idempotent.
 func (p *pump[T]) stop() {
-	p.once.Do(func() {
-		close(p.quit)
-		p.cancel()
-	})
+	p.quit.close()
+	p.cancel()
 	for c := range p.chunks {
 		if len(c) > 0 {
 			p.dropped = true

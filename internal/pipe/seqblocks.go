@@ -57,8 +57,7 @@ type seqBlocks struct {
 	// seq called from a callback. Nil off the pool.
 	pool *runtime.Pool
 
-	quit chan struct{} // closed when a wait on the seq is not needed
-	once sync.Once     // closes quit
+	quit quitter // closed when a wait on the seq is not needed
 
 	mu     sync.Mutex // guards what follows
 	cond   sync.Cond  // a chunk has finished, the seq was waited on, or the loop is decided
@@ -77,7 +76,8 @@ type seqPart struct {
 
 func newSeqBlocks(src seqTaker, ring, reach, participants int, reserve bool, stopped func(at int) bool) *seqBlocks {
 	s := &seqBlocks{src: src, ring: ring, reach: reach, reserve: reserve, stopped: stopped,
-		quit: make(chan struct{}), parts: make([]seqPart, participants), tail: -1, floor: math.MaxInt}
+		parts: make([]seqPart, participants), tail: -1, floor: math.MaxInt}
+	s.quit.open()
 	for k := range s.parts {
 		s.parts[k].run = -1
 	}
@@ -150,7 +150,7 @@ func (s *seqBlocks) block(k, take int, ps *partStats) (lo, hi int, ok, more bool
 			s.waiter = true
 			s.mu.Unlock()
 			t := ps.waiting()
-			sched.Block(s.pool, func() { s.src.wait(n, s.quit) })
+			sched.Block(s.pool, func() { s.src.wait(n, s.quit.done()) })
 			ps.waited(t)
 			s.mu.Lock()
 			s.waiter = false
@@ -306,7 +306,7 @@ func (s *seqBlocks) victim(k, n, limit int) (v, mid int) {
 }
 
 // interrupt ends a wait on the seq, and every later one.
-func (s *seqBlocks) interrupt() { s.once.Do(func() { close(s.quit) }) }
+func (s *seqBlocks) interrupt() { s.quit.close() }
 
 // oldest returns the oldest position in use: in a chunk that runs, reserved
 // and not yet taken, or, if the front is free, the front.

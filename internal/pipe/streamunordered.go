@@ -95,7 +95,7 @@ func unorderedEmit[T any](s *Spec[T], st *stream, parts chan<- unorderedPart[T],
 				}
 				select {
 				case parts <- part: // waits while the loop body is busy
-				case <-st.quit:
+				case <-st.quit.done():
 				}
 			}
 			return acc
