@@ -25,16 +25,11 @@ import (
 // run: init's values add nothing to the result, and each of them reaches
 // combine, as without Apart.
 
+// Apart's model of memory; how many accumulators it remembers and how large
+// an object it looks at are in tuning.go (apartKeep, apartSmall).
 const (
 	// cacheLine is the unit in which cores take memory from each other.
 	cacheLine = 64
-	// apartKeep is how many accumulators' addresses Apart remembers: the
-	// ones handed out last, a few per participant.
-	apartKeep = 32
-	// apartSmall is the largest object whose neighbours Apart looks at:
-	// an object larger than a few lines shares at most its ends, which its
-	// participant writes no more often than the rest.
-	apartSmall = 4 * cacheLine
 	// mapHeader is the size Apart assumes for a map's header: a small
 	// object, at most a line.
 	mapHeader = cacheLine

@@ -2,17 +2,6 @@ package pipe
 
 import "time"
 
-// Batch sizes adapt to the item cost: a batch should take about
-// batchTarget (pulled and run), long enough that waking the pool (see
-// goParallelAfter) and the pause between batches stay small.
-const (
-	batchTarget = time.Millisecond
-	maxBatch    = 1 << 16
-	// blockingBatches: in blocking mode, a batch holds at least this many
-	// times the limit (see runSeq).
-	blockingBatches = 4
-)
-
 // batching sizes the batches of the stream driver and of a restream's
 // producer (runBatches): a batch holds at least least items (but the last)
 // and at most most, and grows while batches take under batchTarget/2,

@@ -26,13 +26,6 @@ import (
 // they join it, so that over a long seq the runs waiting to be combined are
 // those past the oldest running call, not every run of the seq.
 
-// blockingRingPerCall: the ring holds at least this many items per call
-// at once (and at least blockingRingMin).
-const (
-	blockingRingPerCall = 64
-	blockingRingMin     = 1024
-)
-
 // runBlockingSeq is runSeq in blocking mode.
 func runBlockingSeq(cfg Config, src batchSource, r Reducer[any]) any {
 	if cfg.Blocking < 0 {

@@ -6,20 +6,6 @@ import (
 	"github.com/gopar-dev/gopar/runtime"
 )
 
-// Stream windows. Unless Config.Buffer says otherwise, the limit is what
-// defaultBufferBytes holds of a source position's items (the source item
-// in the ring, if the source is a seq, and the item computed from it, by
-// their unsafe.Sizeof: see bufferLimit), at most defaultBuffer and at least
-// one per worker. streamBatches is the batches held over a range. Batches
-// and chunks are sized by time, so the default holds a few milliseconds of
-// work for small items: enough to keep the workers busy while the loop
-// body takes its items, whatever an item costs.
-const (
-	defaultBuffer      = 1 << 16
-	defaultBufferBytes = 4 << 20
-	streamBatches      = 4
-)
-
 // bufferLimit returns a stream's limit under cfg, in source items:
 // cfg.Buffer, if positive; else as many as defaultBufferBytes (or the
 // memory budget, if less: windowBytes) holds at size bytes each, within

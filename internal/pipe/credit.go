@@ -2,11 +2,6 @@ package pipe
 
 import "sync"
 
-// creditBatches: a pump's batch holds at most this fraction of its
-// credit's limit, so that the next batches run while the driver takes the
-// last ones.
-const creditBatches = 4
-
 // credit bounds what a restream's pump holds ahead of its driver: the
 // positions of the batches it has pulled or run (over the Spec before the
 // adapter) whose items the driver may still use, at most limit, the

@@ -171,10 +171,6 @@ func (h *poolHand) leave(mine []run, log *laneLog) {
 	}
 }
 
-// steadyRise: a window whose items cost at most this many times the
-// previous window's leaves the participant steady.
-const steadyRise = 2
-
 // windowCost notes that the window just ended ran n items in took, and
 // decides whether the participant is steady.
 func (st *poolHand) windowCost(took time.Duration, n int) {

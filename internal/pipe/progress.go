@@ -9,10 +9,6 @@ import (
 	"github.com/gopar-dev/gopar/runtime"
 )
 
-// progressEvery is the shortest time between two calls of a progress
-// callback.
-const progressEvery = 100 * time.Millisecond
-
 // progress is the progress observer (Config.Progress), on any driver:
 // countItems adds the number of indexes each call of Fold covered to a
 // shared counter (one atomic add per block, nothing per item), and a

@@ -2,11 +2,6 @@ package pipe
 
 import "context"
 
-// pumpChunks is the number of chunks a pump may hand over ahead of the
-// driver: enough that the driver rarely waits for the pump's next chunk,
-// while its credit bounds the items computed ahead.
-const pumpChunks = 2
-
 // pump is the state that a restream's producer goroutine and the driver
 // share.
 type pump[T any] struct {

@@ -220,12 +220,6 @@ type window[T any] struct {
 	slots   int              // the ring's slots: len(ring)*seqSegment
 }
 
-// seqSegment is the slots of a segment of a window's ring.
-const (
-	seqSegment      = 1 << seqSegmentShift
-	seqSegmentShift = 10
-)
-
 // at returns the item at position i.
 func (w *window[T]) at(i int) T {
 	if w.ring == nil {

@@ -42,28 +42,6 @@ import (
 //     soon as they reach it (prefixRuns), so the runs waiting to be
 //     combined are those past the oldest running chunk.
 
-const (
-	// seqChunkMost is the most items in one chunk: the ring holds
-	// seqRingChunks of them per participant, so that a participant rarely
-	// waits for another's chunk to leave the ring.
-	seqChunkMost  = 1 << 13
-	seqRingChunks = 4
-	// The ring holds seqRingBytes of items (or the memory budget, if less:
-	// Config.windowBytes), within seqRingMost slots and
-	// at least seqRingChunks items per participant (a chunk's most shrinks
-	// to fit): a steal splits what has arrived past the oldest item in
-	// use, so the longer the ring, the fewer the steals and the runs. Its
-	// segments are allocated as the feeder reaches them (window), so a
-	// short seq costs one.
-	seqRingBytes = 4 << 20
-	seqRingMost  = 1 << 18
-	// seqChunkTarget is the time a chunk should take: long enough that a
-	// take (a lock, a look at the reservations) costs about 1%, short
-	// enough that a steal finds most of a reservation untaken, and that
-	// the last chunks of the seq leave no participant idle for long.
-	seqChunkTarget = 100 * time.Microsecond
-)
-
 // poolRing returns the slots of a pool loop's ring over a seq whose items
 // take size bytes, and the most items of a chunk.
 func poolRing(cfg Config, size uintptr, workers int) (ring, most int) {

@@ -1,55 +1,12 @@
 package pipe
 
-// The timing of the adaptive schedule, and the sizer that adapts a
-// block's size to the measured cost of its items.
+// The sizer that adapts a block's size to the measured cost of its items.
+// The timing of the adaptive schedule it follows is in tuning.go.
 
 import (
 	"math"
 	"math/bits"
 	"time"
-)
-
-// Timing of the adaptive schedule. Reading the clock costs about 35 ns here
-// (more under the race detector), so it is read once per block.
-const (
-	// goParallelAfter: a loop that has run this long on the caller alone is
-	// worth waking workers for (what a wake-up costs: internal/sched/SLEEP.md). A
-	// loop that finishes sooner never touches the pool: 1,000 cheap items
-	// cost about what a plain loop costs.
-	goParallelAfter = 20 * time.Microsecond
-	// blockTarget is the time one block should take: long enough that the
-	// per-block costs (two atomics, a clock read, a func call) stay around
-	// 1%, short enough that a block into a hot spot does not unbalance the
-	// loop. Where a block's fixed cost is larger (see sizer), so is the
-	// target.
-	blockTarget = 4 * time.Microsecond
-	// maxBlock bounds a block's size (at blockTarget) so that the first
-	// block into a hot spot cannot be huge.
-	maxBlock = 1 << 16
-	// takesPerClock: in the parallel phase a block is taken from the
-	// partitioner in this many pieces (a take costs two atomics, about 5 ns;
-	// a clock read 35 ns).
-	takesPerClock = 8
-	// fixedShare: a block takes at least this many times its fixed cost,
-	// which therefore stays under 1/fixedShare of the time.
-	fixedShare = 8
-	// firstPartitionBlocks: a loop that hands out low indexes first starts
-	// with partitions of this many blocks (see partition.NewGrowingLoop).
-	firstPartitionBlocks = 4
-	// fewPerWorker: a loop of at most this many items per pool worker
-	// skips the inline phase and goes parallel before item 0 (see
-	// fewItems).
-	fewPerWorker = 4
-	// yieldQuantum: a participant of a parallel loop yields its
-	// processor (runtime.Gosched) once per this much of its time in the
-	// loop, at a window's clock read, so that a goroutine waiting for a
-	// processor (another operation's caller, woken from a sleep) waits
-	// about this long rather than for the Go scheduler's preemption, 10 ms;
-	// where its yields keep it waiting longWait or more (goroutines that do
-	// not yield hold the processors), once per that wait (poolHand.yield).
-	// Alone, a yield costs about 200 ns a quantum.
-	yieldQuantum = 200 * time.Microsecond
-	longWait     = 2 * time.Millisecond
 )
 
 // A sizer adapts the number of items run in one go to their measured cost,
@@ -88,24 +45,6 @@ type sizer struct {
 	prevItems int
 	prevTime  time.Duration
 }
-
-// maxGrowth bounds how fast blocks grow: a block into a region of costlier
-// items takes at most this many times the previous block's time.
-const maxGrowth = 16
-
-// maxInlineGrowth is maxGrowth in the caller's inline phase, where the
-// blocks start at one item (item 0) and every block costs a clock read and
-// a step of the sizer (some 50 ns): growing 64 times rather than 16 takes
-// a loop of 1,000 cheap items (W0) in 3 blocks rather than 4, with 3 clock
-// reads rather than 5 (the last block reads none). No other participant
-// waits on a block of the inline phase, so a block that runs into costlier
-// items delays only the moment the loop goes parallel, by the block's
-// time; and a block still holds at most the items that the last block's
-// cost puts at blockTarget.
-const maxInlineGrowth = 64
-
-// probeEvery: one window in probeEvery+1 has twice the settled size.
-const probeEvery = 4
 
 // observe adapts size to a window of takes that held n items and took
 // took.

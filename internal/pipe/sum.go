@@ -116,11 +116,8 @@ func add[T Number](a, b T) T { return a + b }
 // combined in a fixed pairwise tree. The pairwise tree is also more accurate
 // than a running sum: its rounding error grows with log(n), not n. The cost
 // is one stored float per block (a 2^26-item sum keeps 16,384 of them) and
-// the final tree, about n/4096 additions.
-const (
-	sumBlock     = 1 << 12
-	maxSumBlocks = 1 << 20
-)
+// the final tree, about n/4096 additions. sumBlock and maxSumBlocks are in
+// tuning.go.
 
 // inexact reports whether + on T rounds: float and complex types.
 func inexact[T Number]() bool {
