@@ -53,8 +53,12 @@ func main() {
 		// Run directly over packages (not as go vet's tool, which gives a
 		// .cfg file): check that this Go can type-check the module.
 		if dir, err := os.Getwd(); err == nil {
-			if modFile, want := moduleGo(dir); want != "" && version.Compare(want, runtime.Version()) > 0 {
+			modFile, want := moduleGo(dir)
+			if want != "" && version.Compare(want, runtime.Version()) > 0 {
 				os.Exit(rerun(modFile, want))
+			}
+			if modFile != "" && fixWrites(os.Args) {
+				fmt.Fprint(os.Stderr, fixNote(modFile))
 			}
 		}
 	}
@@ -83,6 +87,63 @@ func diffImpliesFix(args []string) []string {
 		return args
 	}
 	return append([]string{args[0], "-fix"}, args[1:]...)
+}
+
+// fixWrites reports whether args ask parvet to write its fixes into the
+// files: -fix without -diff.
+func fixWrites(args []string) bool {
+	fix, diff := false, false
+	for _, a := range args[1:] {
+		if a == "--" || !strings.HasPrefix(a, "-") {
+			break // the packages
+		}
+		name, value, hasValue := strings.Cut(strings.TrimLeft(a, "-"), "=")
+		on := !hasValue || value != "false"
+		switch name {
+		case "fix":
+			fix = on
+		case "diff":
+			diff = on
+		}
+	}
+	return fix && !diff
+}
+
+// goparModule is the module that parvet's fixes import.
+const goparModule = "github.com/gopar-dev/gopar"
+
+// goparGo is the go line of gopar's go.mod: a module that requires gopar
+// gets at least this go line.
+const goparGo = "1.24"
+
+// fixNote returns what parvet says before it writes fixes into a module
+// whose go.mod, modFile, does not require gopar yet: parvet adds the
+// imports, and leaves go.mod to the user, with the command to run and
+// what it changes. It returns "" where go.mod requires gopar already, or
+// cannot be read.
+func fixNote(modFile string) string {
+	b, err := os.ReadFile(modFile)
+	if err != nil {
+		return ""
+	}
+	goLine := ""
+	for _, line := range strings.Split(string(b), "\n") {
+		fields := strings.Fields(line)
+		switch {
+		case len(fields) >= 2 && fields[0] == "module" && fields[1] == goparModule,
+			len(fields) >= 2 && fields[0] == "require" && fields[1] == goparModule,
+			len(fields) >= 2 && fields[0] == goparModule:
+			return "" // gopar itself, or a module that requires it
+		case len(fields) == 2 && fields[0] == "go":
+			goLine = fields[1]
+		}
+	}
+	note := fmt.Sprintf("parvet: the fixes import %s/par, which %s does not require: once they are written, run\n\tgo get %s@latest\n", goparModule, modFile, goparModule)
+	if goLine != "" && version.Compare("go"+goLine, "go"+goparGo) < 0 {
+		note += fmt.Sprintf("That raises the go line from %s to %s, gopar's. From %s on, the vet checks of go test also report\n"+
+			"a printf-like call whose only argument is a non-constant format string (fmt.Printf(s): write fmt.Print(s)).\n", goLine, goparGo, goparGo)
+	}
+	return note
 }
 
 // moduleGo returns the go.mod file of the module that dir is in and the Go

@@ -47,6 +47,37 @@ func TestModuleGo(t *testing.T) {
 	}
 }
 
+func TestFixNote(t *testing.T) {
+	for _, c := range []struct {
+		args          []string
+		mod           string
+		getGopar, vet bool // the note says to get gopar; it says what go test's vet then reports
+	}{
+		{[]string{"parvet", "-fix", "./..."}, "module m\n\ngo 1.22\n", true, true},
+		{[]string{"parvet", "-fix", "./..."}, "module m\n\ngo 1.25.1\n", true, false},
+		{[]string{"parvet", "-fix", "./..."}, "module m\n\ngo 1.22\n\nrequire github.com/gopar-dev/gopar v0.1.0\n", false, false},
+		{[]string{"parvet", "-fix", "./..."}, "module m\n\ngo 1.24\n\nrequire (\n\tgithub.com/gopar-dev/gopar v0.1.0\n)\n", false, false},
+		{[]string{"parvet", "-fix", "./..."}, "module github.com/gopar-dev/gopar\n\ngo 1.24\n", false, false},
+		{[]string{"parvet", "-fix", "-diff", "./..."}, "module m\n\ngo 1.22\n", false, false}, // -diff writes nothing
+		{[]string{"parvet", "./..."}, "module m\n\ngo 1.22\n", false, false},
+	} {
+		modFile := filepath.Join(t.TempDir(), "go.mod")
+		if err := os.WriteFile(modFile, []byte(c.mod), 0o644); err != nil {
+			t.Fatal(err)
+		}
+		note := ""
+		if fixWrites(c.args) {
+			note = fixNote(modFile)
+		}
+		if got := strings.Contains(note, "go get github.com/gopar-dev/gopar@latest"); got != c.getGopar {
+			t.Errorf("%q over %q: the note says to get gopar: %v, want %v:\n%s", c.args, c.mod, got, c.getGopar, note)
+		}
+		if got := strings.Contains(note, "from 1.22 to 1.24") && strings.Contains(note, "fmt.Print(s)"); got != c.vet {
+			t.Errorf("%q over %q: the note says what the go line changes: %v, want %v:\n%s", c.args, c.mod, got, c.vet, note)
+		}
+	}
+}
+
 // build builds parvet into a temporary folder.
 func build(t *testing.T) string {
 	t.Helper()
