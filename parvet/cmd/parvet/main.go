@@ -49,6 +49,11 @@ import (
 
 func main() {
 	os.Args = diffImpliesFix(os.Args)
+	args, tags := takeTags(os.Args)
+	if tags != "" {
+		os.Args = args
+		os.Setenv("GOFLAGS", strings.TrimSpace(os.Getenv("GOFLAGS")+" -tags="+tags))
+	}
 	if len(os.Args) > 1 && !strings.HasSuffix(os.Args[len(os.Args)-1], ".cfg") {
 		// Run directly over packages (not as go vet's tool, which gives a
 		// .cfg file): check that this Go can type-check the module.
@@ -87,6 +92,31 @@ func diffImpliesFix(args []string) []string {
 		return args
 	}
 	return append([]string{args[0], "-fix"}, args[1:]...)
+}
+
+// takeTags returns args without their -tags flag, and that flag's value:
+// parvet passes the build tags to the go command that lists the packages
+// (GOFLAGS), as go vet does with its -tags, where the analysis driver's own
+// -tags flag has no effect.
+func takeTags(args []string) (rest []string, tags string) {
+	rest = []string{args[0]}
+	for i := 1; i < len(args); i++ {
+		a := args[i]
+		if a == "--" || !strings.HasPrefix(a, "-") {
+			return append(rest, args[i:]...), tags
+		}
+		name, value, hasValue := strings.Cut(strings.TrimLeft(a, "-"), "=")
+		if name != "tags" {
+			rest = append(rest, a)
+			continue
+		}
+		if !hasValue && i+1 < len(args) {
+			i++
+			value = args[i]
+		}
+		tags = value
+	}
+	return rest, tags
 }
 
 // fixWrites reports whether args ask parvet to write its fixes into the

@@ -47,6 +47,23 @@ func TestModuleGo(t *testing.T) {
 	}
 }
 
+func TestTakeTags(t *testing.T) {
+	for _, c := range []struct {
+		in, rest []string
+		tags     string
+	}{
+		{[]string{"parvet", "-tags", "integration", "./..."}, []string{"parvet", "./..."}, "integration"},
+		{[]string{"parvet", "-fanout", "--tags=a,b", "./..."}, []string{"parvet", "-fanout", "./..."}, "a,b"},
+		{[]string{"parvet", "-fix", "./..."}, []string{"parvet", "-fix", "./..."}, ""},
+		{[]string{"parvet", "./...", "-tags", "x"}, []string{"parvet", "./...", "-tags", "x"}, ""}, // after the packages
+	} {
+		rest, tags := takeTags(c.in)
+		if !slices.Equal(rest, c.rest) || tags != c.tags {
+			t.Errorf("takeTags(%q) = %q, %q, want %q, %q", c.in, rest, tags, c.rest, c.tags)
+		}
+	}
+}
+
 func TestFixNote(t *testing.T) {
 	for _, c := range []struct {
 		args          []string
@@ -114,6 +131,41 @@ func TestDiffPrintsFixes(t *testing.T) {
 	}
 	if string(after) != string(before) {
 		t.Errorf("parvet -diff changed %s", file)
+	}
+}
+
+// TestTagsReachGoList runs parvet over a copy of testdata/oldmodule whose
+// fan-out is behind a build tag: it is found with -tags, as go vet finds
+// it, and not without.
+func TestTagsReachGoList(t *testing.T) {
+	bin := build(t)
+	dir := t.TempDir()
+	if err := os.CopyFS(dir, os.DirFS(filepath.Join("..", "..", "testdata", "oldmodule"))); err != nil {
+		t.Fatal(err)
+	}
+	file := filepath.Join(dir, "fanold", "fanold.go")
+	src, err := os.ReadFile(file)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(file, append([]byte("//go:build integration\n\n"), src...), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	for _, c := range []struct {
+		args  []string
+		found bool
+	}{
+		{[]string{"-fanout", "./..."}, false},
+		{[]string{"-fanout", "-tags", "integration", "./..."}, true},
+		{[]string{"-tags=integration", "-fanout", "./..."}, true},
+	} {
+		cmd := exec.Command(bin, c.args...)
+		cmd.Dir = dir
+		cmd.Env = append(os.Environ(), "GOFLAGS=")
+		out, _ := cmd.CombinedOutput()
+		if got := strings.Contains(string(out), "fanold.go:"); got != c.found {
+			t.Errorf("parvet %q: reported the tagged file's fan-out: %v, want %v:\n%s", c.args, got, c.found, out)
+		}
 	}
 }
 
