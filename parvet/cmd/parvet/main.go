@@ -31,13 +31,18 @@ package main
 
 import (
 	"bufio"
+	"bytes"
 	"fmt"
+	gobuild "go/build"
+	"go/build/constraint"
 	"go/version"
 	"os"
 	"os/exec"
 	"path/filepath"
 	"runtime"
 	"runtime/debug"
+	"slices"
+	"sort"
 	"strings"
 
 	"golang.org/x/tools/go/analysis/multichecker"
@@ -65,6 +70,7 @@ func main() {
 			if modFile != "" && fixWrites(os.Args) {
 				fmt.Fprint(os.Stderr, fixNote(modFile))
 			}
+			fmt.Fprint(os.Stderr, taggedNote(taggedFiles(packageArgs(os.Args), tags)))
 		}
 	}
 	multichecker.Main(callbackrace.Analyzer, fanout.Analyzer, lockheld.Analyzer)
@@ -117,6 +123,180 @@ func takeTags(args []string) (rest []string, tags string) {
 		tags = value
 	}
 	return rest, tags
+}
+
+// packageArgs returns the package patterns of args: what follows the flags.
+func packageArgs(args []string) []string {
+	for i := 1; i < len(args); i++ {
+		if args[i] == "--" {
+			return args[i+1:]
+		}
+		if !strings.HasPrefix(args[i], "-") {
+			return args[i:]
+		}
+	}
+	return nil
+}
+
+// taggedFiles returns the Go files in the directories of patterns that the
+// build leaves out for a build tag of the user's (not an operating system,
+// an architecture, a Go version, cgo or a compiler), each with the tags of
+// its constraint. tags are the build tags given (-tags), which the build
+// includes. A pattern ending in "/..." is walked as the go command walks
+// it, testdata, vendor and nested modules left out, so that a package whose
+// every file is left out, which the go command does not list, counts too.
+func taggedFiles(patterns []string, tags string) map[string][]string {
+	ctx := gobuild.Default
+	if tags != "" {
+		ctx.BuildTags = strings.Split(tags, ",")
+	}
+	files := map[string][]string{}
+	for _, dir := range patternDirs(patterns) {
+		entries, err := os.ReadDir(dir)
+		if err != nil {
+			continue
+		}
+		for _, e := range entries {
+			name := e.Name()
+			if e.IsDir() || !strings.HasSuffix(name, ".go") {
+				continue
+			}
+			if ok, err := ctx.MatchFile(dir, name); err != nil || ok {
+				continue
+			}
+			path := filepath.Join(dir, name)
+			if ts := userTags(path); len(ts) > 0 {
+				files[path] = ts
+			}
+		}
+	}
+	return files
+}
+
+// patternDirs returns the directories that the package patterns name: a
+// relative one ("./x", "./x/...", "./...") as a directory tree, any other
+// as the go command lists its packages.
+func patternDirs(patterns []string) []string {
+	var dirs, listed []string
+	for _, p := range patterns {
+		if p != "." && p != ".." && !strings.HasPrefix(p, "./") && !strings.HasPrefix(p, "../") {
+			listed = append(listed, p)
+			continue
+		}
+		root, walk := strings.CutSuffix(p, "/...")
+		if !walk {
+			dirs = append(dirs, p)
+			continue
+		}
+		filepath.WalkDir(root, func(path string, d os.DirEntry, err error) error {
+			if err != nil || !d.IsDir() {
+				return nil
+			}
+			name := d.Name()
+			if path != root && (name == "testdata" || name == "vendor" || strings.HasPrefix(name, ".") || strings.HasPrefix(name, "_")) {
+				return filepath.SkipDir
+			}
+			if _, err := os.Stat(filepath.Join(path, "go.mod")); err == nil && path != root {
+				return filepath.SkipDir // another module
+			}
+			dirs = append(dirs, path)
+			return nil
+		})
+	}
+	if len(listed) > 0 {
+		out, _ := exec.Command("go", append([]string{"list", "-e", "-f", "{{.Dir}}"}, listed...)...).Output()
+		for _, d := range strings.Fields(string(out)) {
+			dirs = append(dirs, d)
+		}
+	}
+	return dirs
+}
+
+// userTags returns the tags of the //go:build line of the Go file path that
+// are not an operating system, an architecture, a Go version, cgo, a
+// compiler or ignore.
+func userTags(path string) []string {
+	src, err := os.ReadFile(path)
+	if err != nil {
+		return nil
+	}
+	for _, line := range bytes.Split(src, []byte("\n")) {
+		text := strings.TrimSpace(string(line))
+		if strings.HasPrefix(text, "package ") {
+			return nil
+		}
+		if !constraint.IsGoBuild(text) {
+			continue
+		}
+		expr, err := constraint.Parse(text)
+		if err != nil {
+			return nil
+		}
+		var tags []string
+		expr.Eval(func(tag string) bool {
+			if !platformTag(tag) && !slices.Contains(tags, tag) {
+				tags = append(tags, tag)
+			}
+			return false
+		})
+		return tags
+	}
+	return nil
+}
+
+// platformTag reports whether tag names what the go command sets by itself:
+// an operating system or architecture, a Go version, cgo, a compiler, unix,
+// or ignore (a file kept out of every build).
+func platformTag(tag string) bool {
+	if strings.HasPrefix(tag, "go1.") {
+		return true
+	}
+	switch tag {
+	case "aix", "android", "darwin", "dragonfly", "freebsd", "hurd", "illumos", "ios", "js", "linux", "nacl",
+		"netbsd", "openbsd", "plan9", "solaris", "wasip1", "windows", "zos",
+		"386", "amd64", "amd64p32", "arm", "armbe", "arm64", "arm64be", "loong64", "mips", "mipsle", "mips64",
+		"mips64le", "mips64p32", "mips64p32le", "ppc", "ppc64", "ppc64le", "riscv", "riscv64", "s390", "s390x",
+		"sparc", "sparc64", "wasm",
+		"unix", "cgo", "gc", "gccgo", "ignore":
+		return true
+	}
+	return false
+}
+
+// taggedNote returns what parvet says of the files that files lists (from
+// taggedFiles), which it does not check: how many, which, and the -tags
+// flag that includes them. It returns "" for none.
+func taggedNote(files map[string][]string) string {
+	if len(files) == 0 {
+		return ""
+	}
+	var paths, tags []string
+	for path, ts := range files {
+		paths = append(paths, path)
+		for _, t := range ts {
+			if !slices.Contains(tags, t) {
+				tags = append(tags, t)
+			}
+		}
+	}
+	sort.Strings(paths)
+	sort.Strings(tags)
+	shown := paths
+	if len(shown) > 3 {
+		shown = shown[:3]
+	}
+	wd, _ := os.Getwd()
+	for i, p := range shown {
+		if rel, err := filepath.Rel(wd, p); err == nil && !strings.HasPrefix(rel, "..") {
+			shown[i] = rel
+		}
+	}
+	more := ""
+	if len(paths) > len(shown) {
+		more = fmt.Sprintf(" and %d more", len(paths)-len(shown))
+	}
+	return fmt.Sprintf("parvet: %d file(s) behind build tags are not checked (%s%s); -tags %s includes them\n",
+		len(paths), strings.Join(shown, ", "), more, strings.Join(tags, ","))
 }
 
 // fixWrites reports whether args ask parvet to write its fixes into the

@@ -151,9 +151,10 @@ func TestTagsReachGoList(t *testing.T) {
 	if err := os.WriteFile(file, append([]byte("//go:build integration\n\n"), src...), 0o644); err != nil {
 		t.Fatal(err)
 	}
+	note := "parvet: 1 file(s) behind build tags are not checked (fanold/fanold.go); -tags integration includes them"
 	for _, c := range []struct {
 		args  []string
-		found bool
+		found bool // the fan-out is reported, and the note is not
 	}{
 		{[]string{"-fanout", "./..."}, false},
 		{[]string{"-fanout", "-tags", "integration", "./..."}, true},
@@ -165,6 +166,9 @@ func TestTagsReachGoList(t *testing.T) {
 		out, _ := cmd.CombinedOutput()
 		if got := strings.Contains(string(out), "fanold.go:"); got != c.found {
 			t.Errorf("parvet %q: reported the tagged file's fan-out: %v, want %v:\n%s", c.args, got, c.found, out)
+		}
+		if got := strings.Contains(string(out), note); got == c.found {
+			t.Errorf("parvet %q: printed the note on the tagged file: %v, want %v:\n%s", c.args, got, !c.found, out)
 		}
 	}
 }
