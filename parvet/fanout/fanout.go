@@ -991,6 +991,10 @@ func (p *pass) report(f *fan) {
 			kind, op = "errgroup workers", "TryForEach"
 		}
 		what = fmt.Sprintf("a pool of %s %s draining a channel", p.loopCount(f), kind)
+		if n := p.loopCount(f); strings.Contains(strings.ToLower(n), "worker") {
+			// "a pool of workers worker goroutines": the count names them.
+			what = fmt.Sprintf("a pool of %s (as many as %s) draining a channel", kind, n)
+		}
 		form = fmt.Sprintf("par.FromChan(%s).Blocking(%s).%s over what the producer sends (par.Slice where it sends a slice's items) for work that blocks on I/O, or %s on the pool for CPU-bound work", f.ch.Name(), p.loopCount(f), op, op)
 	}
 	msg := fmt.Sprintf("fan-out: %s; gopar replaces it with %s", what, form)

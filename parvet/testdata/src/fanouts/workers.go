@@ -42,6 +42,26 @@ func workersBefore(jobs []string, n int, counts *sync.Map) {
 	wg.Wait()
 }
 
+// 24b: the count is named for the workers, and the report does not say it twice.
+func workersCountNamed(jobs []string, workers int, counts *sync.Map) {
+	ch := make(chan string, len(jobs))
+	for _, j := range jobs {
+		ch <- j
+	}
+	close(ch)
+	var wg sync.WaitGroup
+	for range workers { // want `fan-out: a pool of worker goroutines \(as many as workers\) draining a channel; gopar replaces it with par.FromChan\(ch\).Blocking\(workers\).ForEach`
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			for j := range ch {
+				counts.Store(j, work(j))
+			}
+		}()
+	}
+	wg.Wait()
+}
+
 // 25: workers started with wg.Go.
 func workersGo(jobs []string, counts *sync.Map) {
 	ch := make(chan string)
