@@ -998,6 +998,12 @@ func (p *pass) report(f *fan) {
 		form = fmt.Sprintf("par.FromChan(%s).Blocking(%s).%s over what the producer sends (par.Slice where it sends a slice's items) for work that blocks on I/O, or %s on the pool for CPU-bound work", f.ch.Name(), p.loopCount(f), op, op)
 	}
 	msg := fmt.Sprintf("fan-out: %s; gopar replaces it with %s", what, form)
+	if f.shape != "workers" && p.perChunk(f) {
+		// n goroutines each loop over a chunk of the items: the report
+		// points at the items, whose blocks gopar sizes and balances.
+		what = strings.Replace(what, "a goroutine per item", fmt.Sprintf("a goroutine per chunk of items (%s chunks)", p.loopCount(f)), 1)
+		msg = fmt.Sprintf("fan-out: %s; gopar replaces it with a loop over the items themselves, not their chunks: par.Range(0, n) over the whole range or par.Slice(items), with ForEach on the pool for CPU-bound work (gopar sizes the blocks and balances them), or %s over the chunks as they are", what, form)
+	}
 	var fixes []analysis.SuggestedFix
 	var why string
 	if wait := p.waitsOnOthers(f); wait != "" {
@@ -1085,6 +1091,49 @@ func (p *pass) sourceText(f *fan) string {
 		}
 	}
 	return "par.FromSeq(items)"
+}
+
+// perChunk reports whether the goroutines of f each loop over a chunk of
+// the items: the fan-out's loop counts (for i := 0; i < n; i++, for range
+// n), and the goroutine's body has, at its top level, a for loop whose
+// bounds, or a range over a slice expression (xs[lo:hi]) whose indexes,
+// use the loop's variable, the goroutine's parameters, or a variable the
+// loop's body declares.
+func (p *pass) perChunk(f *fan) bool {
+	if f.body == nil || p.count(f.loop) == nil {
+		return false
+	}
+	from := func(e ast.Node) bool {
+		found := false
+		ast.Inspect(e, func(n ast.Node) bool {
+			id, ok := n.(*ast.Ident)
+			if !ok || found {
+				return !found
+			}
+			obj := p.TypesInfo.Uses[id]
+			if obj == nil {
+				return true
+			}
+			if pos := obj.Pos(); f.loop.Pos() <= pos && pos < f.loop.End() && !(f.body.Pos() <= pos && pos < f.body.End()) {
+				found = true // the loop's variable, one its body declares, or the goroutine's parameter
+			}
+			return true
+		})
+		return found
+	}
+	for _, st := range f.body.List {
+		switch l := st.(type) {
+		case *ast.ForStmt:
+			if (l.Init != nil && from(l.Init)) || (l.Cond != nil && from(l.Cond)) {
+				return true
+			}
+		case *ast.RangeStmt:
+			if se, ok := ast.Unparen(l.X).(*ast.SliceExpr); ok && ((se.Low != nil && from(se.Low)) || (se.High != nil && from(se.High))) {
+				return true
+			}
+		}
+	}
+	return false
 }
 
 // src returns the source text of n.

@@ -216,3 +216,36 @@ func wgConstCount(out []int) {
 	}
 	wg.Wait()
 }
+
+// 37: numWorkers goroutines, each over a chunk of the items: the report
+// points at the items, not the chunks.
+func wgChunks(xs []int, numWorkers int) {
+	var wg sync.WaitGroup
+	chunk := (len(xs) + numWorkers - 1) / numWorkers
+	for w := 0; w < numWorkers; w++ { // want `fan-out: a goroutine per chunk of items \(numWorkers chunks\) with a sync.WaitGroup; gopar replaces it with a loop over the items themselves, not their chunks: par.Range\(0, n\)`
+		lo, hi := w*chunk, min((w+1)*chunk, len(xs))
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			for i := lo; i < hi; i++ {
+				xs[i] *= 2
+			}
+		}()
+	}
+	wg.Wait()
+}
+
+// 38: a goroutine per item whose body retries: its loop is not a chunk.
+func wgRetry(out []int) {
+	var wg sync.WaitGroup
+	for i := range out { // want `fan-out: a goroutine per item with a sync.WaitGroup; gopar replaces it with par.Slice\(out\)`
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			for try := 0; try < 3; try++ {
+				out[i] += try
+			}
+		}()
+	}
+	wg.Wait()
+}
