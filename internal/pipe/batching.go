@@ -4,11 +4,11 @@ import "time"
 
 // batching sizes the batches of the stream driver and of a restream's
 // producer (runBatches): a batch holds at least least items (but the last)
-// and at most most, and grows while batches take under batchTarget/2,
-// shrinks when they take over twice it.
+// and at most most, and size, the items in the next batch, doubles while
+// batches take under batchTarget/2 and halves while they take over twice
+// it.
 type batching struct {
-	least, most int
-	size        int // items in the next batch
+	doubling
 	// reserve, if not nil, is called before a batch of up to size items is
 	// pulled or started: the stream driver waits there for room in its
 	// window. False stops the loop.
@@ -31,7 +31,7 @@ func newBatching(cfg Config, bound int) *batching {
 	if bound > 0 {
 		least, most = min(least, bound), bound
 	}
-	return &batching{least: least, most: most, size: least}
+	return &batching{doubling: doubling{size: least, least: least, most: most, target: batchTarget}}
 }
 
 // ready waits, if it must, until the next batch may start, and starts its
@@ -45,12 +45,4 @@ func (b *batching) ready() bool {
 }
 
 // adapt sizes the next batch after one has ended.
-func (b *batching) adapt() {
-	took := time.Since(b.start)
-	switch {
-	case took < batchTarget/2 && b.size < b.most:
-		b.size = min(2*b.size, b.most)
-	case took > 2*batchTarget && b.size > b.least:
-		b.size = max(b.size/2, b.least)
-	}
-}
+func (b *batching) adapt() { b.next(true, time.Since(b.start)) }

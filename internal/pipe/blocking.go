@@ -155,8 +155,8 @@ func (b *blockingLoop) work(k int, w *runtime.Worker) {
 	}
 	h := &blockingHand{b: b, k: k, w: w, take: int(b.take)}
 	if b.onPool != nil {
-		h.size = b.onPool.sizeOf(k)
-		h.take = h.size.take
+		h.chunk = b.onPool.sizeOf(k)
+		h.take = h.chunk.size
 	}
 	obs := observers{task: b.task}
 	if b.rec != nil || b.stats != nil {
@@ -181,7 +181,7 @@ type blockingHand struct {
 	k     int
 	w     *runtime.Worker
 	take  int           // items per block
-	size  chunkSize     // on the pool: the chunk size, which follows the clock
+	chunk doubling      // on the pool: the chunk size, which follows the clock
 	start time.Duration // on the pool: when the last block was taken
 	stats *partStats    // nil unless statistics are collected
 }
@@ -234,7 +234,7 @@ func (h *blockingHand) folded(lo, hi int, stop bool, cut int) {
 		b.seq.finished(h.k) // after the decision: a waiting taker sees it
 	}
 	if p := b.onPool; p != nil {
-		h.take = h.size.next(hi-lo, sinceEpoch()-h.start)
+		h.take = h.chunk.next(hi-lo >= h.take, sinceEpoch()-h.start)
 		if h.k == 0 {
 			p.spread(h.w)
 		}
@@ -254,7 +254,7 @@ func (h *blockingHand) leave(mine []run, log *laneLog) {
 		s.finished(h.k)
 	}
 	if p := b.onPool; p != nil {
-		p.keep(h.k, h.size) // a helper that comes back goes on at this size
+		p.keep(h.k, h.chunk) // a helper that comes back goes on at this size
 	}
 	if b.parked != nil && h.k > 0 && len(mine) == 1 {
 		b.parked[h.k] = parkedRun{mine[0], true}

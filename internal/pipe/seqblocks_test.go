@@ -273,19 +273,19 @@ func TestSeqBlocksConcurrentExactlyOnce(t *testing.T) {
 // participant left with, not at the least again; a slot nobody held
 // starts at the least.
 func TestChunkSizeKeptPerSlot(t *testing.T) {
-	p := &poolSeq{least: 2, most: 64, target: seqChunkTarget, sizes: make([]chunkSize, 3)}
+	p := &poolSeq{least: 2, most: 64, target: seqChunkTarget, sizes: make([]doubling, 3)}
 	c := p.sizeOf(1)
-	if c.take != 2 {
-		t.Fatalf("a new slot starts at %d items, want the least, 2", c.take)
+	if c.size != 2 {
+		t.Fatalf("a new slot starts at %d items, want the least, 2", c.size)
 	}
 	for range 4 {
-		c.next(c.take, 0) // fast chunks: the size doubles
+		c.next(true, 0) // fast chunks: the size doubles
 	}
 	p.keep(1, c)
-	if got := p.sizeOf(1).take; got != 32 {
+	if got := p.sizeOf(1).size; got != 32 {
 		t.Fatalf("the slot's next participant starts at %d items, want 32", got)
 	}
-	if got := p.sizeOf(2).take; got != 2 {
+	if got := p.sizeOf(2).size; got != 2 {
 		t.Fatalf("another slot starts at %d items, want 2", got)
 	}
 }

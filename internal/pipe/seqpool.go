@@ -35,7 +35,7 @@ import (
 //     steal. A chunk is what has arrived in the reservation, up to the
 //     participant's chunk size: small while the participants wait for the
 //     seq, larger while the seq is ahead. The size follows the clock
-//     (chunkSize).
+//     (doubling).
 //   - Every participant keeps one accumulator for as long as its chunks
 //     are contiguous, or for the whole seq where the order does not count
 //     (Reducer.Unordered, no Combine); ordered runs join the prefix as
@@ -61,7 +61,7 @@ func runPoolSeq(cfg Config, src batchSource, r Reducer[any]) any {
 	target := seqChunkTarget
 	b := &blockingLoop{r: r, limit: workers, stop: cfg.done(), rec: cfg.rec, task: cfg.task, stats: cfg.stats}
 	p := &poolSeq{pool: pool, helpers: workers - 1, least: max(cfg.MinBlock, 1), most: most, target: target,
-		sizes: make([]chunkSize, workers)}
+		sizes: make([]doubling, workers)}
 	p.work = b.work
 	p.wanted = func() bool { return b.seq.wanted() }
 	b.onPool = p
@@ -106,7 +106,7 @@ type poolSeq struct {
 	present int        // participants in the loop, the caller included until it leaves
 	free    []int      // the helpers' slots (participant numbers) nobody holds
 
-	sizes []chunkSize // by slot: the chunk size its last participant left with (the slot's holder's)
+	sizes []doubling // by slot: the chunk size its last participant left with (the slot's holder's)
 
 	least, most int           // bounds of a chunk (Config's MinBlock and MaxBlock)
 	target      time.Duration // the time a chunk should take
@@ -261,32 +261,13 @@ func (p *poolSeq) lane(k int, w *runtime.Worker) laneKey {
 
 // sizeOf returns the chunk size of participant k: where the slot's last
 // participant left it (keep), or at the least for the slot's first.
-func (p *poolSeq) sizeOf(k int) chunkSize {
-	if c := p.sizes[k]; c.take > 0 {
+func (p *poolSeq) sizeOf(k int) doubling {
+	if c := p.sizes[k]; c.size > 0 {
 		return c
 	}
-	return chunkSize{take: p.least, least: p.least, most: p.most, target: p.target}
+	return doubling{size: p.least, least: p.least, most: p.most, target: p.target}
 }
 
 // keep keeps the chunk size of participant k, which is leaving, for the
 // slot's next participant. The slot is its until leave frees it.
-func (p *poolSeq) keep(k int, c chunkSize) { p.sizes[k] = c }
-
-// chunkSize is the number of items a participant takes at a time, which
-// doubles while a chunk takes under half the target and halves while one
-// takes over twice it.
-type chunkSize struct {
-	take, least, most int
-	target            time.Duration
-}
-
-// next returns the size of the next chunk after one of n items took took.
-func (c *chunkSize) next(n int, took time.Duration) int {
-	switch {
-	case took < c.target/2 && n >= c.take:
-		c.take = min(2*c.take, c.most)
-	case took > 2*c.target:
-		c.take = max(c.take/2, c.least)
-	}
-	return c.take
-}
+func (p *poolSeq) keep(k int, c doubling) { p.sizes[k] = c }
