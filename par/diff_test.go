@@ -2130,7 +2130,7 @@ func (c *diffCase) checkPulls() {
 	most := 6*m + 2 + workers*max(4, c.minBlock) + 8*c.blocking
 	if c.blocking > 0 {
 		// The blocking driver's calls run up to its ring of items past
-		// the oldest call still running (internal/pipe/blockseq.go), and the
+		// the oldest call still running (internal/pipe/seqloop.go), and the
 		// feeder runs ahead of what they took, a chunk of 256 at a time.
 		ring := max(1024, 64*c.blocking*max(c.minBlock, 1))
 		ring = 1 << bits.Len(uint(ring-1))

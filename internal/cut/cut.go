@@ -1,8 +1,8 @@
 // Package cut holds a loop's cut: the index at or above which no item is
 // needed any more (an ordered search that matched, a Take that has its
 // items). A cut only moves down, and any goroutine may lower it or read
-// it at any time. partition's Loop and internal/pipe's blocking loop keep
-// one each.
+// it at any time. partition's Loop and internal/pipe's in-order loop
+// (inOrderLoop) keep one each.
 package cut
 
 import (

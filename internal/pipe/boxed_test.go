@@ -120,7 +120,7 @@ func TestDriversCompiledOnce(t *testing.T) {
 	if n := len(shapes["Run"]); n < 5 {
 		t.Fatalf("Run is compiled for %d accumulator types, want 5: the symbols were not read right", n)
 	}
-	for _, f := range []string{"runParallel", "runBlocking", "runSeq", "participate", "engine", "loop", "blockingLoop", "poolHand", "combineRuns"} {
+	for _, f := range []string{"runParallel", "runBlocking", "runSeq", "participate", "engine", "loop", "inOrderLoop", "poolHand", "combineRuns"} {
 		var got []string
 		for s := range shapes[f] {
 			got = append(got, s)

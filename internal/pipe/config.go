@@ -23,7 +23,7 @@ import (
 //	sequence  the Spec is over an iter.Seq  runSeq, seq.go: one loop for
 //	                                        the whole seq, on the pool
 //	                                        (seqpool.go) or the blocking
-//	                                        driver's goroutines (blockseq.go)
+//	                                        driver's goroutines (seqloop.go)
 //	stream    Stream ranges over a range    runStream, stream.go (each batch
 //	                                        on the pool or blocking driver;
 //	                                        over a seq, the sequence driver

@@ -6,7 +6,7 @@ import "time"
 // while a full chunk or batch of size items takes under half the target,
 // and halves while one takes over twice the target, within [least, most].
 // The pool sequence driver's participants size their chunks with it
-// (blockingHand, seqpool.go), and the stream driver and a restream's
+// (inOrderHand, seqpool.go), and the stream driver and a restream's
 // producer their batches (batching).
 //
 // The pool and inline drivers size their blocks with a sizer (sizer.go)

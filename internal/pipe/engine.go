@@ -13,8 +13,8 @@ import (
 
 // A driver runs a loop on participants (goroutines), and hands each one its
 // work through a hand: the pool driver pieces of the partitioner's ranges
-// (poolHand), the blocking driver items in index order, and both sequence
-// drivers chunks of the seq (blockingHand). Everything else a participant
+// (poolHand); the blocking driver items in index order, and both sequence
+// drivers chunks of the seq, in order (inOrderHand). Everything else a participant
 // does is the engine's, the same under every driver: it folds each block
 // into its current run, or ends that run and begins the next where the
 // block does not extend it (runBook), or, in a stream, where every block

@@ -27,7 +27,7 @@ import stditer "iter"
 //     context is cancelled, and the batch or the seq driver under it
 //     returns;
 //   - the operation tells items cut short by a done context from a stream
-//     that ended (the Try forms need it: see blockingLoop.overSeq), batch by batch:
+//     that ended (the Try forms need it: see inOrderLoop.overSeq), batch by batch:
 //     a batch that ran whole is not cut, and the next one tells.
 
 // producer computes the items before an adapter for one operation, with

@@ -16,7 +16,7 @@ import (
 // (feed.go) while the loop's participants take what it pulled, a chunk at
 // a time, into the window's ring and fold each chunk's positions, until
 // the seq ends or the Reducer says the result is decided (seqpool.go,
-// blockseq.go). The seq is therefore called on one goroutine, one item at
+// seqloop.go). The seq is therefore called on one goroutine, one item at
 // a time, and the adapters
 // built on the Spec (Map, Filter) and every terminal operation need no
 // change; a Stream's loop over a seq is this one loop too. (A restream's

@@ -16,7 +16,7 @@ import (
 // the caller and the helper jobs it offers to the pool, each take the next
 // chunk of what it pulled into the window's ring, fold it, and take the
 // next, until the seq ends or the loop is decided. It is the blocking
-// sequence driver (blockseq.go) with other participants and other chunks:
+// sequence driver (seqloop.go) with other participants and other chunks:
 //
 //   - The caller starts alone, as in the pool driver's inline phase: a seq
 //     that ends within goParallelAfter never wakes a worker. After that it
@@ -59,7 +59,7 @@ func runPoolSeq(cfg Config, src batchSource, r Reducer[any]) any {
 	workers := pool.Workers()
 	ring, most := poolRing(cfg, src.itemSize(), workers)
 	target := seqChunkTarget
-	b := &blockingLoop{r: r, limit: workers, stop: cfg.done(), rec: cfg.rec, task: cfg.task, stats: cfg.stats}
+	b := &inOrderLoop{r: r, limit: workers, stop: cfg.done(), rec: cfg.rec, task: cfg.task, stats: cfg.stats}
 	p := &poolSeq{pool: pool, helpers: workers - 1, least: max(cfg.MinBlock, 1), most: most, target: target,
 		sizes: make([]doubling, workers)}
 	p.work = b.work
@@ -71,8 +71,9 @@ func runPoolSeq(cfg Config, src batchSource, r Reducer[any]) any {
 	return b.overSeq(cfg, src, ring, workers, 1, func() { p.run() })
 }
 
-// poolSeq is what a loop over a seq on the pool adds to the blocking
-// loop's state: who participates, and how large their chunks are.
+// poolSeq is what a loop over a seq on the pool adds to the in-order
+// loop's state (inOrderLoop): who participates, and how large their
+// chunks are.
 //
 // Helpers. The caller offers all of them once (spread), each holding
 // a token; a helper that finds nothing to take leaves the loop, and gives

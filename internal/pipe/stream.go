@@ -18,7 +18,7 @@ import (
 // producer's side:
 //
 //   - Over a seq, the loop is the sequence driver's one loop for the whole
-//     seq (seqpool.go, blockseq.go), with every chunk a run of its own: a
+//     seq (seqpool.go, seqloop.go), with every chunk a run of its own: a
 //     run goes to the consumer as soon as the runs before it have
 //     (prefixRuns with an emit), so no participant waits for the consumer
 //     or for another participant's chunk.

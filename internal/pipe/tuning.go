@@ -162,7 +162,7 @@ const (
 	seqChunkTarget = 100 * time.Microsecond
 )
 
-// The ring of the sequence driver in blocking mode (blockseq.go) holds at
+// The ring of the sequence driver in blocking mode (seqloop.go) holds at
 // least blockingRingPerCall items per call at once, and at least
 // blockingRingMin, so that a slow call rarely holds the others back: the
 // others run at most a ring's worth of items past it. No measurement sets

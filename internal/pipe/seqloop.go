@@ -7,6 +7,9 @@ import (
 	"github.com/gopar-dev/gopar/internal/sched"
 )
 
+// The loop over a seq that both sequence drivers run (overSeq; the pool's
+// participants are in seqpool.go), and the blocking sequence driver.
+//
 // The blocking sequence driver: a pipeline over a seq in blocking mode
 // (FromSeq with Blocking) runs on the blocking driver's goroutines, each of
 // which takes its next block of items from the feeder as soon as its last
@@ -33,7 +36,7 @@ func runBlockingSeq(cfg Config, src batchSource, r Reducer[any]) any {
 	}
 	take := max(cfg.MinBlock, 1)
 	ring := pow2(max(blockingRingMin, blockingRingPerCall*cfg.Blocking*take))
-	b := &blockingLoop{r: r, limit: cfg.Blocking, take: uint64(take), stop: cfg.done(), rec: cfg.rec, task: cfg.task, stats: cfg.stats}
+	b := &inOrderLoop{r: r, limit: cfg.Blocking, take: uint64(take), stop: cfg.done(), rec: cfg.rec, task: cfg.task, stats: cfg.stats}
 	return b.overSeq(cfg, src, ring, ring, blockingBatches*cfg.Blocking*take, func() {
 		b.start()
 		sched.Block(cfg.Pool, b.wg.Wait) // the caller may be a pool worker
@@ -56,7 +59,7 @@ func pow2(n int) int { return 1 << bits.Len(uint(n-1)) }
 // (prefixRuns.emit); the positions of a run stay in use until the consumer
 // has handed out its items, and the feeder pulls at most the stream's limit
 // past the oldest position in use (see stream.go).
-func (b *blockingLoop) overSeq(cfg Config, src batchSource, ring, reach, least int, runAll func()) any {
+func (b *inOrderLoop) overSeq(cfg Config, src batchSource, ring, reach, least int, runAll func()) any {
 	r, done := b.r, b.stop
 	exact := r.SeqLen != nil
 	o := seqRing{slots: ring, span: ring, least: least, exact: exact, arrive: b.onPool.arrival(), stats: cfg.stats, ctx: cfg.Context}
@@ -140,7 +143,7 @@ func runNoSeq(t seqTaker, r Reducer[any], done <-chan struct{}, exact bool) any 
 // seq has stopped: the prefix combined with the runs past a hole; r's
 // identity for a loop that does not combine its runs, or, with stream set,
 // for a stream's, which went to its consumer.
-func (b *blockingLoop) seqResult(stream bool) any {
+func (b *inOrderLoop) seqResult(stream bool) any {
 	r := b.r
 	if r.Combine == nil || stream {
 		return r.identity() // a stream's runs past a hole are dropped
@@ -156,7 +159,7 @@ func (b *blockingLoop) seqResult(stream bool) any {
 // keep adds the run cur, which has ended, to mine, a goroutine's runs, or,
 // over a seq with an ordered result, to the loop's prefix; a loop that
 // does not combine its runs keeps none.
-func (b *blockingLoop) keep(mine []run, cur run) []run {
+func (b *inOrderLoop) keep(mine []run, cur run) []run {
 	switch {
 	case b.r.Combine == nil:
 		return mine
