@@ -69,7 +69,7 @@ func (it Iter[T]) spec() pipe.Spec[T] { return it.s }
 // call, as Go's own runtime does with its noescape.
 //
 // The hidden flow alone would hide too much: the Spec returned holds
-// pointers loaded from the box (a FromSeq's window, the closures), and the
+// pointers loaded from the box (a FromSeq's store, the closures), and the
 // compiler must still see them flow to the result, or a caller may keep
 // them in its frame while the pipeline that holds them outlives it. The
 // type assertion tells it that: it copies the value out of the box, so

@@ -472,9 +472,9 @@ func TestEveryIteratorForm(t *testing.T) {
 		}
 	}
 	// What the box points to must still move to the heap with the
-	// pipeline: FromSeq's window lives on in the result of par.Map and is
+	// pipeline: FromSeq's store lives on in the result of par.Map and is
 	// used again by every terminal operation. (With specOf hiding that
-	// flow too, the window stayed in this frame, and the second Collect
+	// flow too, the store stayed in this frame, and the second Collect
 	// indexed out of range.)
 	seq := par.Map(par.FromSeq((&counted{n: n}).seq), func(i int) int { return i * i })
 	for k := range 3 {

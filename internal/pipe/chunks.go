@@ -8,7 +8,7 @@ import (
 // chunks is the batchSource of a restream: its items come from produce,
 // run by a pump for each operation.
 type chunks[T any] struct {
-	w       *window[T] // the window the Spec's item function reads
+	w       *seqStore[T] // the store the Spec's item function reads
 	produce producer[T]
 	cfg     Config // the operation's settings (withConfig)
 	ended   bool   // the last batches handed out every item (cutBy)
@@ -24,7 +24,7 @@ func (c *chunks[T]) cutBy(done <-chan struct{}) bool { return !c.ended }
 
 func (c *chunks[T]) itemSize() uintptr { return c.w.itemSize() }
 
-// acquire refuses a second operation while one runs: the window holds
+// acquire refuses a second operation while one runs: the store holds
 // one operation's items.
 func (c *chunks[T]) acquire() {
 	if !c.w.busy.CompareAndSwap(false, true) {
@@ -102,7 +102,7 @@ func (c *chunks[T]) open(o seqRing, done <-chan struct{}) seqTaker {
 // chunkTaker is the seqTaker of a restream: it copies the pump's chunks
 // into the ring as the room in it allows.
 type chunkTaker[T any] struct {
-	w    *window[T]
+	w    *seqStore[T]
 	span int // the positions past low that may hold items
 	p    *pump[T]
 	room chan struct{} // release to wait: low moved (capacity 1)

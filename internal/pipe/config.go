@@ -90,7 +90,7 @@ type Config struct {
 	// Budget, if not nil, bounds the memory that an operation that can
 	// spill to disk holds, and says where it spills (par's WithMemory,
 	// WithTempDir). Nil: no bound but GOMEMLIMIT's share (see par). Its
-	// Memory also bounds the windows over a seq and a stream's buffer
+	// Memory also bounds the ring of a seq and a stream's buffer
 	// (windowBytes).
 	Budget *Budget
 

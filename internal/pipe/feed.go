@@ -8,7 +8,7 @@ import (
 
 // The feeder: how the sequence drivers overlap a seq with the work. A
 // goroutine of the operation's own pulls the seq, one item at a time and
-// never concurrently, and writes each item straight into the window's ring
+// never concurrently, and writes each item straight into the store's ring
 // at its position, where the loop's participants fold it once they have
 // taken it. Publishing an item is one atomic store: a participant that
 // takes sees every item written so far, so a slow seq's items are taken up
@@ -41,7 +41,7 @@ import (
 
 // feed is the state that the feeder and the takers share.
 type feed[T any] struct {
-	w           *window[T]
+	w           *seqStore[T]
 	span        int64  // the positions past low that may hold items: at most the ring's slots
 	stream      bool   // seqRing.stream
 	exact       bool   // seqRing.exact: the seq is asked for its next item before a stop, to learn its end
@@ -75,7 +75,7 @@ type feed[T any] struct {
 // as o says: ahead of the takes by as many items as were taken, at least
 // o.least and at most half the ring (at least maxBatch), and at most o.span
 // past the oldest position in use.
-func startFeed[T any](w *window[T], o seqRing) *feed[T] {
+func startFeed[T any](w *seqStore[T], o seqRing) *feed[T] {
 	f := &feed[T]{
 		w: w, span: int64(min(max(o.span, 1), o.slots)), stream: o.stream, exact: o.exact, arrive: o.arrive,
 		least: int64(max(o.least, 1)), most: int64(max(maxBatch, o.slots/2)),

@@ -58,7 +58,7 @@ type Reducer[A any] struct {
 	// loop makes one per participant, not one per steal.
 	Unordered bool
 	// SeqLen, if not nil, is told the number of items of a seq that ended
-	// by itself (the sequence driver's; see window.batches). It is not
+	// by itself (the sequence driver's; see seqStore.batches). It is not
 	// called when the loop stopped the seq while it still had items, or
 	// over a range, whose length the caller knows.
 	SeqLen func(n int)

@@ -15,7 +15,7 @@ import stditer "iter"
 // adapter, as the operation's buffer says (Config.Buffer, or the bytes of
 // bufferLimit): a batch starts only once the batches whose items the
 // driver may still use leave room for it. The operation's driver takes
-// them into the window that the Spec's item function reads, as it takes a
+// them into the store (seqStore) that the Spec's item function reads, as it takes a
 // seq's. So the result is a seq like any other, except in three points
 // that a seq cannot give:
 //
@@ -48,8 +48,8 @@ type configured interface {
 // restream returns the Spec over the items that produce gives, in order,
 // with the settings cfg.
 func restream[T any](cfg Config, produce producer[T]) Spec[T] {
-	out := FromSeq[T](nil) // its item function reads the window
-	w := out.seq.(*window[T])
+	out := FromSeq[T](nil) // its item function reads the store
+	w := out.seq.(*seqStore[T])
 	out.Config = cfg
 	out.stream, out.rec = nil, nil
 	out.seq = &chunks[T]{w: w, produce: produce}

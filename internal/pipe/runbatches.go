@@ -117,4 +117,4 @@ type cutter interface {
 // cutBy: a seq that returned ended, unless it is a channel's that done may
 // have stopped while it waited (which cannot tell whether more values
 // would have come: see par.FromChan).
-func (w *window[T]) cutBy(done <-chan struct{}) bool { return w.recv != nil && isClosed(done) }
+func (w *seqStore[T]) cutBy(done <-chan struct{}) bool { return w.recv != nil && isClosed(done) }

@@ -10,18 +10,18 @@ import (
 
 // A pipeline over an iter.Seq (FromSeq) has no items to address until the
 // seq produces them. Its Spec addresses items by their position in the seq,
-// over [0, math.MaxInt), through a window onto the current batch, and its
-// Config carries the window as a batchSource. Run, given such a Config,
+// over [0, math.MaxInt), through a store that holds the items pulled
+// (seqStore), and its Config carries the store as a batchSource. Run, given such a Config,
 // picks the sequence driver, runSeq: a feeder goroutine pulls the seq
 // (feed.go) while the loop's participants take what it pulled, a chunk at
-// a time, into the window's ring and fold each chunk's positions, until
+// a time, into the store's ring and fold each chunk's positions, until
 // the seq ends or the Reducer says the result is decided (seqpool.go,
 // seqloop.go). The seq is therefore called on one goroutine, one item at
 // a time, and the adapters
 // built on the Spec (Map, Filter) and every terminal operation need no
 // change; a Stream's loop over a seq is this one loop too. (A restream's
 // producer, whose goroutine already runs beside the loop that takes its
-// items, pulls the seq itself: window.batches.)
+// items, pulls the seq itself: seqStore.batches.)
 
 // batchSource drives a seq in batches: body runs the batch at positions
 // [lo, hi) and says whether to go on.
@@ -68,7 +68,7 @@ type seqRing struct {
 
 // seqTaker holds the items of a seq, in order, for the participants of the
 // sequence drivers (runPoolSeq, runBlockingSeq), which seqBlocks hands out:
-// the items arrive in the window's ring, at their positions.
+// the items arrive in the store's ring, at their positions.
 type seqTaker interface {
 	// arrived returns how many items have arrived: positions [0, n), of
 	// which those at or above the last release are in the ring.
@@ -95,7 +95,7 @@ type seqTaker interface {
 // FromSeq is the Spec of the items of seq, in order. See the package par
 // for the guarantees.
 func FromSeq[T any](seq iter.Seq[T]) Spec[T] {
-	w := &window[T]{seq: seq}
+	w := &seqStore[T]{seq: seq}
 	return Spec[T]{
 		Lo: 0, Hi: math.MaxInt,
 		Config: Config{seq: w},
@@ -111,7 +111,7 @@ func FromSeq[T any](seq iter.Seq[T]) Spec[T] {
 // returns.
 func FromSeqContext[T any](seq func(ctx context.Context, yield func(T) bool), stopped error) Spec[T] {
 	s := FromSeq[T](nil)
-	w := s.seq.(*window[T])
+	w := s.seq.(*seqStore[T])
 	w.seqCtx, w.stopped = seq, stopped
 	return s
 }
@@ -121,12 +121,12 @@ func FromSeqContext[T any](seq func(ctx context.Context, yield func(T) bool), st
 // pulling also stops waiting on ch.
 func FromChan[T any](ch <-chan T) Spec[T] {
 	s := FromSeq[T](nil)
-	s.seq.(*window[T]).recv = ch
+	s.seq.(*seqStore[T]).recv = ch
 	return s
 }
 
 // empty reports whether w has no seq at all (FromSeq(nil)).
-func (w *window[T]) empty() bool { return w.seq == nil && w.recv == nil && w.seqCtx == nil }
+func (w *seqStore[T]) empty() bool { return w.seq == nil && w.recv == nil && w.seqCtx == nil }
 
 // source returns the seq to pull. A channel's returns when quit is closed
 // while it waits, setting *cut unless the channel was closed and empty (so
@@ -135,7 +135,7 @@ func (w *window[T]) empty() bool { return w.seq == nil && w.recv == nil && w.seq
 // the items pulled so far; false stops the seq. A seq that takes a context
 // gets one made from ctx (nil: context.Background), cancelled once quit is
 // closed.
-func (w *window[T]) source(ctx context.Context, quit <-chan struct{}, cut *bool, idle func() bool) iter.Seq[T] {
+func (w *seqStore[T]) source(ctx context.Context, quit <-chan struct{}, cut *bool, idle func() bool) iter.Seq[T] {
 	if w.seqCtx != nil {
 		if ctx == nil {
 			ctx = context.Background()
@@ -200,13 +200,14 @@ func (w *window[T]) source(ctx context.Context, quit <-chan struct{}, cut *bool,
 // unknown until it has run.
 func IsSeq[T any](s *Spec[T]) bool { return s.seq != nil }
 
-// window is what the Spec of a seq reads its items from: the current batch
-// of the batch drivers, the items at positions [base, base+len(batch)), or
-// the ring of the sequence drivers (open), where position i lives in slot
-// i&(slots-1). The ring's slots come in segments of seqSegment, each
+// seqStore holds a seq's items: the seq (or the channel) they come from,
+// and where they are written by position, which the Spec of the seq reads
+// them from: the current batch of the batch drivers, the items at
+// positions [base, base+len(batch)), or the ring of the sequence drivers
+// (open), where position i lives in slot i&(slots-1). The ring's slots come in segments of seqSegment, each
 // allocated when the feeder first writes into it, so that a short seq
 // costs a segment, not a ring: a ring holds up to seqRingMost slots.
-type window[T any] struct {
+type seqStore[T any] struct {
 	seq  iter.Seq[T]
 	recv <-chan T // FromChan's channel, instead of seq
 	// seqCtx is FromSeqContext's seq, instead of seq, and stopped the
@@ -221,7 +222,7 @@ type window[T any] struct {
 }
 
 // at returns the item at position i.
-func (w *window[T]) at(i int) T {
+func (w *seqStore[T]) at(i int) T {
 	if w.ring == nil {
 		return w.batch[i-w.base]
 	}
@@ -231,7 +232,7 @@ func (w *window[T]) at(i int) T {
 // put writes v at position p of the ring, allocating its segment the first
 // time. Only the feeder writes; a participant reads a position once it has
 // been published, after its segment was stored.
-func (w *window[T]) put(p int, v T) {
+func (w *seqStore[T]) put(p int, v T) {
 	s := &w.ring[(p&(w.slots-1))>>seqSegmentShift]
 	if *s == nil {
 		*s = new([seqSegment]T)
@@ -241,7 +242,7 @@ func (w *window[T]) put(p int, v T) {
 
 // openRing makes w's ring, of at least slots slots (a power of two), and
 // returns its size.
-func (w *window[T]) openRing(slots int) int {
+func (w *seqStore[T]) openRing(slots int) int {
 	slots = max(slots, seqSegment)
 	w.base, w.batch = 0, nil
 	w.ring, w.slots = make([]*[seqSegment]T, slots/seqSegment), slots
@@ -249,7 +250,7 @@ func (w *window[T]) openRing(slots int) int {
 }
 
 // itemSize is the size of an item in the ring.
-func (w *window[T]) itemSize() uintptr {
+func (w *seqStore[T]) itemSize() uintptr {
 	var zero T
 	return unsafe.Sizeof(zero)
 }
@@ -257,7 +258,7 @@ func (w *window[T]) itemSize() uintptr {
 // batches pulls the seq into batches of b's sizes on the calling goroutine
 // and runs body on each (a restream's way through a seq: its producer
 // goroutine already runs beside the loop that takes the items).
-func (w *window[T]) batches(b *batching, done <-chan struct{}, body func(lo, hi int) bool) {
+func (w *seqStore[T]) batches(b *batching, done <-chan struct{}, body func(lo, hi int) bool) {
 	// A second operation on the same iterator is refused first, whatever
 	// the state of its context.
 	w.acquire()
@@ -325,13 +326,13 @@ func yieldAgain(caught any) {
 }
 
 // acquire refuses a second operation on w's iterator while one runs.
-func (w *window[T]) acquire() {
+func (w *seqStore[T]) acquire() {
 	if !w.busy.CompareAndSwap(false, true) {
 		panic("gopar: an iterator from par.FromSeq runs one terminal operation at a time")
 	}
 }
 
-func (w *window[T]) open(o seqRing, done <-chan struct{}) seqTaker {
+func (w *seqStore[T]) open(o seqRing, done <-chan struct{}) seqTaker {
 	w.acquire()
 	if w.empty() || isClosed(done) && !o.exact {
 		w.busy.Store(false)
@@ -341,10 +342,10 @@ func (w *window[T]) open(o seqRing, done <-chan struct{}) seqTaker {
 	return &ringTaker[T]{w: w, f: startFeed(w, o)}
 }
 
-// ringTaker is the seqTaker of a window: the feeder writes the items into
-// the window's ring itself.
+// ringTaker is the seqTaker of a seqStore: the feeder writes the items
+// into the store's ring itself.
 type ringTaker[T any] struct {
-	w       *window[T]
+	w       *seqStore[T]
 	f       *feed[T]
 	stopped bool
 }

@@ -218,7 +218,7 @@ func TestSeqBlocksConcurrentExactlyOnce(t *testing.T) {
 		total := 1 + round*997%20000
 		parts := 2 + round%7
 		reserve := round%3 != 0
-		w := &window[int]{seq: func(yield func(int) bool) {
+		w := &seqStore[int]{seq: func(yield func(int) bool) {
 			for i := range total {
 				if !yield(i) {
 					return

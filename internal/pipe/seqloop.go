@@ -17,7 +17,7 @@ import (
 // long holds back only its own goroutine, as in a hand-written producer,
 // channel and workers.
 //
-// The items taken live in the window's ring until their calls return. A
+// The items taken live in the store's ring until their calls return. A
 // goroutine takes items only while the ring has room past the oldest item
 // still running: a call that takes very long lets the others run at most a
 // ring's worth of items past it, and then waits for it, which bounds memory

@@ -14,7 +14,7 @@ import (
 // restream) on the pool runs as one loop for the whole seq. The feeder
 // (feed.go) pulls the seq on a goroutine of its own while the participants,
 // the caller and the helper jobs it offers to the pool, each take the next
-// chunk of what it pulled into the window's ring, fold it, and take the
+// chunk of what it pulled into the store's ring, fold it, and take the
 // next, until the seq ends or the loop is decided. It is the blocking
 // sequence driver (seqloop.go) with other participants and other chunks:
 //

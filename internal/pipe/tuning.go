@@ -149,7 +149,7 @@ const (
 	// at least seqRingChunks items per participant (a chunk's most shrinks
 	// to fit): a steal splits what has arrived past the oldest item in
 	// use, so the longer the ring, the fewer the steals and the runs. Its
-	// segments are allocated as the feeder reaches them (window), so a
+	// segments are allocated as the feeder reaches them (seqStore.put), so a
 	// short seq costs one.
 	seqRingBytes = 4 << 20
 	seqRingMost  = 1 << 18
@@ -173,8 +173,8 @@ const (
 	blockingRingMin     = 1024
 )
 
-// seqSegment is the slots of a segment of a window's ring, allocated when
-// the feeder first writes into it (window.put), and the least slots of a
+// seqSegment is the slots of a segment of a seqStore's ring, allocated when
+// the feeder first writes into it (seqStore.put), and the least slots of a
 // ring: a short seq costs a segment, not a ring. No measurement sets 2^10:
 // a larger segment costs a short seq more memory, a smaller one makes a
 // long ring's table of segments longer.
