@@ -53,12 +53,13 @@ import (
 )
 
 func main() {
-	os.Args = diffImpliesFix(os.Args)
+	// -tags first: its value, which may follow it as an argument of its
+	// own, is not a package.
 	args, tags := takeTags(os.Args)
 	if tags != "" {
-		os.Args = args
 		os.Setenv("GOFLAGS", strings.TrimSpace(os.Getenv("GOFLAGS")+" -tags="+tags))
 	}
+	os.Args = diffImpliesFix(args)
 	if len(os.Args) > 1 && !strings.HasSuffix(os.Args[len(os.Args)-1], ".cfg") {
 		// Run directly over packages (not as go vet's tool, which gives a
 		// .cfg file): check that this Go can type-check the module.
@@ -80,20 +81,9 @@ func main() {
 // -fix. The checker prints the fixes only under -fix, and -diff then makes
 // it print them as a diff instead of writing the files.
 func diffImpliesFix(args []string) []string {
-	diff, fix := false, false
-	for _, a := range args[1:] {
-		if a == "--" || !strings.HasPrefix(a, "-") {
-			break // the packages
-		}
-		name, value, hasValue := strings.Cut(strings.TrimLeft(a, "-"), "=")
-		on := !hasValue || value != "false"
-		switch name {
-		case "diff":
-			diff = on
-		case "fix":
-			fix = true // given, either way
-		}
-	}
+	flags := boolFlags(args)
+	diff := flags["diff"]
+	_, fix := flags["fix"] // given, either way
 	if !diff || fix {
 		return args
 	}
@@ -302,21 +292,22 @@ func taggedNote(files map[string][]string) string {
 // fixWrites reports whether args ask parvet to write its fixes into the
 // files: -fix without -diff.
 func fixWrites(args []string) bool {
-	fix, diff := false, false
+	flags := boolFlags(args)
+	return flags["fix"] && !flags["diff"]
+}
+
+// boolFlags returns the flags of args, those before the packages, as
+// booleans by name: -x, --x and -x=true give true, -x=false false.
+func boolFlags(args []string) map[string]bool {
+	flags := map[string]bool{}
 	for _, a := range args[1:] {
 		if a == "--" || !strings.HasPrefix(a, "-") {
 			break // the packages
 		}
 		name, value, hasValue := strings.Cut(strings.TrimLeft(a, "-"), "=")
-		on := !hasValue || value != "false"
-		switch name {
-		case "fix":
-			fix = on
-		case "diff":
-			diff = on
-		}
+		flags[name] = !hasValue || value != "false"
 	}
-	return fix && !diff
+	return flags
 }
 
 // goparModule is the module that parvet's fixes import.
