@@ -76,25 +76,8 @@ func Stream[T any](s Spec[T]) stditer.Seq[[]T] { return StreamCut(s, nil) }
 // (the items given are then a prefix).
 func StreamCut[T any](s Spec[T], cut *bool) stditer.Seq[[]T] {
 	return func(yield func([]T) bool) {
-		if p := s.Pool; p != nil && p.Closed() {
-			panic(runtime.ErrClosed)
-		}
-		parent := s.Context
-		if parent == nil {
-			parent = context.Background()
-		}
-		ctx, cancel := context.WithCancel(parent)
-		st := newStream(streamLimit(&s), s.Pool)
-		cfg := s.Config
-		cfg.Context, cfg.stream = ctx, st
-		if cfg.task == nil && trace.IsEnabled() {
-			// Named here, on the consumer's goroutine, where the
-			// operation was called.
-			cfg.task = startOp(s.Context)
-			defer cfg.task.end()
-		}
-		var finish func()
-		st.stats, finish = streamStats(&s, &cfg)
+		st, cfg, cancel, finish := openStream(&s)
+		cfg.stream = st
 		defer finish() // after the producer has ended (stop)
 		disarm, returned := streamSlow(&cfg), false
 		defer func() { disarm(returned) }()
@@ -125,6 +108,39 @@ func StreamCut[T any](s Spec[T], cut *bool) stditer.Seq[[]T] {
 		returned = true
 		if cut != nil {
 			*cut = st.cut // written before the producer ended
+		}
+	}
+}
+
+// openStream starts a range over a stream of s, on the consumer's
+// goroutine: it refuses a closed pool, and returns the stream, the loop's
+// settings (a context that cancel cancels, a trace task named here, where
+// the operation was called, if a trace is recorded, and the stream's
+// statistics), cancel, and finish, which the range defers to run once the
+// producer has ended: it adds the statistics up and ends the task.
+func openStream[T any](s *Spec[T]) (st *stream, cfg Config, cancel context.CancelFunc, finish func()) {
+	if p := s.Pool; p != nil && p.Closed() {
+		panic(runtime.ErrClosed)
+	}
+	parent := s.Context
+	if parent == nil {
+		parent = context.Background()
+	}
+	ctx, cancel := context.WithCancel(parent)
+	st = newStream(streamLimit(s), s.Pool)
+	cfg = s.Config
+	cfg.Context = ctx
+	var task *opTask
+	if cfg.task == nil && trace.IsEnabled() {
+		task = startOp(s.Context)
+		cfg.task = task
+	}
+	var stats func()
+	st.stats, stats = streamStats(s, &cfg)
+	return st, cfg, cancel, func() {
+		stats()
+		if task != nil {
+			task.end()
 		}
 	}
 }

@@ -1,9 +1,7 @@
 package pipe
 
 import (
-	"context"
 	stditer "iter"
-	"runtime/trace"
 	"sync/atomic"
 
 	"github.com/gopar-dev/gopar/internal/sched"
@@ -21,25 +19,9 @@ import (
 // as for StreamCut.
 func StreamUnordered[T any](s Spec[T], cut *bool) stditer.Seq2[[]int, []T] {
 	return func(yield func([]int, []T) bool) {
-		if p := s.Pool; p != nil && p.Closed() {
-			panic(runtime.ErrClosed)
-		}
-		parent := s.Context
-		if parent == nil {
-			parent = context.Background()
-		}
-		ctx, cancel := context.WithCancel(parent)
-		st := newStream(streamLimit(&s), s.Pool)
-		parts := make(chan unorderedPart[T], max(s.Blocking, 1))
-		cfg := s.Config
-		cfg.Context = ctx
-		if cfg.task == nil && trace.IsEnabled() {
-			cfg.task = startOp(s.Context) // as in Stream
-			defer cfg.task.end()
-		}
-		var finish func()
-		st.stats, finish = streamStats(&s, &cfg)
+		st, cfg, cancel, finish := openStream(&s)
 		defer finish() // after the producer has ended (stop)
+		parts := make(chan unorderedPart[T], max(s.Blocking, 1))
 		disarm, returned := streamSlow(&cfg), false
 		defer func() { disarm(returned) }()
 		// With statistics, held counts the items computed and not yet
