@@ -967,7 +967,11 @@ func (c *checker) report(stmt ast.Node, lhs ast.Expr, v *types.Var, what, method
 	d := analysis.Diagnostic{Pos: stmt.Pos(), End: stmt.End(), Message: msg}
 	if cb.Kind == goparapi.Many && !rheld {
 		if fix := c.fix(cb, lit); fix != nil {
-			d.SuggestedFixes = []analysis.SuggestedFix{*fix}
+			if err := goparapi.CheckFix(c.pass, goparapi.FileOf(c.pass, lit.Pos()), *fix); err != nil {
+				d.Message += "; no fix: the rewrite would not compile: " + goparapi.ErrorText(c.pass.Fset, err)
+			} else {
+				d.SuggestedFixes = []analysis.SuggestedFix{*fix}
+			}
 		}
 	}
 	c.pass.Report(d)

@@ -186,7 +186,7 @@ func TestOldModule(t *testing.T) {
 				msgs = append(msgs, f.Message)
 			}
 			if !slices.Equal(msgs, []string{fanout.FixBlocking, fanout.FixPool}) {
-				t.Errorf("%s: fixes %q, want Blocking, then the pool", r.Pass.Fset.Position(d.Pos), msgs)
+				t.Errorf("%s: fixes %q, want Blocking, then the pool (%s)", r.Pass.Fset.Position(d.Pos), msgs, d.Message)
 			}
 		}
 	}

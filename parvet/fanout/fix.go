@@ -149,12 +149,31 @@ func (p *pass) fixes(f *fan) ([]analysis.SuggestedFix, string) {
 	}
 	blocking, pool := build(true), build(false)
 	if r.limit == "" {
-		return []analysis.SuggestedFix{pool}, ""
+		return p.compiling(pool)
 	}
 	if r.hasLimit || r.ioish {
-		return []analysis.SuggestedFix{blocking, pool}, ""
+		return p.compiling(blocking, pool)
 	}
-	return []analysis.SuggestedFix{pool, blocking}, ""
+	return p.compiling(pool, blocking)
+}
+
+// compiling returns the fixes, in order, whose rewrite of the file
+// type-checks (goparapi.CheckFix), or, where none does, why not: the first
+// error of the rewritten code.
+func (p *pass) compiling(fixes ...analysis.SuggestedFix) ([]analysis.SuggestedFix, string) {
+	var ok []analysis.SuggestedFix
+	var broken error
+	for _, fix := range fixes {
+		if err := goparapi.CheckFix(p.Pass, p.file, fix); err != nil {
+			broken = err
+			continue
+		}
+		ok = append(ok, fix)
+	}
+	if len(ok) == 0 {
+		return nil, "the rewrite would not compile: " + goparapi.ErrorText(p.Fset, broken)
+	}
+	return ok, ""
 }
 
 // more says that the loop does more than start the goroutines, quoting st.

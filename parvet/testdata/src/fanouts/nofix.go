@@ -104,3 +104,19 @@ func wgDoneInBranch(words []string) {
 	}
 	wg.Wait()
 }
+
+// 60: the task declares ctx again with :=, which the rewrite's callback
+// already has as its parameter: the fix would not compile, so none is
+// offered.
+func egShadowedCtx(parent context.Context, urls []string) error {
+	g, ctx := errgroup.WithContext(parent)
+	for _, u := range urls { // want `fan-out: an errgroup loop; .*; no fix: the rewrite would not compile: line \d+: no new variables on left side of :=`
+		g.Go(func() error {
+			ctx := context.WithValue(ctx, keyURL{}, u)
+			return check(ctx, u)
+		})
+	}
+	return g.Wait()
+}
+
+type keyURL struct{}
