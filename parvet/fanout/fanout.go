@@ -962,14 +962,14 @@ func (p *pass) report(f *fan) {
 	case "errgroup":
 		what = "an errgroup loop"
 		try := "TryForEach"
-		if f.gctx != nil {
+		if f.gctx != nil && f.gctx.Name() != "_" {
 			try = "TryForEachContext"
 			src += ".WithContext(" + p.src(f.pctx) + ")"
 		}
 		errs := "first error; ForEachErr for every error"
 		if (f.gctx == nil || f.gctx.Name() == "_") && p.mayFail(f.body) {
 			// The group runs every item, even after one has failed.
-			try, errs = "ForEachErr", "every item runs, as in the group, and every error comes back, joined"
+			try, errs = "ForEach", "every item runs, as in the group, and the first error is kept, as its Wait returns it; ForEachErr for every error"
 		}
 		if f.limit != nil {
 			form = fmt.Sprintf("%s.Blocking(%s).%s (at most %s at once, %s) for work that blocks on I/O, or %s.%s on the pool for CPU-bound work", src, limit, try, limit, errs, src, try)

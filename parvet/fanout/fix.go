@@ -7,6 +7,7 @@ import (
 	"go/token"
 	"go/types"
 	"go/version"
+	"slices"
 	"sort"
 	"strings"
 
@@ -33,6 +34,7 @@ type rewrite struct {
 	ioish      bool          // the body looks like it blocks
 	hasLimit   bool          // the fan-out had a limit of its own
 	useIndexed bool          // ForEachIndex
+	keepFirst  bool          // errgroup without a context: ForEach, every item, the first error kept
 }
 
 // fixes returns the two suggested fixes of f, or none and what stops
@@ -98,6 +100,28 @@ func (p *pass) fixes(f *fan) ([]analysis.SuggestedFix, string) {
 		ctxName = name
 		importEdits = mergeImportEdits(importEdits, edits)
 	}
+	syncName := "sync"
+	if r.keepFirst {
+		scope := p.Pkg.Scope().Innermost(r.from)
+		for _, name := range []string{firstErrName, firstOnceName} {
+			if scope == nil {
+				break
+			}
+			if _, obj := scope.LookupParent(name, r.from); obj != nil {
+				return nil, "the name " + name + ", which the rewrite keeps the first error in, is taken here"
+			}
+		}
+		name, edits, ok := goparapi.AddImport(p.Pkg, p.file, "sync", r.from)
+		if !ok {
+			return nil, "the name sync is taken in this file"
+		}
+		syncName = name
+		if len(edits) > 0 {
+			// At the top of the imports, apart from par's edit, which
+			// every fix of the file shares.
+			importEdits = append(importEdits, goparapi.ImportFirst(p.file, "sync"))
+		}
+	}
 	source := strings.Replace(r.source, "par.", parName+".", 1)
 	build := func(blocking bool) analysis.SuggestedFix {
 		expr := source
@@ -130,7 +154,9 @@ func (p *pass) fixes(f *fan) ([]analysis.SuggestedFix, string) {
 		}
 		call := expr + "." + op + "(" + fn + " " + body + ")"
 		var edits []analysis.TextEdit
-		if r.waitCall != nil {
+		if r.keepFirst {
+			edits = append(edits, p.keepFirstEdits(r, expr, syncName, body)...)
+		} else if r.waitCall != nil {
 			edits = append(edits,
 				analysis.TextEdit{Pos: r.from, End: r.to, NewText: nil},
 				analysis.TextEdit{Pos: r.waitCall.Pos(), End: r.waitCall.End(), NewText: []byte(call)})
@@ -155,6 +181,28 @@ func (p *pass) fixes(f *fan) ([]analysis.SuggestedFix, string) {
 		return p.compiling(blocking, pool)
 	}
 	return p.compiling(pool, blocking)
+}
+
+// keepFirst names: the variables that keep an errgroup's first error in its
+// rewrite.
+const (
+	firstErrName  = "firstErr"
+	firstOnceName = "firstErrOnce"
+)
+
+// keepFirstEdits returns the edits of the rewrite of an errgroup without a
+// context (r.keepFirst): every item runs with ForEach over expr, and the
+// first error that a call returns is kept, as the group's Wait keeps it,
+// in a variable that replaces the Wait call. body is the task's body.
+func (p *pass) keepFirstEdits(r *rewrite, expr, syncName, body string) []analysis.TextEdit {
+	call := expr + ".ForEach(func(" + r.params + ") {\n" +
+		"if err := func() error " + body + "(); err != nil {\n" +
+		firstOnceName + ".Do(func() { " + firstErrName + " = err })\n}\n})"
+	decls := "var " + firstErrName + " error\nvar " + firstOnceName + " " + syncName + ".Once\n"
+	return []analysis.TextEdit{
+		{Pos: r.from, End: r.to, NewText: []byte(decls + call + "\n")},
+		{Pos: r.waitCall.Pos(), End: r.waitCall.End(), NewText: []byte(firstErrName)},
+	}
 }
 
 // compiling returns the fixes, in order, whose rewrite of the file
@@ -213,12 +261,38 @@ func kindOf(t types.Type) string {
 	return types.TypeString(t, nil)
 }
 
-// mergeImportEdits joins two import insertions at the same place into one.
+// mergeImportEdits joins two import edits at the same place into one: two
+// insertions into an import block, or two rewrites of a file's one import
+// into a block, which become one block with every import.
 func mergeImportEdits(a, b []analysis.TextEdit) []analysis.TextEdit {
-	if len(a) == 1 && len(b) == 1 && a[0].Pos == b[0].Pos {
+	if len(a) != 1 || len(b) != 1 || a[0].Pos != b[0].Pos {
+		return append(a, b...)
+	}
+	if a[0].End == a[0].Pos {
 		return []analysis.TextEdit{{Pos: a[0].Pos, End: a[0].End, NewText: append(append([]byte{}, b[0].NewText...), a[0].NewText...)}}
 	}
-	return append(a, b...)
+	var std, other []string
+	for _, text := range [][]byte{a[0].NewText, b[0].NewText} {
+		for _, line := range strings.Split(string(text), "\n") {
+			spec, ok := strings.CutPrefix(line, "\t")
+			if !ok || slices.Contains(std, spec) || slices.Contains(other, spec) {
+				continue
+			}
+			if path := spec[strings.Index(spec, `"`):]; !strings.Contains(strings.SplitN(path, "/", 2)[0], ".") {
+				std = append(std, spec)
+			} else {
+				other = append(other, spec)
+			}
+		}
+	}
+	block := "import (\n\t" + strings.Join(std, "\n\t")
+	if len(std) > 0 && len(other) > 0 {
+		block += "\n"
+	}
+	if len(other) > 0 {
+		block += "\n\t" + strings.Join(other, "\n\t")
+	}
+	return []analysis.TextEdit{{Pos: a[0].Pos, End: a[0].End, NewText: []byte(block + "\n)")}}
 }
 
 // deleteLine returns the edit that deletes st with its line, where st is
@@ -426,14 +500,10 @@ func (p *pass) loopRewrite(f *fan) (*rewrite, string) {
 		return nil, "the goroutine's results do not match the group's"
 	}
 	// An errgroup without a context runs every item, even after one has
-	// failed; TryForEach starts none after the first error.
-	if r.errs && (f.gctx == nil || f.gctx.Name() == "_") && p.mayFail(f.body) {
-		how := "it has no context"
-		if f.gctx != nil {
-			how = "its context is discarded"
-		}
-		return nil, "the group runs every item even after one fails (" + how + "), where TryForEach would start none after the first error"
-	}
+	// failed, and Wait returns the first error; TryForEach would start none
+	// after it. So the rewrite runs every item with ForEach and keeps the
+	// first error as the group does (keepFirst).
+	r.keepFirst = r.errs && (f.gctx == nil || f.gctx.Name() == "_") && p.mayFail(f.body)
 	// Set-up before the loop, and the wait after it.
 	if f.wait != f.at+1 {
 		return nil, p.between(f)

@@ -46,7 +46,7 @@ func validate(s string) error {
 func lengths(words []string) ([]int, error) {
 	out := make([]int, len(words))
 	var g errgroup.Group
-	for i, w := range words { // want `par.Slice\(words\).ForEachErr \(every item runs.*; no fix: the group runs every item`
+	for i, w := range words { // want `par.Slice\(words\).ForEach \(every item runs, as in the group, and the first error is kept`
 		g.Go(func() error {
 			if err := validate(w); err != nil {
 				return err
@@ -65,7 +65,7 @@ func lengths(words []string) ([]int, error) {
 func checkAll(words []string) error {
 	var g errgroup.Group
 	g.SetLimit(2)
-	for _, w := range words { // want `par.Slice\(words\).Blocking\(2\).ForEachErr \(at most 2 at once.*; no fix: the group runs every item`
+	for _, w := range words { // want `par.Slice\(words\).Blocking\(2\).ForEach \(at most 2 at once, every item runs, as in the group, and the first error is kept`
 		g.Go(func() error { return validate(w) })
 	}
 	return g.Wait()

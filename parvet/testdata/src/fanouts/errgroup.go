@@ -22,10 +22,11 @@ func validate(s string) error {
 }
 
 // 13: an errgroup, no limit, no context: every item runs, even after one
-// has failed, so TryForEach would not do the same.
+// has failed, so the rewrite runs them all with ForEach and keeps the
+// first error, where TryForEach would start none after it.
 func egPlain(words []string) error {
 	var g errgroup.Group
-	for _, w := range words { // want `fan-out: an errgroup loop; gopar replaces it with par.Slice\(words\).ForEachErr \(every item runs, as in the group, and every error comes back, joined\) .*; no fix: the group runs every item even after one fails \(it has no context\)`
+	for _, w := range words { // want `fan-out: an errgroup loop; gopar replaces it with par.Slice\(words\).ForEach \(every item runs, as in the group, and the first error is kept, as its Wait returns it; ForEachErr for every error\) on the pool`
 		g.Go(func() error {
 			return validate(w)
 		})
@@ -37,7 +38,7 @@ func egPlain(words []string) error {
 func egSetLimit(words []string) error {
 	var g errgroup.Group
 	g.SetLimit(4)
-	for _, w := range words { // want `par.Slice\(words\).Blocking\(4\).ForEachErr \(at most 4 at once, every item runs.*; no fix: the group runs every item`
+	for _, w := range words { // want `par.Slice\(words\).Blocking\(4\).ForEach \(at most 4 at once, every item runs, as in the group, and the first error is kept`
 		g.Go(func() error { return validate(w) })
 	}
 	if err := g.Wait(); err != nil {
@@ -105,7 +106,7 @@ func egCount(n int, out []int) error {
 // failed.
 func egNoCtx(ctx context.Context, words []string) error {
 	g, _ := errgroup.WithContext(ctx)
-	for _, w := range words { // want `fan-out: an errgroup loop; .*ForEachErr.*; no fix: the group runs every item even after one fails \(its context is discarded\)`
+	for _, w := range words { // want `fan-out: an errgroup loop; gopar replaces it with par.Slice\(words\).ForEach \(every item runs, as in the group, and the first error is kept`
 		g.Go(func() error { return validate(w) })
 	}
 	return g.Wait()
