@@ -35,6 +35,7 @@ type rewrite struct {
 	hasLimit   bool          // the fan-out had a limit of its own
 	useIndexed bool          // ForEachIndex
 	keepFirst  bool          // errgroup without a context: ForEach, every item, the first error kept
+	prelude    []string      // declarations of the loop body that the callback starts with (movable)
 }
 
 // fixes returns the two suggested fixes of f, or none and what stops
@@ -140,8 +141,8 @@ func (p *pass) fixes(f *fan) ([]analysis.SuggestedFix, string) {
 			fn += " error"
 		}
 		body := r.body
-		if r.itemFirst != "" {
-			body = "{\n" + r.itemFirst + body[1:]
+		if first := strings.Join(append(nonEmpty(r.itemFirst), r.prelude...), "\n"); first != "" {
+			body = "{\n" + first + body[1:]
 		}
 		op := "ForEach"
 		switch {
@@ -181,6 +182,136 @@ func (p *pass) fixes(f *fan) ([]analysis.SuggestedFix, string) {
 		return p.compiling(blocking, pool)
 	}
 	return p.compiling(pool, blocking)
+}
+
+// nonEmpty returns s as a slice of one, or none if s is empty.
+func nonEmpty(s string) []string {
+	if s == "" {
+		return nil
+	}
+	return []string{s}
+}
+
+// movable reports whether st, a statement of f's loop body, is a
+// declaration that the rewrite may move into the callback, where it runs
+// at another time and on another goroutine, with the same result: it
+// declares new variables (:=) that only the goroutine uses, from
+// expressions that cannot panic and call nothing (constants, arithmetic
+// other than division and shifts, comparisons, len, cap, min and max) over
+// the loop's variables and variables that nothing in the loop, the
+// goroutine included, assigns or takes the address of.
+func (p *pass) movable(st *ast.AssignStmt, f *fan) bool {
+	if st.Tok != token.DEFINE || len(st.Lhs) != len(st.Rhs) {
+		return false
+	}
+	for _, lhs := range st.Lhs {
+		id, ok := lhs.(*ast.Ident)
+		if !ok || id.Name == "_" {
+			return false
+		}
+		if obj := p.TypesInfo.Defs[id]; obj == nil || !p.onlyInLit(obj, f) {
+			return false
+		}
+	}
+	for _, rhs := range st.Rhs {
+		if !p.safeExpr(rhs, f) {
+			return false
+		}
+	}
+	return true
+}
+
+// onlyInLit reports whether every use of obj is inside f's goroutine.
+func (p *pass) onlyInLit(obj types.Object, f *fan) bool {
+	if f.lit == nil {
+		return false
+	}
+	for id, o := range p.TypesInfo.Uses {
+		if o == obj && (id.Pos() < f.lit.Pos() || id.Pos() >= f.lit.End()) {
+			return false
+		}
+	}
+	return true
+}
+
+// safeExpr reports whether e neither panics nor calls anything but len,
+// cap, min and max, and reads only constants, the loop's variables and
+// variables that f's loop does not change (see movable).
+func (p *pass) safeExpr(e ast.Expr, f *fan) bool {
+	safe := true
+	ast.Inspect(e, func(n ast.Node) bool {
+		switch n := n.(type) {
+		case nil:
+		case *ast.Ident:
+			obj := p.TypesInfo.Uses[n]
+			switch obj := obj.(type) {
+			case *types.Const, *types.Nil, *types.Builtin, *types.TypeName:
+			case *types.Var:
+				// The loop's own variables are the callback's parameters;
+				// any other variable keeps its value through the loop.
+				header := f.loop.Pos() <= obj.Pos() && obj.Pos() < loopBody(f.loop).Pos()
+				if !header && p.changedIn(obj, f.loop) {
+					safe = false
+				}
+			default:
+				safe = false
+			}
+		case *ast.BasicLit, *ast.ParenExpr:
+		case *ast.BinaryExpr:
+			switch n.Op {
+			case token.QUO, token.REM, token.SHL, token.SHR:
+				safe = false
+			}
+		case *ast.UnaryExpr:
+			if n.Op != token.SUB && n.Op != token.ADD && n.Op != token.NOT && n.Op != token.XOR {
+				safe = false
+			}
+		case *ast.CallExpr:
+			b, ok := p.TypesInfo.Uses[identOf(n.Fun)].(*types.Builtin)
+			if !ok || (b.Name() != "len" && b.Name() != "cap" && b.Name() != "min" && b.Name() != "max") {
+				safe = false
+			}
+		default:
+			safe = false
+		}
+		return safe
+	})
+	return safe
+}
+
+// identOf returns e as an identifier, or nil.
+func identOf(e ast.Expr) *ast.Ident {
+	id, _ := ast.Unparen(e).(*ast.Ident)
+	return id
+}
+
+// changedIn reports whether anything in n assigns v, increments it or
+// takes its address.
+func (p *pass) changedIn(v *types.Var, n ast.Node) bool {
+	changed := false
+	ast.Inspect(n, func(n ast.Node) bool {
+		switch n := n.(type) {
+		case *ast.AssignStmt:
+			if n.Tok == token.DEFINE {
+				break // declares; a redeclared v is assigned, but in the loop's own scope
+			}
+			for _, l := range n.Lhs {
+				if p.objOf(l) == v {
+					changed = true
+				}
+			}
+		case *ast.IncDecStmt:
+			if p.objOf(n.X) == v {
+				changed = true
+			}
+		case *ast.UnaryExpr:
+			if n.Op == token.AND && p.objOf(n.X) == v {
+				changed = true
+			}
+		}
+		return !changed
+	})
+	return changed
 }
 
 // keepFirst names: the variables that keep an errgroup's first error in its
@@ -375,21 +506,25 @@ func (p *pass) loopRewrite(f *fan) (*rewrite, string) {
 			r.limit = ""
 		}
 	}
-	// The loop body: copies, Add(1), the semaphore's send, the spawn.
+	// The loop body: copies, Add(1), the semaphore's send, the spawn, and
+	// declarations that the rewrite moves into the callback (movable).
+	var moved []ast.Stmt
 	names := map[types.Object]string{} // loop variable -> the name the goroutine uses
 	alias := map[types.Object]types.Object{}
 	addInLoop := false
 	for _, st := range loopBody(f.loop).List {
 		switch st := st.(type) {
 		case *ast.AssignStmt:
-			if st.Tok != token.DEFINE || len(st.Lhs) != 1 || len(st.Rhs) != 1 {
+			if st.Tok == token.DEFINE && len(st.Lhs) == 1 && len(st.Rhs) == 1 {
+				if src := p.objOf(st.Rhs[0]); src != nil && (src == key || src == val) {
+					alias[p.objOf(st.Lhs[0])] = src
+					continue
+				}
+			}
+			if !p.movable(st, f) {
 				return nil, p.more(st)
 			}
-			src := p.objOf(st.Rhs[0])
-			if src == nil || (src != key && src != val) {
-				return nil, p.more(st)
-			}
-			alias[p.objOf(st.Lhs[0])] = src
+			moved = append(moved, st)
 		case *ast.SendStmt:
 			if f.sem == nil || p.objOf(st.Chan) != f.sem {
 				return nil, p.more(st)
@@ -463,6 +598,20 @@ func (p *pass) loopRewrite(f *fan) (*rewrite, string) {
 		}
 		return !bad
 	})
+	// The moved declarations name the loop variables as the goroutine does.
+	for _, st := range moved {
+		for _, rhs := range st.(*ast.AssignStmt).Rhs {
+			ast.Inspect(rhs, func(n ast.Node) bool {
+				if id, ok := n.(*ast.Ident); ok {
+					if o := resolve(info.Uses[id]); o != nil && (o == key || o == val) && !use(o, id.Name) {
+						bad = true
+					}
+				}
+				return !bad
+			})
+		}
+		r.prelude = append(r.prelude, p.src(st))
+	}
 	if bad {
 		return nil, "the goroutine names a loop variable in two ways"
 	}

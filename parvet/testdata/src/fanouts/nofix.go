@@ -120,3 +120,29 @@ func egShadowedCtx(parent context.Context, urls []string) error {
 }
 
 type keyURL struct{}
+
+// 61: declarations in the loop that the rewrite may not move into the
+// callback: one calls a function, one divides (it may panic), one reads a
+// variable that the loop changes.
+func wgUnmovable(xs []int, n int) {
+	var wg sync.WaitGroup
+	for i := range xs { // want `fan-out: a goroutine per item with a sync.WaitGroup; .*; no fix: the loop does more than start the goroutines`
+		y := work("x")
+		wg.Add(1)
+		go func() { defer wg.Done(); xs[i] = y }()
+	}
+	wg.Wait()
+	for i := range xs { // want `fan-out: a goroutine per item with a sync.WaitGroup; .*; no fix: the loop does more than start the goroutines`
+		q := n / (i + 1)
+		wg.Add(1)
+		go func() { defer wg.Done(); xs[i] = q }()
+	}
+	wg.Wait()
+	last := 0
+	for i := range xs { // want `fan-out: a goroutine per item with a sync.WaitGroup; .*; no fix: the loop does more than start the goroutines`
+		at := last + i
+		wg.Add(1)
+		go func() { defer wg.Done(); xs[i] = at; last = i }()
+	}
+	wg.Wait()
+}
