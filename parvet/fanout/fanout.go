@@ -1096,8 +1096,8 @@ func (p *pass) sourceText(f *fan) string {
 // perChunk reports whether the goroutines of f each loop over a chunk of
 // the items: the fan-out's loop counts (for i := 0; i < n; i++, for range
 // n), and the goroutine's body has, at its top level, a for loop whose
-// bounds, or a range over a slice expression (xs[lo:hi]) whose indexes,
-// use the loop's variable, the goroutine's parameters, or a variable the
+// bounds, or anywhere a slice expression (xs[lo:hi]) whose indexes, use
+// the loop's variable, the goroutine's parameters, or a variable the
 // loop's body declares.
 func (p *pass) perChunk(f *fan) bool {
 	if f.body == nil || p.count(f.loop) == nil {
@@ -1122,18 +1122,18 @@ func (p *pass) perChunk(f *fan) bool {
 		return found
 	}
 	for _, st := range f.body.List {
-		switch l := st.(type) {
-		case *ast.ForStmt:
-			if (l.Init != nil && from(l.Init)) || (l.Cond != nil && from(l.Cond)) {
-				return true
-			}
-		case *ast.RangeStmt:
-			if se, ok := ast.Unparen(l.X).(*ast.SliceExpr); ok && ((se.Low != nil && from(se.Low)) || (se.High != nil && from(se.High))) {
-				return true
-			}
+		if l, ok := st.(*ast.ForStmt); ok && ((l.Init != nil && from(l.Init)) || (l.Cond != nil && from(l.Cond))) {
+			return true
 		}
 	}
-	return false
+	chunk := false
+	ast.Inspect(f.body, func(n ast.Node) bool {
+		if se, ok := n.(*ast.SliceExpr); ok && ((se.Low != nil && from(se.Low)) || (se.High != nil && from(se.High))) {
+			chunk = true
+		}
+		return !chunk
+	})
+	return chunk
 }
 
 // src returns the source text of n.

@@ -249,3 +249,18 @@ func wgRetry(out []int) {
 	}
 	wg.Wait()
 }
+
+// 39: p goroutines, each over a slice of the items: a chunk too.
+func wgSliceChunks(words []string, p int) []int {
+	sums := make([]int, p)
+	var wg sync.WaitGroup
+	for k := range p { // want `fan-out: a goroutine per chunk of items \(p chunks\) with a sync.WaitGroup`
+		wg.Go(func() {
+			for _, w := range words[k*len(words)/p : (k+1)*len(words)/p] {
+				sums[k] += work(w)
+			}
+		})
+	}
+	wg.Wait()
+	return sums
+}
