@@ -1170,12 +1170,29 @@ func (p *pass) waits(body *ast.BlockStmt, f *fan, seen map[*types.Func]bool) str
 	}
 	ast.Inspect(body, func(n ast.Node) bool {
 		switch n := n.(type) {
+		case *ast.GoStmt:
+			// A goroutine the task starts on its own (a spinner, a
+			// watchdog): its waits are not the task's.
+			return false
 		case *ast.UnaryExpr:
-			if n.Op == token.ARROW && (f.sem == nil || p.outer(f, p.objOf(n.X)) != f.sem) {
+			if n.Op == token.ARROW && (f.sem == nil || p.outer(f, p.objOf(n.X)) != f.sem) && !p.timerChan(n.X) {
 				found = quote(n)
 			}
 		case *ast.SelectStmt:
-			found = "a select"
+			if !p.timedSelect(n) {
+				found = "a select"
+				break
+			}
+			// A sleep that a context may cut short: what its cases run
+			// may still wait.
+			for _, c := range n.Body.List {
+				for _, st := range c.(*ast.CommClause).Body {
+					if w := p.waits(&ast.BlockStmt{List: []ast.Stmt{st}}, f, seen); w != "" && found == "" {
+						found = w
+					}
+				}
+			}
+			return false
 		case *ast.RangeStmt:
 			if t := p.TypesInfo.TypeOf(n.X); t != nil {
 				if _, ok := t.Underlying().(*types.Chan); ok {
@@ -1212,6 +1229,73 @@ func (p *pass) waits(body *ast.BlockStmt, f *fan, seen map[*types.Func]bool) str
 		return found == ""
 	})
 	return found
+}
+
+// timerChan reports whether ch is a timer's channel: time.After's or
+// time.Tick's result, or the C of a *time.Timer or *time.Ticker. A receive
+// from it is a sleep, which ends by itself.
+func (p *pass) timerChan(ch ast.Expr) bool {
+	ch = ast.Unparen(ch)
+	if call, ok := ch.(*ast.CallExpr); ok {
+		fn := goparapi.Callee(p.TypesInfo, call)
+		return fn != nil && fn.Pkg() != nil && fn.Pkg().Path() == "time" && (fn.Name() == "After" || fn.Name() == "Tick")
+	}
+	sel, ok := ch.(*ast.SelectorExpr)
+	if !ok || sel.Sel.Name != "C" {
+		return false
+	}
+	ptr, ok := p.TypesInfo.TypeOf(sel.X).(*types.Pointer)
+	if !ok {
+		return false
+	}
+	named, ok := ptr.Elem().(*types.Named)
+	return ok && named.Obj().Pkg() != nil && named.Obj().Pkg().Path() == "time" && (named.Obj().Name() == "Timer" || named.Obj().Name() == "Ticker")
+}
+
+// ctxDone reports whether ch is a context's Done channel.
+func (p *pass) ctxDone(ch ast.Expr) bool {
+	call, ok := ast.Unparen(ch).(*ast.CallExpr)
+	if !ok {
+		return false
+	}
+	fn := goparapi.Callee(p.TypesInfo, call)
+	return fn != nil && fn.Name() == "Done" && fn.Pkg() != nil && fn.Pkg().Path() == "context"
+}
+
+// timedSelect reports whether sel ends by itself: each case receives from
+// a timer or a context's Done (or is the default), and some case is a
+// timer or the default, as in a back-off sleep that a context may cut
+// short. Such a select does not wait on the other tasks.
+func (p *pass) timedSelect(sel *ast.SelectStmt) bool {
+	timed := false
+	for _, c := range sel.Body.List {
+		comm := c.(*ast.CommClause).Comm
+		if comm == nil {
+			timed = true // the default
+			continue
+		}
+		var x ast.Expr
+		switch st := comm.(type) {
+		case *ast.ExprStmt:
+			x = st.X
+		case *ast.AssignStmt:
+			if len(st.Rhs) == 1 {
+				x = st.Rhs[0]
+			}
+		}
+		u, ok := ast.Unparen(x).(*ast.UnaryExpr)
+		if !ok || u.Op != token.ARROW {
+			return false
+		}
+		switch {
+		case p.timerChan(u.X):
+			timed = true
+		case p.ctxDone(u.X):
+		default:
+			return false
+		}
+	}
+	return timed
 }
 
 // hasExit reports whether body has a return, a break or a goto (outside

@@ -3,6 +3,7 @@ package fanouts
 import (
 	"context"
 	"errors"
+	"time"
 
 	"golang.org/x/sync/errgroup"
 )
@@ -108,6 +109,23 @@ func egNoCtx(ctx context.Context, words []string) error {
 	g, _ := errgroup.WithContext(ctx)
 	for _, w := range words { // want `fan-out: an errgroup loop; gopar replaces it with par.Slice\(words\).ForEach \(every item runs, as in the group, and the first error is kept`
 		g.Go(func() error { return validate(w) })
+	}
+	return g.Wait()
+}
+
+// 21: each task backs off for a while, which its context may cut short:
+// a sleep, not a wait on the other tasks.
+func egBackoff(parent context.Context, urls []string) error {
+	g, ctx := errgroup.WithContext(parent)
+	for _, u := range urls { // want `par.Slice\(urls\).WithContext\(parent\).TryForEachContext`
+		g.Go(func() error {
+			select {
+			case <-ctx.Done():
+				return ctx.Err()
+			case <-time.After(time.Millisecond):
+			}
+			return check(ctx, u)
+		})
 	}
 	return g.Wait()
 }

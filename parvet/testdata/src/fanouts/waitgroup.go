@@ -264,3 +264,28 @@ func wgSliceChunks(words []string, p int) []int {
 	wg.Wait()
 	return sums
 }
+
+// 40: each task starts a spinner of its own while it works: the spinner's
+// endless loop is not the task's wait.
+func wgSpinner(words []string, out []int) {
+	var wg sync.WaitGroup
+	for i, w := range words { // want `fan-out: a goroutine per item with a sync.WaitGroup; gopar replaces it with par.Slice\(words\)`
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			stop := make(chan struct{})
+			go func() {
+				for {
+					select {
+					case <-stop:
+						return
+					default:
+					}
+				}
+			}()
+			out[i] = work(w)
+			close(stop)
+		}()
+	}
+	wg.Wait()
+}
