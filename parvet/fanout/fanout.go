@@ -64,9 +64,12 @@
 // Serve, an endless loop), themselves or in a function of the package that
 // they call, may wait on each other or run until stopped: they may need to
 // run all at once, which a pool or a limit would prevent, so they get a
-// report without a fix. So does an errgroup with no context, or one whose
-// context is discarded, whose callbacks can fail: it runs every item after
-// a failure, where TryForEach starts none.
+// report without a fix. A sleep on a timer, which a context may cut short,
+// is not such a wait, and neither is what a goroutine that the task starts
+// on its own waits for. An errgroup with no context, or one whose context
+// is discarded, whose callbacks can fail, runs every item after a failure,
+// where TryForEach starts none: its fix runs every item with ForEach and
+// keeps the first error, as the group's Wait returns it.
 package fanout
 
 import (
@@ -85,7 +88,7 @@ import (
 // Analyzer finds hand-rolled fan-outs that gopar replaces.
 var Analyzer = &analysis.Analyzer{
 	Name: "fanout",
-	Doc:  "find hand-rolled goroutine fan-outs that a gopar operation replaces\n\nfanout reports loops that start a goroutine per item with a sync.WaitGroup (Add/Done or wg.Go), errgroup loops with or without SetLimit and WithContext, semaphore-bounded goroutines, goroutines joined by counted receives, and fixed worker pools that drain a channel fed by a producer, whether the goroutine runs a literal, a named closure or a function, with the gopar form that replaces each: par.Slice(xs), par.Range or par.FromChan(ch), ForEach or TryForEach on the pool for CPU-bound work, with Blocking(n) for work that blocks on I/O. Where the rewrite keeps the program's meaning it offers both forms as suggested fixes, the one it guesses first; otherwise the report says what stops it. It offers no fix for goroutines that wait (on each other, on a server's Serve), which may need to run all at once.",
+	Doc:  "find hand-rolled goroutine fan-outs that a gopar operation replaces\n\nfanout reports loops that start a goroutine per item with a sync.WaitGroup (Add/Done or wg.Go), errgroup loops with or without SetLimit and WithContext, semaphore-bounded goroutines, goroutines joined by counted receives, and fixed worker pools that drain a channel fed by a producer, whether the goroutine runs a literal, a named closure or a function, with the gopar form that replaces each: par.Slice(xs), par.Range or par.FromChan(ch), ForEach or TryForEach on the pool for CPU-bound work, with Blocking(n) for work that blocks on I/O. Where the rewrite keeps the program's meaning it offers both forms as suggested fixes, the one it guesses first; otherwise the report says what stops it. It offers no fix for goroutines that wait (on each other, on a server's Serve), which may need to run all at once; a sleep on a timer that a context may cut short is not such a wait.",
 	URL:  "https://pkg.go.dev/github.com/gopar-dev/gopar/parvet/fanout",
 	Run:  run,
 }
@@ -1151,7 +1154,8 @@ func (p *pass) src(n ast.Node) string {
 // endless loop, a server: Serve..., Listen..., Accept), itself or in a function of this package
 // that they call, that thing, quoted; "" otherwise. Such goroutines may
 // wait on each other or run until stopped, so they may need to run all at
-// once.
+// once. A receive from a timer, a select that ends by itself (timedSelect)
+// and the goroutines a task starts are not such waits.
 func (p *pass) waitsOnOthers(f *fan) string {
 	if f.shape == "workers" {
 		return "" // waiting on the producer is what they do
