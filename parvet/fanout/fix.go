@@ -9,6 +9,7 @@ import (
 	"go/version"
 	"slices"
 	"sort"
+	"strconv"
 	"strings"
 
 	"golang.org/x/tools/go/analysis"
@@ -36,6 +37,7 @@ type rewrite struct {
 	useIndexed bool          // ForEachIndex
 	keepFirst  bool          // errgroup without a context: ForEach, every item, the first error kept
 	prelude    []string      // declarations of the loop body that the callback starts with (movable)
+	std        []string      // standard packages the rewrite uses besides context (maps, sync)
 }
 
 // fixes returns the two suggested fixes of f, or none and what stops
@@ -101,7 +103,27 @@ func (p *pass) fixes(f *fan) ([]analysis.SuggestedFix, string) {
 		ctxName = name
 		importEdits = mergeImportEdits(importEdits, edits)
 	}
-	syncName := "sync"
+	if r.keepFirst {
+		r.std = append(r.std, "sync")
+	}
+	stdNames := map[string]string{}
+	var added []string
+	for _, path := range r.std {
+		name, edits, ok := goparapi.AddImport(p.Pkg, p.file, path, r.from)
+		if !ok {
+			return nil, "the name " + path + " is taken in this file"
+		}
+		stdNames[path] = name
+		if len(edits) > 0 {
+			added = append(added, path)
+		}
+	}
+	if len(added) > 0 {
+		// At the top of the imports, apart from par's edit, which every
+		// fix of the file shares.
+		importEdits = append(importEdits, goparapi.ImportFirst(p.file, added...))
+	}
+	syncName := stdNames["sync"]
 	if r.keepFirst {
 		scope := p.Pkg.Scope().Innermost(r.from)
 		for _, name := range []string{firstErrName, firstOnceName} {
@@ -112,18 +134,11 @@ func (p *pass) fixes(f *fan) ([]analysis.SuggestedFix, string) {
 				return nil, "the name " + name + ", which the rewrite keeps the first error in, is taken here"
 			}
 		}
-		name, edits, ok := goparapi.AddImport(p.Pkg, p.file, "sync", r.from)
-		if !ok {
-			return nil, "the name sync is taken in this file"
-		}
-		syncName = name
-		if len(edits) > 0 {
-			// At the top of the imports, apart from par's edit, which
-			// every fix of the file shares.
-			importEdits = append(importEdits, goparapi.ImportFirst(p.file, "sync"))
-		}
 	}
 	source := strings.Replace(r.source, "par.", parName+".", 1)
+	if name := stdNames["maps"]; name != "" && name != "maps" {
+		source = strings.Replace(source, "maps.Keys(", name+".Keys(", 1)
+	}
 	build := func(blocking bool) analysis.SuggestedFix {
 		expr := source
 		if r.parent != "" {
@@ -182,6 +197,35 @@ func (p *pass) fixes(f *fan) ([]analysis.SuggestedFix, string) {
 		return p.compiling(blocking, pool)
 	}
 	return p.compiling(pool, blocking)
+}
+
+// freshName returns a name for a variable of the rewrite's callback, base
+// or base with a number, that means nothing where f's loop is and that f's
+// goroutine does not use; "" if the first ten are all taken.
+func (p *pass) freshName(base string, f *fan) string {
+	scope := p.Pkg.Scope().Innermost(f.loop.Pos())
+	for i := 0; i < 10; i++ {
+		name := base
+		if i > 0 {
+			name += strconv.Itoa(i + 1)
+		}
+		if scope != nil {
+			if _, obj := scope.LookupParent(name, f.loop.Pos()); obj != nil {
+				continue
+			}
+		}
+		used := false
+		ast.Inspect(f.lit.Body, func(n ast.Node) bool {
+			if id, ok := n.(*ast.Ident); ok && id.Name == name {
+				used = true
+			}
+			return !used
+		})
+		if !used {
+			return name
+		}
+	}
+	return ""
 }
 
 // nonEmpty returns s as a slice of one, or none if s is empty.
@@ -456,6 +500,7 @@ func (p *pass) loopRewrite(f *fan) (*rewrite, string) {
 	r := &rewrite{errs: f.shape == "errgroup"}
 	// The items.
 	var key, val types.Object
+	var mapKey types.Type // the key type, where the loop ranges over a map
 	var elem types.Type
 	var over ast.Expr
 	if n := p.count(f.loop); n != nil {
@@ -485,8 +530,10 @@ func (p *pass) loopRewrite(f *fan) (*rewrite, string) {
 			elem = t.Elem()
 		case *types.Array:
 			elem = t.Elem()
+		case *types.Map:
+			elem, mapKey = t.Elem(), t.Key()
 		default:
-			return nil, fmt.Sprintf("the loop ranges over a %s, where the rewrite takes a slice, an array or a count", kindOf(info.TypeOf(rs.X)))
+			return nil, fmt.Sprintf("the loop ranges over a %s, where the rewrite takes a slice, an array, a map or a count", kindOf(info.TypeOf(rs.X)))
 		}
 		over = rs.X
 		if rs.Key != nil {
@@ -734,6 +781,25 @@ func (p *pass) loopRewrite(f *fan) (*rewrite, string) {
 	}
 	typeOf := func(t types.Type) (string, bool) { return p.typeString(t) }
 	switch {
+	case mapKey != nil: // par.FromSeq(maps.Keys(m)), the value read by key
+		kt, ok := typeOf(mapKey)
+		if !ok {
+			return nil, "the key type names a package the file does not import"
+		}
+		switch {
+		case keyName == "" && valName == "":
+			keyName = "_"
+		case keyName == "":
+			if keyName = p.freshName("k", f); keyName == "" {
+				return nil, "the rewrite finds no name for the map's key"
+			}
+		}
+		r.source = "par.FromSeq(maps.Keys(" + p.src(over) + "))"
+		r.params = keyName + " " + kt
+		if valName != "" {
+			r.itemFirst = valName + " := " + p.src(over) + "[" + keyName + "]"
+		}
+		r.std = append(r.std, "maps")
 	case over == nil: // par.Range
 		if keyName == "" {
 			keyName = "_"

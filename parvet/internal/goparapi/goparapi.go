@@ -316,18 +316,21 @@ func AddImport(pkg *types.Package, file *ast.File, path string, pos token.Pos) (
 	return name, []analysis.TextEdit{{Pos: file.Name.End(), End: file.Name.End(), NewText: []byte("\n\nimport " + spec + "\n")}}, true
 }
 
-// ImportFirst returns the edit that adds an import of path, a standard
-// package, at the top of file's imports: the first line of its first
+// ImportFirst returns the edit that adds imports of paths, standard
+// packages, at the top of file's imports: the first line of its first
 // import block, or an import declaration of its own after the package
 // clause. Its place differs from AddImport's, so that a fix may add both.
-func ImportFirst(file *ast.File, path string) analysis.TextEdit {
-	spec := strconv.Quote(path)
+func ImportFirst(file *ast.File, paths ...string) analysis.TextEdit {
+	var specs []string
+	for _, path := range paths {
+		specs = append(specs, strconv.Quote(path))
+	}
 	for _, d := range file.Decls {
 		if gd, ok := d.(*ast.GenDecl); ok && gd.Tok == token.IMPORT && gd.Lparen.IsValid() {
-			return analysis.TextEdit{Pos: gd.Lparen + 1, End: gd.Lparen + 1, NewText: []byte("\n\t" + spec)}
+			return analysis.TextEdit{Pos: gd.Lparen + 1, End: gd.Lparen + 1, NewText: []byte("\n\t" + strings.Join(specs, "\n\t"))}
 		}
 	}
-	return analysis.TextEdit{Pos: file.Name.End(), End: file.Name.End(), NewText: []byte("\n\nimport " + spec)}
+	return analysis.TextEdit{Pos: file.Name.End(), End: file.Name.End(), NewText: []byte("\n\nimport (\n\t" + strings.Join(specs, "\n\t") + "\n)")}
 }
 
 // isStd reports whether path is a standard library package's: its first

@@ -46,16 +46,6 @@ func egCtxAfter(ctx context.Context, words []string) error {
 	return ctx.Err()
 }
 
-// 29: over a map.
-func wgMap(m map[string]int) {
-	var wg sync.WaitGroup
-	for k := range m { // want `par.FromSeq\(maps.Keys\(m\)\)`
-		wg.Add(1)
-		go func() { defer wg.Done(); work(k) }()
-	}
-	wg.Wait()
-}
-
 // 30: workers with state of their own.
 func workersState(jobs []string) {
 	ch := make(chan string)

@@ -289,3 +289,24 @@ func wgSpinner(words []string, out []int) {
 	}
 	wg.Wait()
 }
+
+// 29: over a map's keys.
+func wgMap(m map[string]int) {
+	var wg sync.WaitGroup
+	for k := range m { // want `par.FromSeq\(maps.Keys\(m\)\)`
+		wg.Add(1)
+		go func() { defer wg.Done(); work(k) }()
+	}
+	wg.Wait()
+}
+
+// 41: over a map's values: the rewrite reads each by its key, which it
+// names.
+func wgMapValues(m map[string]int, out *sync.Map) {
+	var wg sync.WaitGroup
+	for _, v := range m { // want `fan-out: a goroutine per item with a sync.WaitGroup; gopar replaces it with par.FromSeq\(maps.Keys\(m\)\)`
+		wg.Add(1)
+		go func() { defer wg.Done(); out.Store(v, v*2) }()
+	}
+	wg.Wait()
+}
