@@ -1090,7 +1090,7 @@ func (p *pass) sourceText(f *fan) string {
 		case *types.Map:
 			return "par.FromSeq(maps.Keys(" + p.src(r.X) + "))"
 		case *types.Chan:
-			return "par.FromSeq(the channel's items)"
+			return "par.FromChan(" + p.src(r.X) + ")"
 		}
 	}
 	return "par.FromSeq(items)"

@@ -157,7 +157,11 @@ func (p *pass) fixes(f *fan) ([]analysis.SuggestedFix, string) {
 		}
 		body := r.body
 		if first := strings.Join(append(nonEmpty(r.itemFirst), r.prelude...), "\n"); first != "" {
-			body = "{\n" + first + body[1:]
+			rest := body[1:]
+			if !strings.HasPrefix(strings.TrimLeft(rest, " \t"), "\n") {
+				rest = "\n" + strings.TrimLeft(rest, " \t") // a body on one line
+			}
+			body = "{\n" + first + rest
 		}
 		op := "ForEach"
 		switch {
@@ -501,6 +505,7 @@ func (p *pass) loopRewrite(f *fan) (*rewrite, string) {
 	// The items.
 	var key, val types.Object
 	var mapKey types.Type // the key type, where the loop ranges over a map
+	var fromChan bool     // the loop receives from a channel
 	var elem types.Type
 	var over ast.Expr
 	if n := p.count(f.loop); n != nil {
@@ -532,8 +537,13 @@ func (p *pass) loopRewrite(f *fan) (*rewrite, string) {
 			elem = t.Elem()
 		case *types.Map:
 			elem, mapKey = t.Elem(), t.Key()
+		case *types.Chan:
+			if t.Dir() == types.SendOnly {
+				return nil, "the loop ranges over a send-only channel"
+			}
+			elem, fromChan = t.Elem(), true
 		default:
-			return nil, fmt.Sprintf("the loop ranges over a %s, where the rewrite takes a slice, an array, a map or a count", kindOf(info.TypeOf(rs.X)))
+			return nil, fmt.Sprintf("the loop ranges over a %s, where the rewrite takes a slice, an array, a map, a channel or a count", kindOf(info.TypeOf(rs.X)))
 		}
 		over = rs.X
 		if rs.Key != nil {
@@ -543,6 +553,9 @@ func (p *pass) loopRewrite(f *fan) (*rewrite, string) {
 			val = p.objOf(rs.Value)
 		}
 		r.limit = "max(len(" + p.src(over) + "), 1)"
+		if fromChan {
+			r.limit = "" // as many at once as items: no Blocking limit in sight
+		}
 	}
 	// A file older than Go 1.21 has no max builtin. Where its version is
 	// its module's go line, adding gopar (which needs Go 1.24) raises that
@@ -781,6 +794,16 @@ func (p *pass) loopRewrite(f *fan) (*rewrite, string) {
 	}
 	typeOf := func(t types.Type) (string, bool) { return p.typeString(t) }
 	switch {
+	case fromChan: // par.FromChan(ch): a channel's range declares its item as the key
+		t, ok := typeOf(elem)
+		if !ok {
+			return nil, "the item type names a package the file does not import"
+		}
+		if keyName == "" {
+			keyName = "_"
+		}
+		r.source = "par.FromChan(" + p.src(over) + ")"
+		r.params = keyName + " " + t
 	case mapKey != nil: // par.FromSeq(maps.Keys(m)), the value read by key
 		kt, ok := typeOf(mapKey)
 		if !ok {
@@ -1311,7 +1334,16 @@ func (p *pass) bodyWithout(body *ast.BlockStmt, strip []ast.Stmt) string {
 	var cuts [][2]int
 	for _, st := range strip {
 		e := p.deleteLine(st)
-		cuts = append(cuts, [2]int{tf.Offset(e.Pos), tf.Offset(e.End)})
+		from, to := tf.Offset(e.Pos), tf.Offset(e.End)
+		// A statement that shares its line (go func() { defer wg.Done(); work(x) }()):
+		// its semicolon and the space after go with it.
+		if to < len(content) && content[to] == ';' {
+			to++
+			for to < len(content) && content[to] == ' ' {
+				to++
+			}
+		}
+		cuts = append(cuts, [2]int{from, to})
 	}
 	sort.Slice(cuts, func(i, j int) bool { return cuts[i][0] < cuts[j][0] })
 	var b strings.Builder

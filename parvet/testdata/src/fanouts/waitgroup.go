@@ -310,3 +310,13 @@ func wgMapValues(m map[string]int, out *sync.Map) {
 	}
 	wg.Wait()
 }
+
+// 42: a goroutine per item received from a channel.
+func wgChan(ch <-chan string, out *sync.Map) {
+	var wg sync.WaitGroup
+	for s := range ch { // want `fan-out: a goroutine per item with a sync.WaitGroup; gopar replaces it with par.FromChan\(ch\).ForEach on the pool`
+		wg.Add(1)
+		go func() { defer wg.Done(); out.Store(s, work(s)) }()
+	}
+	wg.Wait()
+}
