@@ -727,6 +727,9 @@ func (p *pass) countedJoin(f *fan) bool {
 		if fs, ok := unlabel(f.list[j]).(*ast.ForStmt); ok && fs.Cond == nil {
 			return false // an endless loop that serves what they send, not a count
 		}
+		if p.produces(f, lb, sent) {
+			continue // the producer that feeds the workers: the join may follow it
+		}
 		for _, st := range lb.List {
 			var got types.Object
 			ast.Inspect(st, func(n ast.Node) bool {
@@ -740,12 +743,67 @@ func (p *pass) countedJoin(f *fan) bool {
 			})
 			if got != nil {
 				f.shape, f.sem, f.wait = "counted", got, j
+				for _, st := range f.body.List {
+					// Workers that drain one channel, declared before the
+					// loop, rather than a goroutine per item.
+					if r, ok := st.(*ast.RangeStmt); ok {
+						if ch := p.outer(f, p.objOf(r.X)); ch != nil && ch.Pos() < f.loop.Pos() && p.isChan(r.X) {
+							f.ch = ch
+						}
+					}
+				}
 				return true
 			}
 		}
 		return false // the first loop after the spawns is not the join
 	}
 	return false
+}
+
+// produces reports whether the loop body lb sends on a channel that f's
+// goroutines receive from or drain, and receives from none of the channels
+// they send on (sent): a producer that feeds them, which the join follows.
+func (p *pass) produces(f *fan, lb *ast.BlockStmt, sent map[types.Object]bool) bool {
+	feeds, joins := false, false
+	ast.Inspect(lb, func(n ast.Node) bool {
+		switch n := n.(type) {
+		case *ast.FuncLit:
+			return false
+		case *ast.SendStmt:
+			if o := p.objOf(n.Chan); o != nil && p.drains(f, o) {
+				feeds = true
+			}
+		case *ast.UnaryExpr:
+			if n.Op == token.ARROW && sent[p.objOf(n.X)] {
+				joins = true
+			}
+		}
+		return !joins
+	})
+	return feeds && !joins
+}
+
+// drains reports whether f's goroutines receive from the channel obj, or
+// range over it.
+func (p *pass) drains(f *fan, obj types.Object) bool {
+	found := p.receives(f, obj)
+	ast.Inspect(f.body, func(n ast.Node) bool {
+		if r, ok := n.(*ast.RangeStmt); ok && p.outer(f, p.objOf(r.X)) == obj {
+			found = true
+		}
+		return !found
+	})
+	return found
+}
+
+// isChan reports whether e is of a channel type.
+func (p *pass) isChan(e ast.Expr) bool {
+	t := p.TypesInfo.TypeOf(e)
+	if t == nil {
+		return false
+	}
+	_, ok := t.Underlying().(*types.Chan)
+	return ok
 }
 
 // refillJoin reports whether f's semaphore is refilled to its capacity
@@ -984,6 +1042,9 @@ func (p *pass) report(f *fan) {
 		form = fmt.Sprintf("%s.TryForEach, or ForEachErr for every error, on the pool for CPU-bound work, or with Blocking(n) for work that blocks on I/O", src)
 	case "counted":
 		what = fmt.Sprintf("a goroutine per item joined by counting receives from %s", f.sem.Name())
+		if f.ch != nil {
+			what = fmt.Sprintf("a pool of %s worker goroutines draining %s, joined by counting receives from %s", p.loopCount(f), f.ch.Name(), f.sem.Name())
+		}
 		form = fmt.Sprintf("%s.Map(...).Collect, or TryForEach for errors, on the pool for CPU-bound work, or with Blocking(%s) for work that blocks on I/O", src, limit)
 	case "refill":
 		what = "a goroutine per item bounded by a semaphore, joined by refilling it"
@@ -1157,7 +1218,7 @@ func (p *pass) src(n ast.Node) string {
 // once. A receive from a timer, a select that ends by itself (timedSelect)
 // and the goroutines a task starts are not such waits.
 func (p *pass) waitsOnOthers(f *fan) string {
-	if f.shape == "workers" {
+	if f.shape == "workers" || f.ch != nil {
 		return "" // waiting on the producer is what they do
 	}
 	return p.waits(f.body, f, map[*types.Func]bool{})

@@ -71,7 +71,8 @@ func main() {
 			if modFile != "" && fixWrites(os.Args) {
 				fmt.Fprint(os.Stderr, fixNote(modFile))
 			}
-			fmt.Fprint(os.Stderr, taggedNote(taggedFiles(packageArgs(os.Args), tags)))
+			test, given := boolFlags(os.Args)["test"]
+			fmt.Fprint(os.Stderr, taggedNote(taggedFiles(packageArgs(os.Args), tags, test || !given)))
 		}
 	}
 	multichecker.Main(callbackrace.Analyzer, fanout.Analyzer, lockheld.Analyzer)
@@ -132,10 +133,10 @@ func packageArgs(args []string) []string {
 // build leaves out for a build tag of the user's (not an operating system,
 // an architecture, a Go version, cgo or a compiler), each with the tags of
 // its constraint. tags are the build tags given (-tags), which the build
-// includes. A pattern ending in "/..." is walked as the go command walks
+// includes; tests says whether test files count (parvet's -test). A pattern ending in "/..." is walked as the go command walks
 // it, testdata, vendor and nested modules left out, so that a package whose
 // every file is left out, which the go command does not list, counts too.
-func taggedFiles(patterns []string, tags string) map[string][]string {
+func taggedFiles(patterns []string, tags string, tests bool) map[string][]string {
 	ctx := gobuild.Default
 	if tags != "" {
 		ctx.BuildTags = strings.Split(tags, ",")
@@ -148,7 +149,7 @@ func taggedFiles(patterns []string, tags string) map[string][]string {
 		}
 		for _, e := range entries {
 			name := e.Name()
-			if e.IsDir() || !strings.HasSuffix(name, ".go") {
+			if e.IsDir() || !strings.HasSuffix(name, ".go") || !tests && strings.HasSuffix(name, "_test.go") {
 				continue
 			}
 			if ok, err := ctx.MatchFile(dir, name); err != nil || ok {
@@ -234,11 +235,12 @@ func userTags(path string) []string {
 	return nil
 }
 
-// platformTag reports whether tag names what the go command sets by itself:
-// an operating system or architecture, a Go version, cgo, a compiler, unix,
-// or ignore (a file kept out of every build).
+// platformTag reports whether tag names what the go command sets by itself
+// or by a flag of its own: an operating system or architecture, a Go
+// version, an experiment, cgo, a compiler, unix, the race detector and the
+// sanitizers, or ignore (a file kept out of every build).
 func platformTag(tag string) bool {
-	if strings.HasPrefix(tag, "go1.") {
+	if strings.HasPrefix(tag, "go1.") || strings.HasPrefix(tag, "goexperiment.") {
 		return true
 	}
 	switch tag {
@@ -247,7 +249,7 @@ func platformTag(tag string) bool {
 		"386", "amd64", "amd64p32", "arm", "armbe", "arm64", "arm64be", "loong64", "mips", "mipsle", "mips64",
 		"mips64le", "mips64p32", "mips64p32le", "ppc", "ppc64", "ppc64le", "riscv", "riscv64", "s390", "s390x",
 		"sparc", "sparc64", "wasm",
-		"unix", "cgo", "gc", "gccgo", "ignore":
+		"unix", "cgo", "gc", "gccgo", "ignore", "race", "msan", "asan":
 		return true
 	}
 	return false

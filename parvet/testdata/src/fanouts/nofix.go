@@ -136,3 +136,26 @@ func wgUnmovable(xs []int, n int) {
 	}
 	wg.Wait()
 }
+
+// 62: workers drain jobs, which a producer loop fills after they start;
+// the caller then counts their results: found, as a worker pool.
+func workersCounted(xs []string) int {
+	jobs := make(chan string)
+	results := make(chan int, len(xs))
+	for w := 0; w < 4; w++ { // want `fan-out: a pool of 4 worker goroutines draining jobs, joined by counting receives from results; .*; no fix: the caller counts receives from results`
+		go func() {
+			for j := range jobs {
+				results <- work(j)
+			}
+		}()
+	}
+	for _, x := range xs {
+		jobs <- x
+	}
+	close(jobs)
+	total := 0
+	for range xs {
+		total += <-results
+	}
+	return total
+}
