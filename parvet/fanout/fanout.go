@@ -293,7 +293,7 @@ func (p *pass) loop(list []ast.Stmt, i int) {
 		for _, st := range f.body.List {
 			if r, ok := st.(*ast.RangeStmt); ok {
 				ch := p.outer(f, p.objOf(r.X))
-				if _, isChan := p.TypesInfo.TypeOf(r.X).Underlying().(*types.Chan); isChan && ch != nil && ch.Pos() < f.loop.Pos() {
+				if _, isChan := p.TypesInfo.TypeOf(r.X).Underlying().(*types.Chan); isChan && ch != nil && ch.Pos() < f.loop.Pos() && p.sharedBefore(r.X, f) {
 					// One channel, declared before the loop, that every
 					// worker drains (not a channel per item, as in a fan-in).
 					f.shape, f.ch = "workers", ch
@@ -747,7 +747,7 @@ func (p *pass) countedJoin(f *fan) bool {
 					// Workers that drain one channel, declared before the
 					// loop, rather than a goroutine per item.
 					if r, ok := st.(*ast.RangeStmt); ok {
-						if ch := p.outer(f, p.objOf(r.X)); ch != nil && ch.Pos() < f.loop.Pos() && p.isChan(r.X) {
+						if ch := p.outer(f, p.objOf(r.X)); ch != nil && ch.Pos() < f.loop.Pos() && p.isChan(r.X) && p.sharedBefore(r.X, f) {
 							f.ch = ch
 						}
 					}
@@ -794,6 +794,27 @@ func (p *pass) drains(f *fan, obj types.Object) bool {
 		return !found
 	})
 	return found
+}
+
+// sharedBefore reports whether e, a channel expression in f's goroutine,
+// names one channel that every goroutine shares: the variable it is, or
+// the one its selectors start from, is declared before f's loop (not
+// inst.in, a channel of each item).
+func (p *pass) sharedBefore(e ast.Expr, f *fan) bool {
+	for {
+		switch x := ast.Unparen(e).(type) {
+		case *ast.SelectorExpr:
+			if _, isPkg := p.TypesInfo.Uses[identOf(x.X)].(*types.PkgName); isPkg {
+				return true // a package's variable
+			}
+			e = x.X
+			continue
+		case *ast.Ident:
+			o := p.outer(f, p.objOf(x))
+			return o != nil && o.Pos() < f.loop.Pos()
+		}
+		return false
+	}
 }
 
 // isChan reports whether e is of a channel type.

@@ -131,3 +131,27 @@ func egListeners(ctx context.Context, addrs []string) error {
 	}
 	return g.Wait()
 }
+
+// instance is a module instance that serves the messages of its input
+// until the input closes, as a WebAssembly dispatcher's instances do.
+type instance struct{ in chan string }
+
+// 47: a dispatcher: each instance's task serves its input until it closes,
+// so every task must run at once (on a pool of fewer, the inputs that no
+// task serves block their senders); its tasks also declare ctx again,
+// which the rewrite's callback has as its parameter. No fix.
+func egDispatcher(parent context.Context, insts []*instance) error {
+	g, ctx := errgroup.WithContext(parent)
+	for _, inst := range insts { // want `whose goroutines wait \(a range over the channel .inst.in.\), so they may need to run all at once; .*; no fix`
+		g.Go(func() error {
+			ctx := context.WithValue(ctx, keyURL{}, inst)
+			for msg := range inst.in {
+				if err := check(ctx, msg); err != nil {
+					return err
+				}
+			}
+			return nil
+		})
+	}
+	return g.Wait()
+}
