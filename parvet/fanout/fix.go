@@ -793,17 +793,10 @@ func (p *pass) loopRewrite(f *fan) (*rewrite, string) {
 		keyName = ""
 	}
 	typeOf := func(t types.Type) (string, bool) { return p.typeString(t) }
+	if fromChan {
+		keyName, valName = "", keyName // a channel's range declares its item first
+	}
 	switch {
-	case fromChan: // par.FromChan(ch): a channel's range declares its item as the key
-		t, ok := typeOf(elem)
-		if !ok {
-			return nil, "the item type names a package the file does not import"
-		}
-		if keyName == "" {
-			keyName = "_"
-		}
-		r.source = "par.FromChan(" + p.src(over) + ")"
-		r.params = keyName + " " + t
 	case mapKey != nil: // par.FromSeq(maps.Keys(m)), the value read by key
 		kt, ok := typeOf(mapKey)
 		if !ok {
@@ -857,6 +850,9 @@ func (p *pass) loopRewrite(f *fan) (*rewrite, string) {
 			valName = "_"
 		}
 		r.source = "par.Slice(" + p.src(over) + ")"
+		if fromChan {
+			r.source = "par.FromChan(" + p.src(over) + ")"
+		}
 		r.params = valName + " " + t
 	}
 	r.body = p.bodyWithout(f.lit.Body, strip)
