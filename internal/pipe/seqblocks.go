@@ -89,10 +89,10 @@ func newSeqBlocks(src seqTaker, ring, reach, participants int, reserve bool, sto
 type want int
 
 const (
-	again   want = iota // the state changed: look again
-	nothing             // no item will come that the loop needs: leave
-	room                // a chunk that another participant runs to end (reach)
-	arrival             // the feeder's next item
+	again    want = iota // the state changed: look again
+	nothing              // no item will come that the loop needs: leave
+	chunkEnd             // a chunk that another participant runs to end (reach)
+	arrival              // the feeder's next item
 )
 
 // block takes participant k's next chunk, of at most take items. more
@@ -131,7 +131,7 @@ func (s *seqBlocks) block(k, take int, ps *partStats) (lo, hi int, ok, more bool
 				s.drop(k)
 			}
 			return 0, 0, false, false
-		case w == room && !s.running():
+		case w == chunkEnd && !s.running():
 			// Nothing runs that would make room: the oldest positions
 			// in use are reserved in the slot of a helper that left.
 			if lo, hi = s.borrow(take, n, limit); hi > lo {
@@ -142,7 +142,7 @@ func (s *seqBlocks) block(k, take int, ps *partStats) (lo, hi int, ok, more bool
 			t := ps.waiting()
 			sched.Block(s.pool, s.cond.Wait)
 			ps.waited(t)
-		case w == room || s.waiter:
+		case w == chunkEnd || s.waiter:
 			t := ps.waiting()
 			sched.Block(s.pool, s.cond.Wait)
 			ps.waited(t)
@@ -229,7 +229,7 @@ func (s *seqBlocks) next(k, take, n, limit int) (lo, hi int, w want) {
 	switch {
 	case p.pos < min(p.hi, n):
 		if hi = min(p.pos+take, p.hi, n, limit); hi <= p.pos {
-			return 0, 0, room
+			return 0, 0, chunkEnd
 		}
 		lo, p.pos = p.pos, hi
 		return lo, hi, again
@@ -257,7 +257,7 @@ func (s *seqBlocks) next(k, take, n, limit int) (lo, hi int, w want) {
 func (s *seqBlocks) fromFront(take, n, limit int) (lo, hi int, w want) {
 	if s.front < n && !s.stopped(s.front) {
 		if hi = min(s.front+take, n, limit); hi <= s.front {
-			return 0, 0, room
+			return 0, 0, chunkEnd
 		}
 		lo, s.front = s.front, hi
 		return lo, hi, again
@@ -270,7 +270,7 @@ func (s *seqBlocks) fromFront(take, n, limit int) (lo, hi int, w want) {
 func (s *seqBlocks) dry(n, limit int) want {
 	for _, q := range s.parts {
 		if q.pos < min(q.hi, n) && !s.stopped(q.pos) {
-			return room
+			return chunkEnd
 		}
 	}
 	if s.stopped(n) || s.src.over(n) {
