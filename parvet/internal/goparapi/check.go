@@ -22,7 +22,9 @@ import (
 // variable that := no longer declares, a type that no longer fits). An
 // import that the fix leaves unused is not an error: the driver that
 // applies fixes removes it. So a fix that breaks the code around it is
-// caught before parvet offers it.
+// caught before parvet offers it. The package's other files are checked as
+// declarations only (declarations): a fix changes one file, and an error
+// it makes is in that file, so a check costs that file, not the package.
 func CheckFix(pass *analysis.Pass, file *ast.File, fix analysis.SuggestedFix) error {
 	if file == nil {
 		return errors.New("the file is not in the analysis")
@@ -43,10 +45,12 @@ func CheckFix(pass *analysis.Pass, file *ast.File, fix analysis.SuggestedFix) er
 	if err != nil {
 		return err
 	}
-	files := slices.Clone(pass.Files)
-	for i, f := range files {
+	files := make([]*ast.File, len(pass.Files))
+	for i, f := range pass.Files {
 		if f == file {
 			files[i] = rewritten
+		} else {
+			files[i] = declarations(f)
 		}
 	}
 	var first error
@@ -55,8 +59,11 @@ func CheckFix(pass *analysis.Pass, file *ast.File, fix analysis.SuggestedFix) er
 		Sizes:     pass.TypesSizes,
 		GoVersion: fixGoVersion(pass.Pkg.GoVersion()),
 		Error: func(err error) {
-			msg := err.Error()
-			if first == nil && !strings.Contains(msg, "could not import") && !strings.HasSuffix(msg, "imported and not used") {
+			var te types.Error
+			if first != nil || !errors.As(err, &te) || pass.Fset.File(te.Pos) != pass.Fset.File(rewritten.Pos()) {
+				return // only the rewritten file's: the others are declarations only
+			}
+			if msg := te.Msg; !strings.Contains(msg, "could not import") && !(strings.Contains(msg, "imported") && strings.HasSuffix(msg, "and not used")) {
 				first = err
 			}
 		},
@@ -98,6 +105,24 @@ func ErrorText(fset *token.FileSet, err error) string {
 		return fmt.Sprintf("line %d: %s", fset.Position(te.Pos).Line, te.Msg)
 	}
 	return err.Error()
+}
+
+// declarations returns a copy of f whose functions have no bodies: what the
+// rewritten file may refer to in it, checked as declarations only, so that
+// checking a fix costs the rewritten file, not the whole package again.
+// (go/types accepts a function without a body, as for one in assembly,
+// but for init and main, which keep theirs.)
+func declarations(f *ast.File) *ast.File {
+	c := *f
+	c.Decls = slices.Clone(f.Decls)
+	for i, d := range c.Decls {
+		if fd, ok := d.(*ast.FuncDecl); ok && fd.Body != nil && (fd.Recv != nil || fd.Name.Name != "init" && fd.Name.Name != "main") {
+			bodyless := *fd
+			bodyless.Body = nil
+			c.Decls[i] = &bodyless
+		}
+	}
+	return &c
 }
 
 // applyEdits returns src with edits applied; base is the position of the
