@@ -30,7 +30,6 @@
 package main
 
 import (
-	"bufio"
 	"bytes"
 	"fmt"
 	gobuild "go/build"
@@ -325,28 +324,43 @@ const goparGo = "1.24"
 // what it changes. It returns "" where go.mod requires gopar already, or
 // cannot be read.
 func fixNote(modFile string) string {
+	m, ok := readGoMod(modFile)
+	if !ok || m.gopar {
+		return "" // unreadable, gopar itself, or a module that requires it
+	}
+	note := fmt.Sprintf("parvet: the fixes import %s/par, which %s does not require: once they are written, run\n\tgo get %s@latest\n", goparModule, modFile, goparModule)
+	if m.goLine != "" && version.Compare("go"+m.goLine, "go"+goparGo) < 0 {
+		note += fmt.Sprintf("That raises the go line from %s to %s, gopar's. From %s on, the vet checks of go test also report\n"+
+			"a printf-like call whose only argument is a non-constant format string (fmt.Printf(s): write fmt.Print(s)).\n", m.goLine, goparGo, goparGo)
+	}
+	return note
+}
+
+// goMod is what parvet reads of a go.mod file.
+type goMod struct {
+	goLine, toolchain string // the go line's version (1.24) and the toolchain line's (go1.27.3)
+	gopar             bool   // the module is gopar, or requires it
+}
+
+// readGoMod reads the go.mod file modFile; ok is false if it cannot be read.
+func readGoMod(modFile string) (m goMod, ok bool) {
 	b, err := os.ReadFile(modFile)
 	if err != nil {
-		return ""
+		return m, false
 	}
-	goLine := ""
 	for _, line := range strings.Split(string(b), "\n") {
 		fields := strings.Fields(line)
 		switch {
-		case len(fields) >= 2 && fields[0] == "module" && fields[1] == goparModule,
-			len(fields) >= 2 && fields[0] == "require" && fields[1] == goparModule,
+		case len(fields) >= 2 && (fields[0] == "module" || fields[0] == "require") && fields[1] == goparModule,
 			len(fields) >= 2 && fields[0] == goparModule:
-			return "" // gopar itself, or a module that requires it
+			m.gopar = true
 		case len(fields) == 2 && fields[0] == "go":
-			goLine = fields[1]
+			m.goLine = fields[1]
+		case len(fields) == 2 && fields[0] == "toolchain":
+			m.toolchain = fields[1]
 		}
 	}
-	note := fmt.Sprintf("parvet: the fixes import %s/par, which %s does not require: once they are written, run\n\tgo get %s@latest\n", goparModule, modFile, goparModule)
-	if goLine != "" && version.Compare("go"+goLine, "go"+goparGo) < 0 {
-		note += fmt.Sprintf("That raises the go line from %s to %s, gopar's. From %s on, the vet checks of go test also report\n"+
-			"a printf-like call whose only argument is a non-constant format string (fmt.Printf(s): write fmt.Print(s)).\n", goLine, goparGo, goparGo)
-	}
-	return note
+	return m, true
 }
 
 // moduleGo returns the go.mod file of the module that dir is in and the Go
@@ -355,24 +369,13 @@ func fixNote(modFile string) string {
 func moduleGo(dir string) (modFile, want string) {
 	for {
 		modFile = filepath.Join(dir, "go.mod")
-		if f, err := os.Open(modFile); err == nil {
-			defer f.Close()
-			var goLine, toolchain string
-			sc := bufio.NewScanner(f)
-			for sc.Scan() {
-				fields := strings.Fields(sc.Text())
-				if len(fields) == 2 && fields[0] == "go" {
-					goLine = "go" + fields[1]
-				}
-				if len(fields) == 2 && fields[0] == "toolchain" {
-					toolchain = fields[1]
-				}
-			}
-			if goLine == "" {
+		if m, ok := readGoMod(modFile); ok {
+			if m.goLine == "" {
 				return modFile, ""
 			}
-			if toolchain != "" && version.Compare(toolchain, goLine) >= 0 {
-				return modFile, toolchain
+			goLine := "go" + m.goLine
+			if m.toolchain != "" && version.Compare(m.toolchain, goLine) >= 0 {
+				return modFile, m.toolchain
 			}
 			if strings.Count(goLine, ".") == 1 && version.Compare(goLine, "go1.21") >= 0 {
 				goLine += ".0" // go1.27 names the language; go1.27.0 its first release
