@@ -80,8 +80,9 @@
 // [Min], [Max], [MinFunc], [MaxFunc], and [ForEachInit] (ForEach with a
 // value per goroutine). Reduce, Fold and Collect keep index order.
 //
-// Keyed results, into a map with a map per participant merged at the end,
-// never a locked one: [GroupBy] and [GroupByKey] (map[K][]V, each group in
+// Keyed results, into a map with a map per participant merged at the end
+// (past 256K keys, maps the participants share by key hash, for counts and
+// under Unordered): [GroupBy] and [GroupByKey] (map[K][]V, each group in
 // source order), [ReduceByKey] (an associative op per key: per-key min,
 // mean and max in one pass), [CountBy] (a histogram, a word count),
 // [CollectMap] (the last value of a key wins), and [Distinct] (the distinct

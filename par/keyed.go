@@ -9,16 +9,17 @@ import (
 // a map per worker and a merge written twice.
 //
 // The algorithm in a few words: each run of contiguous items that a
-// participant folds gets a map of its own (with Unordered, or where the
-// result cannot depend on order, each goroutine gets one for the whole
-// operation), filled with no lock; the maps of the runs are then merged,
-// left to right, the smaller into the larger where the rule allows. So the
-// merge costs O(keys x runs), runs being O(workers + steals), never a lock
-// or an atomic per item. Distinct, whose result is a slice that any number
-// of goroutines may fill, goes further where keys abound: it shards the
-// items by key hash and deduplicates the shards in parallel. CountBy and
-// Counts, whose maps would hold every key once per goroutine where keys
-// abound, move their counts into shared maps then (counts.go).
+// participant folds gets a map of its own, filled with no lock; the maps of
+// the runs are then merged, left to right, the smaller into the larger
+// where the rule allows. So the merge costs O(keys x runs), runs being
+// O(workers + steals), never a lock or an atomic per item. Where the
+// result does not depend on the order of the items (counts, and every
+// keyed operation under Unordered), each goroutine fills one map for the
+// whole operation, and where keys abound the goroutines move their entries
+// into maps they share, split by key hash, so that the result is held once
+// and not once per goroutine (keyshare.go). Distinct, whose result is a
+// slice that any number of goroutines may fill, shards the items by key
+// hash where keys abound and deduplicates the shards in parallel.
 
 // keyedFold folds the items of s into accumulators made by init (kept
 // apart in memory: pipe.NewApart) and joins them with combine; a nil init
@@ -65,16 +66,23 @@ func emptyMap[K comparable, V any]() map[K]V { return map[K]V{} }
 // (ParlayLib's group_by, Java's groupingBy). No items give an empty map,
 // not nil. Each participant groups the items it runs into a map of its own;
 // the maps are then merged in index order, so a group lists its items as
-// the loop does, whatever the workers and the timing.
+// the loop does, whatever the workers and the timing. Those maps hold
+// their keys once per run, so the memory of a result over many keys grows
+// with the workers.
 //
-// With Unordered, each goroutine keeps one map for the whole operation, and
-// the items of a group come in no particular order. A done context
+// With Unordered, the items of a group come in no particular order, and
+// the goroutines share their maps past 256K keys, as CountBy's do: the
+// result is held once at any number of workers. A done context
 // (WithContext) leaves the groups of a prefix of the source (with
 // Unordered, of the items that ran); a panic in key is re-raised as a
 // *Panic. A nil key panics at once.
 func GroupBy[T any, K comparable](it Iterator[T], key func(T) K) map[K][]T {
 	mustFunc(key, "GroupBy")
-	m := keyedFold(specOf(it), false, emptyMap[K, []T],
+	s := specOf(it)
+	if s.Unordered {
+		return shareUnordered(s, grouping[K, T](), func(x T) (K, T) { return key(x), x })
+	}
+	m := keyedFold(s, false, emptyMap[K, []T],
 		func(m map[K][]T, xs []T) map[K][]T {
 			for _, x := range xs {
 				k := key(x)
@@ -99,7 +107,11 @@ func GroupBy[T any, K comparable](it Iterator[T], key func(T) K) map[K][]T {
 // Its rules are those of GroupBy.
 func GroupByKey[T any, K comparable, V any](it Iterator[T], kv func(T) (K, V)) map[K][]V {
 	mustFunc(kv, "GroupByKey")
-	m := keyedFold(specOf(it), false, emptyMap[K, []V],
+	s := specOf(it)
+	if s.Unordered {
+		return shareUnordered(s, grouping[K, V](), kv)
+	}
+	m := keyedFold(s, false, emptyMap[K, []V],
 		func(m map[K][]V, xs []T) map[K][]V {
 			for _, x := range xs {
 				k, v := kv(x)
@@ -151,32 +163,27 @@ func mergeGroups[K comparable, V any](a, b map[K][]V) map[K][]V {
 //		func(r Rec) (string, stats) { return r.Station, stats{r.T, r.T, r.T, 1} },
 //		func(a, b stats) stats { return stats{min(a.min, b.min), max(a.max, b.max), a.sum + b.sum, a.n + b.n} })
 //
-// With Unordered, each goroutine keeps one map for the whole operation, and
-// the values are combined in no particular order: op must then be
-// commutative as well. No items give an empty map, not nil. A done context
+// The runs' maps hold their keys once per run, so the memory of a result
+// over many keys grows with the workers. With Unordered, the values are
+// combined in no particular order (op must then be commutative as well),
+// and the goroutines share their maps past 256K keys, as CountBy's do: the
+// result is held once at any number of workers. No items give an empty map, not nil. A done context
 // (WithContext) leaves the result over a prefix of the source (with
 // Unordered, over the items that ran); a panic in kv or op is re-raised as
 // a *Panic. A nil function panics at once.
 func ReduceByKey[T any, K comparable, V any](it Iterator[T], kv func(T) (K, V), op func(V, V) V) map[K]V {
 	mustFunc(kv, "ReduceByKey (kv)")
 	mustFunc(op, "ReduceByKey (op)")
-	acc := keyedFold(specOf(it), false, nil,
+	s := specOf(it)
+	if s.Unordered {
+		return shareUnordered(s, reducing[K](op), kv)
+	}
+	acc := keyedFold(s, false, nil,
 		func(acc *reduced[K, V], xs []T) *reduced[K, V] {
 			if acc == nil {
 				acc = &reduced[K, V]{at: map[K]int{}}
 			}
-			at, vals := acc.at, acc.vals
-			for _, x := range xs {
-				k, v := kv(x)
-				if i, ok := at[k]; ok {
-					vals[i] = op(vals[i], v)
-				} else {
-					at[k] = len(vals)
-					vals = append(vals, v)
-				}
-			}
-			acc.vals = vals
-			return acc
+			return foldReduced(acc, xs, kv, op)
 		},
 		func(a, b *reduced[K, V]) *reduced[K, V] {
 			switch {
@@ -184,27 +191,13 @@ func ReduceByKey[T any, K comparable, V any](it Iterator[T], kv func(T) (K, V), 
 				return b
 			case b == nil:
 				return a
-			case len(b.at) > len(a.at):
-				return b.absorb(a, func(big, small V) V { return op(small, big) })
 			}
-			return a.absorb(b, op)
+			return a.join(b, op)
 		})
 	if acc == nil {
 		return map[K]V{}
 	}
-	m := make(map[K]V, len(acc.at))
-	for k, i := range acc.at {
-		m[k] = acc.vals[i]
-	}
-	return m
-}
-
-// reduced is ReduceByKey's accumulator: each key's value is vals[at[k]],
-// so that an item costs one map lookup (a map[K]V would cost a lookup
-// and an assignment).
-type reduced[K comparable, V any] struct {
-	at   map[K]int
-	vals []V
+	return acc.result()
 }
 
 // CountBy returns, for each key that key gives for the items of it, the
@@ -235,24 +228,26 @@ type reduced[K comparable, V any] struct {
 // *Panic. A nil key panics at once.
 func CountBy[T any, K comparable](it Iterator[T], key func(T) K) map[K]int {
 	mustFunc(key, "CountBy")
-	return count(specOf(it), countFold(key))
+	return count(specOf(it), key)
 }
 
-// countFold is the fold of CountBy's counters.
-func countFold[T any, K comparable](key func(T) K) func(c *counter[K], xs []T) *counter[K] {
-	return func(c *counter[K], xs []T) *counter[K] {
-		if m := c.own(); m != nil {
+// count counts the keys that key gives for the items of s: CountBy's
+// shared maps (keyshare.go), with its own fold, which adds to a map of its
+// own with no call but key's.
+func count[T any, K comparable](s pipe.Spec[T], key func(T) K) map[K]int {
+	return shareKeyed(s, true, counting[K](), func(a *keyer[K, int, struct{}], xs []T) *keyer[K, int, struct{}] {
+		if m := a.own(); m != nil {
 			for _, x := range xs {
 				m[key(x)]++
 			}
-			c.counted()
-			return c
+			a.grew()
+			return a
 		}
 		for _, x := range xs {
-			c.send(key(x))
+			a.send(key(x), struct{}{})
 		}
-		return c
-	}
+		return a
+	})
 }
 
 // Counts returns, for each distinct item of it, the number of times it
@@ -264,19 +259,7 @@ func countFold[T any, K comparable](key func(T) K) func(c *counter[K], xs []T) *
 // It is a function on every Go, as Distinct is: a method cannot require
 // its items to be comparable.
 func Counts[T comparable](it Iterator[T]) map[T]int {
-	return count(specOf(it), func(c *counter[T], xs []T) *counter[T] {
-		if m := c.own(); m != nil {
-			for _, x := range xs {
-				m[x]++
-			}
-			c.counted()
-			return c
-		}
-		for _, x := range xs {
-			c.send(x)
-		}
-		return c
-	})
+	return count(specOf(it), func(x T) T { return x })
 }
 
 // CollectMap returns the map of the pairs that kv gives for the items of
@@ -287,14 +270,21 @@ func Counts[T comparable](it Iterator[T]) map[T]int {
 //	byID := par.CollectMap(par.Slice(users), func(u User) (int, User) { return u.ID, u })
 //
 // For the first one to win, or to combine the values, use ReduceByKey with
-// func(a, b V) V { return a } or another op. With Unordered, the value of
-// any one of the items with that key wins. No items give an empty map, not
+// func(a, b V) V { return a } or another op. The runs' maps hold their
+// keys once per run, so the memory of a result over many keys grows with
+// the workers. With Unordered, the value of any one of the items with that
+// key wins, and the goroutines share their maps past 256K keys, as
+// CountBy's do: the result is held once at any number of workers. No items give an empty map, not
 // nil. A done context (WithContext) leaves the pairs of a prefix of the
 // source (with Unordered, of the items that ran); a panic in kv is
 // re-raised as a *Panic. A nil kv panics at once.
 func CollectMap[T any, K comparable, V any](it Iterator[T], kv func(T) (K, V)) map[K]V {
 	mustFunc(kv, "CollectMap")
-	m := keyedFold(specOf(it), false, emptyMap[K, V],
+	s := specOf(it)
+	if s.Unordered {
+		return shareUnordered(s, collecting[K, V](), kv)
+	}
+	m := keyedFold(s, false, emptyMap[K, V],
 		func(m map[K]V, xs []T) map[K]V {
 			for _, x := range xs {
 				k, v := kv(x)
@@ -317,18 +307,4 @@ func CollectMap[T any, K comparable, V any](it Iterator[T], kv func(T) (K, V)) m
 			return a
 		})
 	return m
-}
-
-// absorb merges src's keys into r, the larger side, with merge(r's value,
-// src's value) for a key in both; merge keeps op's left operand first.
-func (r *reduced[K, V]) absorb(src *reduced[K, V], merge func(mine, theirs V) V) *reduced[K, V] {
-	for k, j := range src.at {
-		if i, ok := r.at[k]; ok {
-			r.vals[i] = merge(r.vals[i], src.vals[j])
-		} else {
-			r.at[k] = len(r.vals)
-			r.vals = append(r.vals, src.vals[j])
-		}
-	}
-	return r
 }

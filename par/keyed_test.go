@@ -234,9 +234,9 @@ func TestKeyedEmpty(t *testing.T) {
 }
 
 // TestKeyedUnordered: with Unordered the results hold the same items, in
-// some order: the same groups as multisets, the same counts, sums (a
-// commutative op), one of a key's values for CollectMap, and the same
-// distinct items.
+// some order: the same groups as multisets (of items and of values), the
+// same counts, sums (a commutative op), one of a key's values for
+// CollectMap, and the same distinct items.
 func TestKeyedUnordered(t *testing.T) {
 	n := 50_000 / race.Scale
 	xs, key := keyedItems(n, 3000, 100)
@@ -271,9 +271,27 @@ func TestKeyedUnordered(t *testing.T) {
 					break
 				}
 			}
-			for k, v := range par.CollectMap(it, func(x int) (int, int) { return key(x), x }) {
+			cm := par.CollectMap(it, func(x int) (int, int) { return key(x), x })
+			for k, v := range cm {
 				if !slices.Contains(want[k], v) {
 					t.Errorf("%s: CollectMap gave key %d the value %d, which no item of that key has", what, k, v)
+					break
+				}
+			}
+			if len(cm) != len(want) {
+				t.Errorf("%s: CollectMap gave %d keys, want %d", what, len(cm), len(want))
+			}
+			negs := par.GroupByKey(it, func(x int) (int, int) { return key(x), -x })
+			for k, g := range want {
+				ng := slices.Clone(negs[k])
+				for i := range ng {
+					ng[i] = -ng[i]
+				}
+				slices.Sort(ng)
+				w := slices.Clone(g)
+				slices.Sort(w)
+				if !slices.Equal(ng, w) {
+					t.Errorf("%s: GroupByKey's group %d holds other values than the loop's", what, k)
 					break
 				}
 			}

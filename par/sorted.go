@@ -103,7 +103,7 @@ func CountBySorted[T any, K cmp.Ordered](it Iterator[T], key func(T) K, opts ...
 		}
 	}
 	return &Sorted[K, int]{run: func(yield func(K, int) bool) error {
-		whole := func() goiter.Seq2[K, int] { return entriesSeq(sortedEntries(count(s, countFold(key)), nil)) }
+		whole := func() goiter.Seq2[K, int] { return entriesSeq(sortedEntries(count(s, key), nil)) }
 		return reduceSorted(s, sortedOp[T, K, int]{
 			name: "CountBySorted", pricing: entries(keyBytes[K, int](), false, opts),
 			fill: fill, op: add, whole: whole,

@@ -20,6 +20,12 @@
 //	go run ./cmd/keys                   # 3 rounds, GOMAXPROCS=2
 //	go run ./cmd/keys -keys 100000      # a count that stays in per-worker maps
 //	go run ./cmd/keys -workers 2 -sorted 0,64  # the count in key order, within 64 MB
+//	go run ./cmd/keys -op reduce -unordered    # ReduceByKey under Unordered
+//
+// With -op, the loop, the fan-out and gopar's runs do another keyed
+// operation over the same keys: reduce (ReduceByKey of a 1 per item by +),
+// collect (CollectMap of a 1 per item) or group (GroupBy of the items);
+// with -unordered, gopar's iterator is Unordered.
 package main
 
 import (
@@ -41,19 +47,21 @@ import (
 
 func main() {
 	var (
-		n       = flag.Int("n", 40_000_000, "items counted")
-		keys    = flag.Uint64("keys", 10_000_000, "the key is mix(i) modulo this (0: mix(i), every key distinct)")
-		rounds  = flag.Int("rounds", 3, "rounds of every implementation")
-		procs   = flag.Int("procs", 2, "GOMAXPROCS of the runs")
-		workers = flag.String("workers", "2,4,8", "pool sizes of gopar's runs")
-		sorted  = flag.String("sorted", "", "memory budgets in MB of CountBySorted's runs (0: none)")
-		only    = flag.String("only", "", "run only these implementations, comma-separated (and the probe)")
-		verify  = flag.Bool("verify", false, "check each sorted run's entries against a count by sorting the keys, after it is timed")
-		child   = flag.String("child", "", "run one implementation and print its checksum, time and peak RSS (used by the parent)")
+		n         = flag.Int("n", 40_000_000, "items counted")
+		keys      = flag.Uint64("keys", 10_000_000, "the key is mix(i) modulo this (0: mix(i), every key distinct)")
+		rounds    = flag.Int("rounds", 3, "rounds of every implementation")
+		procs     = flag.Int("procs", 2, "GOMAXPROCS of the runs")
+		workers   = flag.String("workers", "2,4,8", "pool sizes of gopar's runs")
+		sorted    = flag.String("sorted", "", "memory budgets in MB of CountBySorted's runs (0: none)")
+		only      = flag.String("only", "", "run only these implementations, comma-separated (and the probe)")
+		verify    = flag.Bool("verify", false, "check each sorted run's entries against a count by sorting the keys, after it is timed")
+		op        = flag.String("op", "count", "the keyed operation: count, reduce, collect or group")
+		unordered = flag.Bool("unordered", false, "gopar's runs are Unordered")
+		child     = flag.String("child", "", "run one implementation and print its checksum, time and peak RSS (used by the parent)")
 	)
 	flag.Parse()
 	if *child != "" {
-		runChild(*child, *n, *keys, *verify)
+		runChild(*child, *n, *keys, *verify, *op, *unordered)
 		return
 	}
 	ims := []string{"loop", "static"}
@@ -74,7 +82,7 @@ func main() {
 	sums := map[string]string{}
 	for range *rounds {
 		for _, im := range ims {
-			sum, t, kb, err := runOnce(im, *n, *keys, *procs, *verify)
+			sum, t, kb, err := runOnce(im, *n, *keys, *procs, *verify, *op, *unordered)
 			if err != nil {
 				fmt.Fprintln(os.Stderr, err)
 				os.Exit(1)
@@ -95,8 +103,11 @@ func main() {
 	if *keys == 0 {
 		keyed = "keys mix(i), all distinct"
 	}
-	fmt.Printf("GOMAXPROCS %d, %d items, %s, %d rounds; probe (static over loop) %.2fx\n\n",
-		*procs, *n, keyed, *rounds, probe)
+	if *unordered {
+		*op += ", Unordered"
+	}
+	fmt.Printf("GOMAXPROCS %d, %d items, %s, %s, %d rounds; probe (static over loop) %.2fx\n\n",
+		*procs, *n, keyed, *op, *rounds, probe)
 	fmt.Printf("| implementation | time | against %s | peak RSS | against %s |\n", ims[0], ims[0])
 	fmt.Println("|---|---|---|---|---|")
 	lt, lr := median(took[ims[0]]), median(rss[ims[0]])
@@ -111,9 +122,9 @@ func main() {
 
 // runOnce runs one implementation in a child process and returns its
 // checksum, time and peak RSS in kilobytes.
-func runOnce(im string, n int, keys uint64, procs int, verify bool) (sum string, took time.Duration, kb int64, err error) {
+func runOnce(im string, n int, keys uint64, procs int, verify bool, op string, unordered bool) (sum string, took time.Duration, kb int64, err error) {
 	cmd := exec.Command(os.Args[0], "-child", im, "-n", strconv.Itoa(n), "-keys", strconv.FormatUint(keys, 10),
-		"-verify="+strconv.FormatBool(verify))
+		"-verify="+strconv.FormatBool(verify), "-op", op, "-unordered="+strconv.FormatBool(unordered))
 	cmd.Env = append(os.Environ(), "GOMAXPROCS="+strconv.Itoa(procs))
 	if w, ok := strings.CutPrefix(im, "gopar-"); ok {
 		cmd.Env = append(cmd.Env, "GOPAR_WORKERS="+w)
@@ -135,7 +146,7 @@ func runOnce(im string, n int, keys uint64, procs int, verify bool) (sum string,
 	return f[0], time.Duration(ns), kb, err
 }
 
-func runChild(im string, n int, keys uint64, verify bool) {
+func runChild(im string, n int, keys uint64, verify bool, op string, unordered bool) {
 	key := func(i int) uint64 { return benchmarks.Mix(uint64(i)) % keys }
 	if keys == 0 { // every key distinct
 		key = func(i int) uint64 { return benchmarks.Mix(uint64(i)) }
@@ -143,7 +154,10 @@ func runChild(im string, n int, keys uint64, verify bool) {
 	start := time.Now()
 	var sum uint64
 	var m map[uint64]int
+	var groups map[uint64][]int
 	switch {
+	case op != "count" && (im == "loop" || im == "static" || strings.HasPrefix(im, "gopar-")):
+		m, groups = runOp(im, op, n, key, unordered)
 	case im == "loop":
 		m = map[uint64]int{}
 		for i := range n {
@@ -152,7 +166,11 @@ func runChild(im string, n int, keys uint64, verify bool) {
 	case im == "static":
 		m = static(n, key)
 	case strings.HasPrefix(im, "gopar-"):
-		m = par.CountBy(par.Range(0, n), key)
+		it := par.Range(0, n)
+		if unordered {
+			it = it.Unordered()
+		}
+		m = par.CountBy(it, key)
 	case strings.HasPrefix(im, "sorted-"):
 		mb, err := strconv.ParseInt(strings.TrimPrefix(im, "sorted-"), 10, 64)
 		if err != nil {
@@ -212,7 +230,87 @@ func runChild(im string, n int, keys uint64, verify bool) {
 	for k, c := range m {
 		sum += benchmarks.Mix(k) * uint64(c)
 	}
+	for k, items := range groups {
+		sum += benchmarks.Mix(k) * uint64(len(items))
+	}
 	fmt.Println(sum, took.Nanoseconds(), benchmarks.PeakRSS())
+}
+
+// runOp runs implementation im of keyed operation op (see the package doc)
+// and returns its map, or its groups.
+func runOp(im, op string, n int, key func(int) uint64, unordered bool) (map[uint64]int, map[uint64][]int) {
+	one := func(i int) (uint64, int) { return key(i), 1 }
+	add := func(a, b int) int { return a + b }
+	var m map[uint64]int
+	var g map[uint64][]int
+	switch im {
+	case "loop":
+		if op == "group" {
+			g = map[uint64][]int{}
+		} else {
+			m = map[uint64]int{}
+		}
+		for i := range n {
+			switch k := key(i); op {
+			case "reduce":
+				m[k] += 1
+			case "collect":
+				m[k] = 1
+			case "group":
+				g[k] = append(g[k], i)
+			}
+		}
+	case "static":
+		m, g = staticOp(op, n, key)
+	default:
+		it := par.Range(0, n)
+		if unordered {
+			it = it.Unordered()
+		}
+		switch op {
+		case "reduce":
+			m = par.ReduceByKey(it, one, add)
+		case "collect":
+			m = par.CollectMap(it, one)
+		case "group":
+			g = par.GroupBy(it, key)
+		}
+	}
+	return m, g
+}
+
+// staticOp is the hand-written fan-out of a keyed operation: a map per
+// goroutine over equal parts of [0, n), merged into the largest.
+func staticOp(op string, n int, key func(int) uint64) (map[uint64]int, map[uint64][]int) {
+	if op != "group" {
+		m := static(n, key)
+		if op == "collect" {
+			for k := range m {
+				m[k] = 1
+			}
+		}
+		return m, nil
+	}
+	p := runtime.GOMAXPROCS(0)
+	maps := make([]map[uint64][]int, p)
+	var wg sync.WaitGroup
+	for w := range p {
+		wg.Go(func() {
+			m := map[uint64][]int{}
+			for i := w * n / p; i < (w+1)*n/p; i++ {
+				k := key(i)
+				m[k] = append(m[k], i)
+			}
+			maps[w] = m
+		})
+	}
+	wg.Wait()
+	for _, o := range maps[1:] {
+		for k, items := range o {
+			maps[0][k] = append(maps[0][k], items...)
+		}
+	}
+	return nil, maps[0]
 }
 
 // static is the hand-written fan-out: a map per goroutine over equal parts

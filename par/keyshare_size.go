@@ -3,29 +3,29 @@
 package par
 
 const (
-	// localKeys: once the goroutines' own maps of counts hold more keys
-	// than this in all, they move into the shared counts (counts.go); a
+	// localKeys: once the goroutines' own maps hold more keys
+	// than this in all, they move into the shared maps (keyshare.go); a
 	// goroutine adds its map's keys to that count every localStep keys.
 	// 256K keys of a few words each are some 10 MB, kept by the
 	// operation whatever the number of goroutines.
 	localKeys = 1 << 18
 	localStep = 1 << 12
-	// countBatch: a goroutine that counts into the shared map sends its
-	// keys in batches of this many, or more while another goroutine holds
-	// the map, up to countBatchMost, where it waits for the map. A batch
+	// oneBatch: a goroutine that adds to the shared map sends its
+	// items in batches of this many, or more while another goroutine holds
+	// the map, up to oneBatchMost, where it waits for the map. A batch
 	// of 4,096 updates of a map of 10M keys takes about 0.5 ms.
-	countBatch     = 1 << 12
-	countBatchMost = 1 << 14
+	oneBatch     = 1 << 12
+	oneBatchMost = 1 << 14
 )
 
 const (
-	// countShards: the shared counts are split into this many maps, each
+	// keyShards: the shared maps are split into this many maps, each
 	// with a lock of its own, while they hold fewer than bigKeys keys; a
-	// goroutine sends each shard batches of shardBatch keys.
-	countShards = 64
-	shardBatch  = 256
-	// bigKeys: shared counts with more keys than this are merged into one
-	// map (counts.go). The merge holds them twice for a while: at 2M keys,
+	// goroutine sends each shard batches of shardBatch items.
+	keyShards  = 64
+	shardBatch = 256
+	// bigKeys: shared maps with more keys than this are merged into one
+	// map (keyshare.go). The merge holds them twice for a while: at 2M keys,
 	// the count of 9.8M keys of cmd/keys peaks at 0.9-1.1x the loop's
 	// memory.
 	bigKeys = 1 << 21
