@@ -1533,5 +1533,26 @@ func (p *pass) spawnsOnly(f *fan) string {
 	if len(f.lit.Type.Params.List) != 0 {
 		return "the worker takes parameters"
 	}
+	if v := p.counter(f.loop); v != nil && p.mentions(f.lit.Body, v) {
+		return "the worker uses the loop's counter " + v.Name() + " (a slot of its own, say), which par's callbacks have no counterpart of"
+	}
 	return ""
+}
+
+// counter returns the variable of a counted loop (for k := range n, or
+// for k := 0; k < n; k++), or nil.
+func (p *pass) counter(loop ast.Stmt) types.Object {
+	var id ast.Expr
+	switch l := loop.(type) {
+	case *ast.RangeStmt:
+		id = l.Key
+	case *ast.ForStmt:
+		if as, ok := l.Init.(*ast.AssignStmt); ok && len(as.Lhs) == 1 {
+			id = as.Lhs[0]
+		}
+	}
+	if id, ok := id.(*ast.Ident); ok && id.Name != "_" {
+		return p.TypesInfo.ObjectOf(id)
+	}
+	return nil
 }

@@ -159,3 +159,23 @@ func workersCounted(xs []string) int {
 	}
 	return total
 }
+
+// 91: workers drain a channel into a slot of their own, indexed by the
+// loop's counter: a callback of par has no counterpart of the counter.
+func workersSlots(p int, items <-chan uint64) uint64 {
+	sums := make([]uint64, p)
+	var wg sync.WaitGroup
+	for k := range p { // want `fan-out: .*; no fix: the worker uses the loop's counter k`
+		wg.Go(func() {
+			for h := range items {
+				sums[k] += h
+			}
+		})
+	}
+	wg.Wait()
+	var s uint64
+	for _, v := range sums {
+		s += v
+	}
+	return s
+}
