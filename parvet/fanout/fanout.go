@@ -1063,10 +1063,14 @@ func (p *pass) report(f *fan) {
 		form = fmt.Sprintf("%s.TryForEach, or ForEachErr for every error, on the pool for CPU-bound work, or with Blocking(n) for work that blocks on I/O", src)
 	case "counted":
 		what = fmt.Sprintf("a goroutine per item joined by counting receives from %s", f.sem.Name())
+		form = fmt.Sprintf("%s.Map(...).Collect, or TryForEach for errors, on the pool for CPU-bound work, or with Blocking(%s) for work that blocks on I/O", src, limit)
 		if f.ch != nil {
 			what = fmt.Sprintf("a pool of %s worker goroutines draining %s, joined by counting receives from %s", p.loopCount(f), f.ch.Name(), f.sem.Name())
+			if n := p.count(f.loop); n != nil {
+				limit = p.src(n)
+			}
+			form = fmt.Sprintf("a range over par.Map(%s, f).Values() in the receiving loop, on the pool for CPU-bound work, or over par.Map(%s.Blocking(%s), f).Values() for work that blocks on I/O", src, src, limit)
 		}
-		form = fmt.Sprintf("%s.Map(...).Collect, or TryForEach for errors, on the pool for CPU-bound work, or with Blocking(%s) for work that blocks on I/O", src, limit)
 	case "refill":
 		what = "a goroutine per item bounded by a semaphore, joined by refilling it"
 		form = fmt.Sprintf("%s.Blocking(%s).ForEach (at most %s at once) for work that blocks on I/O, or %s.ForEach on the pool for CPU-bound work", src, limit, limit, src)
@@ -1159,7 +1163,7 @@ func (p *pass) count(loop ast.Stmt) ast.Expr {
 // sourceText returns the par source that stands for the loop's items, as
 // code for the message.
 func (p *pass) sourceText(f *fan) string {
-	if f.shape == "workers" {
+	if f.shape == "workers" || f.shape == "counted" && f.ch != nil {
 		return "par.Slice(items)"
 	}
 	if n := p.count(f.loop); n != nil {

@@ -38,6 +38,7 @@ type rewrite struct {
 	keepFirst  bool          // errgroup without a context: ForEach, every item, the first error kept
 	prelude    []string      // declarations of the loop body that the callback starts with (movable)
 	std        []string      // standard packages the rewrite uses besides context (maps, sync)
+	mapped     *mapping      // a pool joined by counted receives: Map and a range over Values
 }
 
 // fixes returns the two suggested fixes of f, or none and what stops
@@ -63,14 +64,16 @@ func (p *pass) fixes(f *fan) ([]analysis.SuggestedFix, string) {
 		return nil, p.line(f.under, "the goroutine starts only under an if")
 	case f.named != "":
 		return nil, "the goroutine runs " + f.named + ", a named function, whose body the rewrite would have to move"
-	case f.shape == "counted":
+	case f.shape == "counted" && f.ch == nil:
 		return nil, "the caller counts receives from " + f.sem.Name() + ", and may stop before the last"
 	case f.shape == "refill":
 		return nil, "the join refills the semaphore, which the rewrite would have to remove"
 	}
 	var r *rewrite
 	var why string
-	if f.shape == "workers" {
+	if f.shape == "counted" {
+		r, why = p.countedRewrite(f)
+	} else if f.shape == "workers" {
 		r, why = p.workersRewrite(f)
 		if r == nil {
 			if rc, whyc := p.chanRewrite(f); rc != nil {
@@ -173,6 +176,9 @@ func (p *pass) fixes(f *fan) ([]analysis.SuggestedFix, string) {
 			op = "ForEachIndex"
 		}
 		call := expr + "." + op + "(" + fn + " " + body + ")"
+		if r.mapped != nil {
+			call = r.mapped.text(p, parName, expr, params)
+		}
 		var edits []analysis.TextEdit
 		if r.keepFirst {
 			edits = append(edits, p.keepFirstEdits(r, expr, syncName, body)...)

@@ -92,6 +92,29 @@ func sumByWorkers(jobs []string) int {
 	return total
 }
 
+// longestByCounted runs four workers over the jobs, fed by a producer loop
+// after they start, and receives one result per job: the most vowels.
+func longestByCounted(jobs []string) int {
+	in := make(chan string)
+	out := make(chan int, len(jobs))
+	for w := 0; w < 4; w++ { // want `fan-out: a pool of 4 worker goroutines draining in, joined by counting receives from out`
+		go func() {
+			for j := range in {
+				out <- vowels(j)
+			}
+		}()
+	}
+	for _, j := range jobs {
+		in <- j
+	}
+	close(in)
+	most := 0
+	for range jobs {
+		most = max(most, <-out)
+	}
+	return most
+}
+
 // runWorkers drains a channel with a fixed pool of worker goroutines fed
 // by a producer, keeping each result under its job's key. Its output does
 // not depend on timing.
@@ -115,4 +138,5 @@ func runWorkers() {
 	})
 	fmt.Println("letters:", total)
 	fmt.Println("vowels times letters:", sumByWorkers(jobs))
+	fmt.Println("most vowels:", longestByCounted(jobs))
 }

@@ -137,28 +137,6 @@ func wgUnmovable(xs []int, n int) {
 	wg.Wait()
 }
 
-// 62: workers drain jobs, which a producer loop fills after they start;
-// the caller then counts their results: found, as a worker pool.
-func workersCounted(xs []string) int {
-	jobs := make(chan string)
-	results := make(chan int, len(xs))
-	for w := 0; w < 4; w++ { // want `fan-out: a pool of 4 worker goroutines draining jobs, joined by counting receives from results; .*; no fix: the caller counts receives from results`
-		go func() {
-			for j := range jobs {
-				results <- work(j)
-			}
-		}()
-	}
-	for _, x := range xs {
-		jobs <- x
-	}
-	close(jobs)
-	total := 0
-	for range xs {
-		total += <-results
-	}
-	return total
-}
 
 // 91: workers drain a channel into a slot of their own, indexed by the
 // loop's counter: a callback of par has no counterpart of the counter.
@@ -178,4 +156,32 @@ func workersSlots(p int, items <-chan uint64) uint64 {
 		s += v
 	}
 	return s
+}
+
+// 62c: the same pool, but the caller may stop receiving before the last
+// value (a return): no fix, the rewrite would stop the work instead of
+// leaving the workers blocked.
+func workersCountedStops(xs []string) int {
+	jobs := make(chan string)
+	results := make(chan int, len(xs))
+	for w := 0; w < 4; w++ { // want `fan-out: a pool of 4 worker goroutines draining jobs, joined by counting receives from results; .*; no fix: the receives are not one per item in a loop over the items that runs to its end`
+		go func() {
+			for j := range jobs {
+				results <- work(j)
+			}
+		}()
+	}
+	for _, x := range xs {
+		jobs <- x
+	}
+	close(jobs)
+	total := 0
+	for range xs {
+		r := <-results
+		if r < 0 {
+			return -1
+		}
+		total += r
+	}
+	return total
 }

@@ -108,3 +108,48 @@ func workersResults(jobs []string) []int {
 	}
 	return out
 }
+
+// 62: workers drain jobs, which a producer loop fills after they start;
+// the caller then counts their results: a range over Map's Values.
+func workersCounted(xs []string) int {
+	jobs := make(chan string)
+	results := make(chan int, len(xs))
+	for w := 0; w < 4; w++ { // want `fan-out: a pool of 4 worker goroutines draining jobs, joined by counting receives from results; gopar replaces it with a range over par.Map\(par.Slice\(items\), f\).Values\(\) in the receiving loop`
+		go func() {
+			for j := range jobs {
+				results <- work(j)
+			}
+		}()
+	}
+	for _, x := range xs {
+		jobs <- x
+	}
+	close(jobs)
+	total := 0
+	for range xs {
+		total += <-results
+	}
+	return total
+}
+
+// 62b: the same, the receives counted by len, the results kept.
+func workersCountedLen(xs []string) []int {
+	jobs := make(chan string, len(xs))
+	out := make(chan int)
+	for range 8 { // want `fan-out: a pool of 8 worker goroutines draining jobs, joined by counting receives from out`
+		go func() {
+			for j := range jobs {
+				out <- len(j) + work(j)
+			}
+		}()
+	}
+	for _, x := range xs {
+		jobs <- x
+	}
+	close(jobs)
+	var got []int
+	for range len(xs) {
+		got = append(got, <-out)
+	}
+	return got
+}

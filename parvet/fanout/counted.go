@@ -1,0 +1,247 @@
+package fanout
+
+import (
+	"go/ast"
+	"go/token"
+	"go/types"
+	"strings"
+)
+
+// mapping is what the rewrite of a worker pool joined by counted receives
+// needs beside the rewrite's callback: the pool sends one value per item on
+// a channel, and the caller receives one per item in a loop after the
+// producer.
+type mapping struct {
+	result string         // the results' type: the callback's
+	value  string         // what a worker sends per item: the callback returns it
+	loop   *ast.RangeStmt // the caller's loop of counted receives
+	recv   *ast.UnaryExpr // the receive in it
+	name   string         // the variable that takes the receive's place
+}
+
+// countedRewrite returns the rewrite of a fixed pool of workers that drain
+// a channel a loop over a slice fills, each sending one value per item on
+// a second channel, which the caller then receives from once per item:
+//
+//	for r := range par.Map(par.Slice(xs), func(j T) R { return work(j) }).Values() {
+//		total += r
+//	}
+//
+// The values come in the items' order, one schedule of the pool's; a loop
+// that may stop before the last receive (a break, a return) gets no fix.
+func (p *pass) countedRewrite(f *fan) (*rewrite, string) {
+	if f.lit == nil || f.ch == nil {
+		return nil, "the workers are not one function literal draining a channel"
+	}
+	n := p.count(f.loop)
+	if n == nil {
+		return nil, "the workers are not started by a counted loop"
+	}
+	if why := p.spawnsOnly(f); why != "" {
+		return nil, why
+	}
+	rng, send := p.sendPerItem(f)
+	if rng == nil {
+		return nil, "the worker does more than send one value per item it receives"
+	}
+	l, at := f.list, f.at
+	if at+2 >= f.wait {
+		return nil, "the producer does not run between the workers and the receives"
+	}
+	producer, ok := l[at+1].(*ast.RangeStmt)
+	if !ok || !p.isSliceProducer(producer, f.ch) || !p.closes(l[at+2], f.ch) {
+		return nil, "the producer is not one range loop over a slice that sends each item, then closes the channel"
+	}
+	for _, st := range l[at+3 : f.wait] {
+		if p.mentions(st, f.ch) || p.mentions(st, f.sem) || p.mentions(st, p.objOf(producer.X)) {
+			return nil, p.line(st, "the caller uses the channels or the items between the producer and the receives")
+		}
+	}
+	consumer, recv := p.countedLoop(l[f.wait], f.sem, producer.X)
+	if consumer == nil {
+		return nil, p.line(l[f.wait], "the receives are not one per item in a loop over the items that runs to its end")
+	}
+	elem := p.TypesInfo.TypeOf(producer.X).Underlying().(*types.Slice).Elem()
+	if !types.Identical(elem, p.TypesInfo.TypeOf(rng.Key)) {
+		return nil, "the worker's variable has another type than the items"
+	}
+	t, ok := p.typeString(elem)
+	rc, isChan := f.sem.Type().Underlying().(*types.Chan)
+	if !isChan {
+		return nil, "the results are not received from a channel"
+	}
+	res, ok2 := p.typeString(rc.Elem())
+	if !ok || !ok2 {
+		return nil, "the item or result type names a package the file does not import"
+	}
+	var remove []ast.Stmt
+	declared := map[types.Object]bool{}
+	for _, st := range l[:at] {
+		if p.declares(st, f.ch) || p.declares(st, f.sem) {
+			lhs, _ := assignment(st)
+			declared[p.objOf(lhs[0])] = true
+			remove = append(remove, st)
+		}
+	}
+	if !declared[f.ch] || !declared[f.sem] {
+		return nil, "the channels are not declared just for this pool"
+	}
+	remove = append(remove, f.loop, producer, l[at+2])
+	for _, o := range []types.Object{f.ch, f.sem} {
+		if p.usedOutside(o, remove, consumer.Pos(), consumer.End()) {
+			return nil, "a channel is used outside the pool"
+		}
+	}
+	name := p.freeName("r", consumer)
+	if name == "" {
+		return nil, "no name is free for the received value"
+	}
+	return &rewrite{
+		from:     consumer.Pos(),
+		to:       consumer.End(),
+		source:   "par.Slice(" + p.src(producer.X) + ")",
+		params:   p.src(rng.Key) + " " + t,
+		limit:    p.src(n),
+		hasLimit: true,
+		ioish:    p.ioish(rng.Body),
+		remove:   remove,
+		mapped:   &mapping{result: res, value: p.src(send.Value), loop: consumer, recv: recv, name: name},
+	}, ""
+}
+
+// sendPerItem returns the worker's loop over f's channel and its one
+// statement, a send on f.sem that uses no other channel of the pool, or
+// nil.
+func (p *pass) sendPerItem(f *fan) (*ast.RangeStmt, *ast.SendStmt) {
+	if len(f.lit.Body.List) != 1 {
+		return nil, nil
+	}
+	rng, ok := f.lit.Body.List[0].(*ast.RangeStmt)
+	if !ok || rng.Value != nil || rng.Tok != token.DEFINE || rng.Key == nil || p.objOf(rng.X) != f.ch || len(rng.Body.List) != 1 {
+		return nil, nil
+	}
+	send, ok := rng.Body.List[0].(*ast.SendStmt)
+	if !ok || p.objOf(send.Chan) != f.sem || p.mentions(send.Value, f.sem) || p.mentions(send.Value, f.ch) {
+		return nil, nil
+	}
+	return rng, send
+}
+
+// isSliceProducer reports whether pr is for _, x := range xs { ch <- x },
+// xs a slice.
+func (p *pass) isSliceProducer(pr *ast.RangeStmt, ch types.Object) bool {
+	if pr.Value == nil || len(pr.Body.List) != 1 || !pure(pr.X) {
+		return false
+	}
+	send, ok := pr.Body.List[0].(*ast.SendStmt)
+	if !ok || p.objOf(send.Chan) != ch || p.objOf(send.Value) != p.objOf(pr.Value) {
+		return false
+	}
+	_, ok = p.TypesInfo.TypeOf(pr.X).Underlying().(*types.Slice)
+	return ok
+}
+
+// closes reports whether st is close(ch).
+func (p *pass) closes(st ast.Stmt, ch types.Object) bool {
+	es, ok := st.(*ast.ExprStmt)
+	if !ok {
+		return false
+	}
+	call, ok := ast.Unparen(es.X).(*ast.CallExpr)
+	if !ok || len(call.Args) != 1 {
+		return false
+	}
+	id, ok := ast.Unparen(call.Fun).(*ast.Ident)
+	return ok && id.Name == "close" && p.objOf(call.Args[0]) == ch
+}
+
+// countedLoop returns st if it is a loop of one iteration per item of xs
+// (for range xs, or for range len(xs)) whose body receives from results
+// once, outside any function literal, and cannot leave early, with the
+// receive; else nil.
+func (p *pass) countedLoop(st ast.Stmt, results types.Object, xs ast.Expr) (*ast.RangeStmt, *ast.UnaryExpr) {
+	loop, ok := st.(*ast.RangeStmt)
+	if !ok || loop.Key != nil || loop.Value != nil || hasBranch(loop.Body) {
+		return nil, nil
+	}
+	over := ast.Unparen(loop.X)
+	if call, ok := over.(*ast.CallExpr); ok && len(call.Args) == 1 {
+		if id, ok := ast.Unparen(call.Fun).(*ast.Ident); ok && id.Name == "len" {
+			over = ast.Unparen(call.Args[0])
+		}
+	}
+	if p.objOf(over) == nil || p.objOf(over) != p.objOf(xs) {
+		return nil, nil
+	}
+	var recvs []*ast.UnaryExpr
+	ast.Inspect(loop.Body, func(n ast.Node) bool {
+		if _, ok := n.(*ast.FuncLit); ok {
+			return false
+		}
+		if u, ok := n.(*ast.UnaryExpr); ok && u.Op == token.ARROW && p.objOf(u.X) == results {
+			recvs = append(recvs, u)
+		}
+		return true
+	})
+	if len(recvs) != 1 || p.mentionsOther(loop.Body, results, recvs[0]) {
+		return nil, nil
+	}
+	return loop, recvs[0]
+}
+
+// mentionsOther reports whether body uses obj anywhere but in the
+// expression except.
+func (p *pass) mentionsOther(body ast.Node, obj types.Object, except ast.Node) bool {
+	found := false
+	ast.Inspect(body, func(n ast.Node) bool {
+		if n == except {
+			return false
+		}
+		if id, ok := n.(*ast.Ident); ok && p.TypesInfo.ObjectOf(id) == obj {
+			found = true
+		}
+		return !found
+	})
+	return found
+}
+
+// freeName returns base, or base with a number, that means nothing where
+// loop is and that its body does not use; "" if the first ten are taken.
+func (p *pass) freeName(base string, loop *ast.RangeStmt) string {
+	scope := p.Pkg.Scope().Innermost(loop.Pos())
+	for i := range 10 {
+		name := base
+		if i > 0 {
+			name += string(rune('0' + i + 1))
+		}
+		if scope != nil {
+			if _, obj := scope.LookupParent(name, loop.Pos()); obj != nil {
+				continue
+			}
+		}
+		used := false
+		ast.Inspect(loop.Body, func(n ast.Node) bool {
+			if id, ok := n.(*ast.Ident); ok && id.Name == name {
+				used = true
+			}
+			return !used
+		})
+		if !used {
+			return name
+		}
+	}
+	return ""
+}
+
+// text returns the loop that takes the place of the receives: a range over
+// the values that the pool's callback, fn, returns for the items of expr.
+func (m *mapping) text(p *pass, parName, expr, params string) string {
+	body := p.src(m.loop.Body)
+	start := int(m.recv.Pos() - m.loop.Body.Pos())
+	end := int(m.recv.End() - m.loop.Body.Pos())
+	body = body[:start] + m.name + body[end:]
+	var b strings.Builder
+	b.WriteString("for " + m.name + " := range " + parName + ".Map(" + expr + ", func(" + params + ") " + m.result)
+	b.WriteString(" { return " + m.value + " }).Values() " + body)
+	return b.String()
+}
