@@ -92,7 +92,7 @@ func (p *pass) countedRewrite(f *fan) (*rewrite, string) {
 			return nil, "a channel is used outside the pool"
 		}
 	}
-	name := p.freeName("r", consumer)
+	name := p.freeName("r", consumer.Pos(), consumer.Body)
 	if name == "" {
 		return nil, "no name is free for the received value"
 	}
@@ -203,34 +203,6 @@ func (p *pass) mentionsOther(body ast.Node, obj types.Object, except ast.Node) b
 		return !found
 	})
 	return found
-}
-
-// freeName returns base, or base with a number, that means nothing where
-// loop is and that its body does not use; "" if the first ten are taken.
-func (p *pass) freeName(base string, loop *ast.RangeStmt) string {
-	scope := p.Pkg.Scope().Innermost(loop.Pos())
-	for i := range 10 {
-		name := base
-		if i > 0 {
-			name += string(rune('0' + i + 1))
-		}
-		if scope != nil {
-			if _, obj := scope.LookupParent(name, loop.Pos()); obj != nil {
-				continue
-			}
-		}
-		used := false
-		ast.Inspect(loop.Body, func(n ast.Node) bool {
-			if id, ok := n.(*ast.Ident); ok && id.Name == name {
-				used = true
-			}
-			return !used
-		})
-		if !used {
-			return name
-		}
-	}
-	return ""
 }
 
 // text returns the loop that takes the place of the receives: a range over

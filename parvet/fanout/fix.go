@@ -213,19 +213,26 @@ func (p *pass) fixes(f *fan) ([]analysis.SuggestedFix, string) {
 // or base with a number, that means nothing where f's loop is and that f's
 // goroutine does not use; "" if the first ten are all taken.
 func (p *pass) freshName(base string, f *fan) string {
-	scope := p.Pkg.Scope().Innermost(f.loop.Pos())
+	return p.freeName(base, f.loop.Pos(), f.lit.Body)
+}
+
+// freeName returns base, or base with a number, that means nothing at pos
+// and that the code in uses does not use either; "" if the first ten are
+// all taken.
+func (p *pass) freeName(base string, pos token.Pos, uses ast.Node) string {
+	scope := p.Pkg.Scope().Innermost(pos)
 	for i := 0; i < 10; i++ {
 		name := base
 		if i > 0 {
 			name += strconv.Itoa(i + 1)
 		}
 		if scope != nil {
-			if _, obj := scope.LookupParent(name, f.loop.Pos()); obj != nil {
+			if _, obj := scope.LookupParent(name, pos); obj != nil {
 				continue
 			}
 		}
 		used := false
-		ast.Inspect(f.lit.Body, func(n ast.Node) bool {
+		ast.Inspect(uses, func(n ast.Node) bool {
 			if id, ok := n.(*ast.Ident); ok && id.Name == name {
 				used = true
 			}
