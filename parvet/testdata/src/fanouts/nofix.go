@@ -137,7 +137,6 @@ func wgUnmovable(xs []int, n int) {
 	wg.Wait()
 }
 
-
 // 91: workers drain a channel into a slot of their own, indexed by the
 // loop's counter: a callback of par has no counterpart of the counter.
 func workersSlots(p int, items <-chan uint64) uint64 {
