@@ -155,6 +155,9 @@ type fan struct {
 	named    string                        // the name of that function where it is not a literal in place (go worker(), wg.Go(drain))
 	param    map[types.Object]types.Object // a named function's parameters: the caller's variables passed to them
 	args     []ast.Expr                    // the go statement's arguments
+	closure  *ast.FuncLit                  // the literal a local variable holds, where named is that variable
+	closVar  types.Object                  // that variable
+	closDecl ast.Stmt                      // its declaration, where the rewrite moves the literal into the callback (inlineClosure)
 	shape    string                        // "waitgroup", "wg.Go", "errgroup", "semaphore", "weighted", "workers", "counted", "refill"
 	group    types.Object                  // the WaitGroup or errgroup.Group
 	sem      types.Object                  // the semaphore channel, or the channel of the counted receives
@@ -485,6 +488,7 @@ func (p *pass) worker(f *fan, fun ast.Expr, args []ast.Expr) bool {
 			return false
 		}
 		f.body, f.named, f.args = lit.Body, id.Name, args
+		f.closure, f.closVar = lit, o
 		p.params(f, lit.Type, args)
 		return true
 	case *types.Func:

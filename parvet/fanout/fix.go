@@ -62,7 +62,7 @@ func (p *pass) fixes(f *fan) ([]analysis.SuggestedFix, string) {
 		return nil, "the Wait runs in a goroutine of its own, beside the caller"
 	case f.under != nil:
 		return nil, p.line(f.under, "the goroutine starts only under an if")
-	case f.named != "":
+	case f.named != "" && !p.inlineClosure(f):
 		return nil, "the goroutine runs " + f.named + ", a named function, whose body the rewrite would have to move"
 	case f.shape == "counted" && f.ch == nil:
 		return nil, "the caller counts receives from " + f.sem.Name() + ", and may stop before the last"
@@ -614,11 +614,11 @@ func (p *pass) loopRewrite(f *fan) (*rewrite, string) {
 				addInLoop = true
 				continue
 			}
-			if len(call.Args) != 1 || ast.Unparen(call.Args[0]) != f.lit {
+			if len(call.Args) != 1 || !p.isWorker(call.Args[0], f) {
 				return nil, p.more(st)
 			}
 		case *ast.GoStmt:
-			if ast.Unparen(st.Call.Fun) != f.lit {
+			if !p.isWorker(st.Call.Fun, f) {
 				return nil, p.more(st)
 			}
 		default:
@@ -744,6 +744,10 @@ func (p *pass) loopRewrite(f *fan) (*rewrite, string) {
 	}
 	addBefore := false
 	for _, st := range f.list[:f.at] {
+		if st == f.closDecl {
+			r.remove = append(r.remove, st)
+			continue
+		}
 		if !p.setup(st, f) {
 			if p.mentions(st, f.group) || (f.sem != nil && p.mentions(st, f.sem)) {
 				return nil, p.line(st, "the group is used before the loop other than to declare it, Add or SetLimit")
@@ -976,6 +980,8 @@ func (p *pass) workersRewrite(f *fan) (*rewrite, string) {
 			continue
 		}
 		switch {
+		case st == f.closDecl:
+			remove = append(remove, st)
 		case p.declares(st, f.group) || p.declares(st, f.ch):
 			lhs, _ := assignment(st)
 			declared[p.objOf(lhs[0])] = true
@@ -1069,15 +1075,18 @@ func (p *pass) chanRewrite(f *fan) (*rewrite, string) {
 	}
 	// The group: declared for these workers alone.
 	var remove []ast.Stmt
+	declared := false
 	for _, st := range f.list[:f.at] {
 		switch {
-		case p.declares(st, f.group):
+		case st == f.closDecl:
 			remove = append(remove, st)
+		case p.declares(st, f.group):
+			remove, declared = append(remove, st), true
 		case p.mentions(st, f.group):
 			return nil, "the group is used before the workers other than to declare it"
 		}
 	}
-	if len(remove) == 0 {
+	if !declared {
 		return nil, "the group is not declared just for these workers"
 	}
 	if p.usedOutside(f.group, remove, f.list[f.at].Pos(), es.End()) {

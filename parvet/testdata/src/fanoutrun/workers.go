@@ -115,6 +115,27 @@ func longestByCounted(jobs []string) int {
 	return most
 }
 
+// lettersByNamed starts a named closure per job, which adds the job's
+// letters to a total under a lock.
+func lettersByNamed(jobs []string) int {
+	var mu sync.Mutex
+	total := 0
+	var wg sync.WaitGroup
+	add := func(j string) {
+		defer wg.Done()
+		n := len(j)
+		mu.Lock()
+		total += n
+		mu.Unlock()
+	}
+	for _, j := range jobs { // want `fan-out: a goroutine per item with a sync.WaitGroup`
+		wg.Add(1)
+		go add(j)
+	}
+	wg.Wait()
+	return total
+}
+
 // runWorkers drains a channel with a fixed pool of worker goroutines fed
 // by a producer, keeping each result under its job's key. Its output does
 // not depend on timing.
@@ -139,4 +160,5 @@ func runWorkers() {
 	fmt.Println("letters:", total)
 	fmt.Println("vowels times letters:", sumByWorkers(jobs))
 	fmt.Println("most vowels:", longestByCounted(jobs))
+	fmt.Println("letters by a named closure:", lettersByNamed(jobs))
 }

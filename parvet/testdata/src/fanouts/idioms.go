@@ -8,36 +8,6 @@ import (
 	"golang.org/x/sync/semaphore"
 )
 
-// 50: the worker is a closure with a name.
-func workersNamed(jobs chan string, out *sync.Map) {
-	var wg sync.WaitGroup
-	worker := func() {
-		defer wg.Done()
-		for j := range jobs {
-			out.Store(j, work(j))
-		}
-	}
-	for i := 0; i < 4; i++ { // want `fan-out: a pool of 4 worker goroutines draining a channel; .*; no fix: the goroutine runs worker, a named function`
-		wg.Add(1)
-		go worker()
-	}
-	wg.Wait()
-}
-
-// 51: the same, started with wg.Go.
-func workersNamedGo(jobs chan string, out *sync.Map) {
-	var wg sync.WaitGroup
-	worker := func() {
-		for j := range jobs {
-			out.Store(j, work(j))
-		}
-	}
-	for range 4 { // want `fan-out: a pool of 4 worker goroutines draining a channel; gopar replaces it with par.FromChan\(jobs\).Blocking\(4\).ForEach`
-		wg.Go(worker)
-	}
-	wg.Wait()
-}
-
 func drain(jobs <-chan string, out *sync.Map, wg *sync.WaitGroup) {
 	defer wg.Done()
 	for j := range jobs {

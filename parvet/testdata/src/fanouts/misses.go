@@ -144,20 +144,6 @@ func egWaitAsTask(ctx context.Context, items []string) error {
 	return wg.Wait()
 }
 
-// 76: the worker is a closure with a parameter, started per item.
-func wgNamedParam(words []string, out *sync.Map) {
-	var wg sync.WaitGroup
-	store := func(w string) {
-		defer wg.Done()
-		out.Store(w, work(w))
-	}
-	for _, w := range words { // want `fan-out: a goroutine per item with a sync.WaitGroup; .*; no fix: the goroutine runs store, a named function`
-		wg.Add(1)
-		go store(w)
-	}
-	wg.Wait()
-}
-
 // 77: errgroup workers whose endless loop takes work in a select among
 // other statements, and a WaitGroup of the workers waited in a group task.
 func workersSelectLater(ctx context.Context, items []string) error {

@@ -184,3 +184,37 @@ func workersCountedStops(xs []string) int {
 	}
 	return total
 }
+
+// 92: the worker closure is started again after the loop: its declaration
+// must stay, and the rewrite would have to copy its body.
+func workersNamedTwice(jobs chan string, out *sync.Map) {
+	var wg sync.WaitGroup
+	worker := func() {
+		for j := range jobs {
+			out.Store(j, work(j))
+		}
+	}
+	for range 4 { // want `fan-out: a pool of 4 worker goroutines draining a channel; .*; no fix: the goroutine runs worker, a named function`
+		wg.Go(worker)
+	}
+	wg.Wait()
+	worker()
+}
+
+// 93: a declaration between the closure and the loop shadows a name its
+// body uses (the package's work): moved to the loop, the body would call
+// the local one.
+func workersNamedShadowed(jobs chan string, out *sync.Map) int {
+	var wg sync.WaitGroup
+	worker := func() {
+		for j := range jobs {
+			out.Store(j, work(j))
+		}
+	}
+	work := func(s string) int { return len(s) }
+	for range 4 { // want `fan-out: a pool of 4 worker goroutines draining a channel; .*; no fix: the goroutine runs worker, a named function`
+		wg.Go(worker)
+	}
+	wg.Wait()
+	return work("done")
+}
