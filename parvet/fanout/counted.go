@@ -183,26 +183,10 @@ func (p *pass) countedLoop(st ast.Stmt, results types.Object, xs ast.Expr) (*ast
 		}
 		return true
 	})
-	if len(recvs) != 1 || p.mentionsOther(loop.Body, results, recvs[0]) {
+	if len(recvs) != 1 || p.mentionsBut(loop.Body, results, recvs[0]) {
 		return nil, nil
 	}
 	return loop, recvs[0]
-}
-
-// mentionsOther reports whether body uses obj anywhere but in the
-// expression except.
-func (p *pass) mentionsOther(body ast.Node, obj types.Object, except ast.Node) bool {
-	found := false
-	ast.Inspect(body, func(n ast.Node) bool {
-		if n == except {
-			return false
-		}
-		if id, ok := n.(*ast.Ident); ok && p.TypesInfo.ObjectOf(id) == obj {
-			found = true
-		}
-		return !found
-	})
-	return found
 }
 
 // text returns the loop that takes the place of the receives: a range over

@@ -911,30 +911,9 @@ func (p *pass) workersRewrite(f *fan) (*rewrite, string) {
 	// The producer and the close, before or after the workers; the wait.
 	isProducer := func(st ast.Stmt) (*ast.RangeStmt, bool) {
 		pr, ok := st.(*ast.RangeStmt)
-		if !ok || pr.Value == nil || len(pr.Body.List) != 1 || !pure(pr.X) {
-			return nil, false
-		}
-		send, ok := pr.Body.List[0].(*ast.SendStmt)
-		if !ok || p.objOf(send.Chan) != f.ch || p.objOf(send.Value) != p.objOf(pr.Value) {
-			return nil, false
-		}
-		if _, ok := info.TypeOf(pr.X).Underlying().(*types.Slice); !ok {
-			return nil, false
-		}
-		return pr, true
+		return pr, ok && p.isSliceProducer(pr, f.ch)
 	}
-	isClose := func(st ast.Stmt) bool {
-		es, ok := st.(*ast.ExprStmt)
-		if !ok {
-			return false
-		}
-		call, ok := ast.Unparen(es.X).(*ast.CallExpr)
-		if !ok || len(call.Args) != 1 {
-			return false
-		}
-		id, ok := ast.Unparen(call.Fun).(*ast.Ident)
-		return ok && id.Name == "close" && p.objOf(call.Args[0]) == f.ch
-	}
+	isClose := func(st ast.Stmt) bool { return p.closes(st, f.ch) }
 	var producer *ast.RangeStmt
 	var first ast.Stmt
 	l, at := f.list, f.at
@@ -1217,6 +1196,15 @@ func (p *pass) mentions(n ast.Node, obj types.Object) bool {
 
 // mentionsOutside reports whether n uses obj outside the statements skip.
 func (p *pass) mentionsOutside(n ast.Node, obj types.Object, skip []ast.Stmt) bool {
+	nodes := make([]ast.Node, len(skip))
+	for i, st := range skip {
+		nodes[i] = st
+	}
+	return p.mentionsBut(n, obj, nodes...)
+}
+
+// mentionsBut reports whether n uses obj outside the nodes skip.
+func (p *pass) mentionsBut(n ast.Node, obj types.Object, skip ...ast.Node) bool {
 	found := false
 	ast.Inspect(n, func(n ast.Node) bool {
 		for _, s := range skip {
