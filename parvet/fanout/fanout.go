@@ -158,6 +158,7 @@ type fan struct {
 	closure  *ast.FuncLit                  // the literal a local variable holds, where named is that variable
 	closVar  types.Object                  // that variable
 	closDecl ast.Stmt                      // its declaration, where the rewrite moves the literal into the callback (inlineClosure)
+	weighted types.Object                  // a semaphore.Weighted that an errgroup's tasks each take one unit of, its size the limit
 	shape    string                        // "waitgroup", "wg.Go", "errgroup", "semaphore", "weighted", "workers", "counted", "refill"
 	group    types.Object                  // the WaitGroup or errgroup.Group
 	sem      types.Object                  // the semaphore channel, or the channel of the counted receives
@@ -1028,6 +1029,45 @@ func (p *pass) errgroupSetup(f *fan) {
 			}
 		}
 	}
+	if f.limit == nil {
+		p.weightedLimit(f)
+	}
+}
+
+// weightedLimit finds a semaphore.Weighted, made before the loop with
+// semaphore.NewWeighted(n), of which each of the errgroup's tasks acquires
+// one unit: n bounds the tasks at once, as SetLimit(n) would.
+func (p *pass) weightedLimit(f *fan) {
+	var sem types.Object
+	ast.Inspect(f.body, func(n ast.Node) bool {
+		if _, ok := n.(*ast.FuncLit); ok {
+			return false
+		}
+		call, ok := n.(*ast.CallExpr)
+		if !ok || len(call.Args) != 2 {
+			return true
+		}
+		if fn := goparapi.Callee(p.TypesInfo, call); fn != nil && isMethod(fn, "golang.org/x/sync/semaphore", "Weighted", "Acquire") {
+			if tv := p.TypesInfo.Types[call.Args[1]]; tv.Value != nil && tv.Value.String() == "1" {
+				sem = p.outer(f, p.recvObj(call))
+			}
+		}
+		return sem == nil
+	})
+	if sem == nil {
+		return
+	}
+	for _, st := range f.list[:f.at] {
+		lhs, rhs := assignment(st)
+		if len(lhs) != 1 || len(rhs) != 1 || p.objOf(lhs[0]) != sem {
+			continue
+		}
+		if call, ok := ast.Unparen(rhs[0]).(*ast.CallExpr); ok && len(call.Args) == 1 {
+			if fn := goparapi.Callee(p.TypesInfo, call); fn != nil && fn.Pkg() != nil && fn.Pkg().Path() == "golang.org/x/sync/semaphore" && fn.Name() == "NewWeighted" {
+				f.limit, f.weighted = call.Args[0], sem
+			}
+		}
+	}
 }
 
 // report reports f, with fixes where the rewrite is exact.
@@ -1047,6 +1087,9 @@ func (p *pass) report(f *fan) {
 		form = fmt.Sprintf("%s.Blocking(%s).ForEach (at most %s at once) for work that blocks on I/O, or %s.ForEach on the pool for CPU-bound work", src, limit, limit, src)
 	case "errgroup":
 		what = "an errgroup loop"
+		if f.weighted != nil {
+			what = fmt.Sprintf("an errgroup loop whose tasks each take a unit of %s, a semaphore.Weighted", f.weighted.Name())
+		}
 		try := "TryForEach"
 		if f.gctx != nil && f.gctx.Name() != "_" {
 			try = "TryForEachContext"

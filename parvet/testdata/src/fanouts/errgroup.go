@@ -6,6 +6,7 @@ import (
 	"time"
 
 	"golang.org/x/sync/errgroup"
+	"golang.org/x/sync/semaphore"
 )
 
 func check(ctx context.Context, s string) error {
@@ -124,6 +125,23 @@ func egBackoff(parent context.Context, urls []string) error {
 				return ctx.Err()
 			case <-time.After(time.Millisecond):
 			}
+			return check(ctx, u)
+		})
+	}
+	return g.Wait()
+}
+
+// 94: each task takes a unit of a semaphore.Weighted of 4: Blocking(4)
+// carries the bound (the semaphore stays, taken inside the callback).
+func egWeighted(ctx context.Context, urls []string) error {
+	g, ctx := errgroup.WithContext(ctx)
+	sem := semaphore.NewWeighted(4)
+	for _, u := range urls { // want `fan-out: an errgroup loop whose tasks each take a unit of sem, a semaphore.Weighted; gopar replaces it with par.Slice\(urls\).WithContext\(ctx\).Blocking\(4\).TryForEachContext`
+		g.Go(func() error {
+			if err := sem.Acquire(ctx, 1); err != nil {
+				return err
+			}
+			defer sem.Release(1)
 			return check(ctx, u)
 		})
 	}
