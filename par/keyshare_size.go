@@ -31,6 +31,11 @@ const (
 	bigKeys = 1 << 21
 )
 
+// reducedKeys: a run of ReduceByKey in index order keeps its values in a
+// slice beside a map of indexes while it holds at most this many keys, and
+// in a map of values past it (reduced.go).
+const reducedKeys = 1 << 16
+
 // spillMin: a goroutine of CountBySorted writes its counts to disk once
 // they pass its share of the memory budget and not before they hold this
 // many keys, so that a tiny budget makes runs of some size, not a file per

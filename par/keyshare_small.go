@@ -3,7 +3,8 @@
 package par
 
 // Tiny thresholds, so that the tests' keyed operations (par's tests under the
-// gopar_small tag) go through the shared map, its batches and its lock.
+// gopar_small tag) go through the shared map, its batches and its lock, and
+// ReduceByKey's runs through their map of values.
 const (
 	localKeys    = 4
 	localStep    = 1
@@ -13,5 +14,7 @@ const (
 	shardBatch   = 2
 	bigKeys      = 64
 )
+
+const reducedKeys = 4
 
 const spillMin = 64

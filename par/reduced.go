@@ -3,19 +3,15 @@ package par
 // reduced is a run's accumulator of ReduceByKey. While it holds few keys,
 // each key's value is vals[at[k]], so that an item costs one map lookup (a
 // map[K]V costs a lookup and an assignment: K2, 400 keys, runs 1.5x slower
-// so). Past reducedKeys keys it moves into m, a map[K]V: over millions of
-// keys a lookup goes to memory either way, and m is the result as it
-// stands, where at and vals would be copied into a map at the end, the
-// result held twice meanwhile.
+// so). Past reducedKeys keys (keyshare_size.go) it moves into m, a
+// map[K]V: over millions of keys a lookup goes to memory either way, and m
+// is the result as it stands, where at and vals would be copied into a map
+// at the end, the result held twice meanwhile.
 type reduced[K comparable, V any] struct {
 	at   map[K]int
 	vals []V
 	m    map[K]V // non-nil once the accumulator holds its keys here
 }
-
-// reducedKeys is the number of keys past which a run's reduced moves into
-// a map of values.
-const reducedKeys = 1 << 16
 
 // foldReduced folds the pairs that kv gives for xs, which come after the
 // items already folded into r, into r.
