@@ -89,7 +89,7 @@ func GroupBy[T any, K comparable](it Iterator[T], key func(T) K) map[K][]T {
 				m[k] = append(m[k], x)
 			}
 			return m
-		}, mergeGroups[K, T])
+		}, func(a, b map[K][]T) map[K][]T { return joinMaps(a, b, appendGroup[T]) })
 	return m
 }
 
@@ -118,24 +118,8 @@ func GroupByKey[T any, K comparable, V any](it Iterator[T], kv func(T) (K, V)) m
 				m[k] = append(m[k], v)
 			}
 			return m
-		}, mergeGroups[K, V])
+		}, func(a, b map[K][]V) map[K][]V { return joinMaps(a, b, appendGroup[V]) })
 	return m
-}
-
-// mergeGroups joins the groups of b, a later run, onto those of a, keeping
-// a's before b's, and returns the map that holds them: the larger of the
-// two, so that a merge costs the keys of the smaller one.
-func mergeGroups[K comparable, V any](a, b map[K][]V) map[K][]V {
-	if len(b) > len(a) {
-		for k, g := range a {
-			b[k] = append(g, b[k]...)
-		}
-		return b
-	}
-	for k, g := range b {
-		a[k] = append(a[k], g...)
-	}
-	return a
 }
 
 // ReduceByKey returns, for each key of the pairs that kv gives for the
@@ -292,19 +276,6 @@ func CollectMap[T any, K comparable, V any](it Iterator[T], kv func(T) (K, V)) m
 			}
 			return m
 		},
-		func(a, b map[K]V) map[K]V {
-			if len(b) > len(a) {
-				for k, va := range a {
-					if _, ok := b[k]; !ok {
-						b[k] = va
-					}
-				}
-				return b
-			}
-			for k, vb := range b {
-				a[k] = vb
-			}
-			return a
-		})
+		func(a, b map[K]V) map[K]V { return joinMaps(a, b, later[V]) })
 	return m
 }

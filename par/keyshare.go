@@ -381,17 +381,26 @@ func (s *sharedMap[K, V, U]) result() map[K]V {
 	return s.union()
 }
 
-// joinMaps joins the entries of the smaller map into the larger, and
-// returns the larger.
+// joinMaps joins the entries of b, from items that come after a's, with
+// those of a, and returns the map that holds them: the larger of the two,
+// so that a join costs the keys of the smaller one. join takes a key's
+// earlier value first, so that the ordered keyed operations join their
+// runs' maps with it too.
 func joinMaps[K comparable, V any](a, b map[K]V, join func(a, b V) V) map[K]V {
 	if len(b) > len(a) {
-		a, b = b, a
+		for k, v := range a {
+			if w, ok := b[k]; ok {
+				v = join(v, w)
+			}
+			b[k] = v
+		}
+		return b
 	}
 	joinInto(a, b, join)
 	return a
 }
 
-// joinInto joins the entries of src into dst.
+// joinInto joins the entries of src, the later, into dst.
 func joinInto[K comparable, V any](dst, src map[K]V, join func(a, b V) V) {
 	for k, v := range src {
 		if w, ok := dst[k]; ok {
@@ -421,7 +430,7 @@ func shareUnordered[T any, K comparable, V, U any](s pipe.Spec[T], how sharing[K
 func grouping[K comparable, V any]() sharing[K, []V, V] {
 	return sharing[K, []V, V]{
 		put:  func(m map[K][]V, k K, v V) { m[k] = append(m[k], v) },
-		join: func(a, b []V) []V { return append(a, b...) },
+		join: appendGroup[V],
 	}
 }
 
@@ -442,6 +451,12 @@ func reducing[K comparable, V any](op func(V, V) V) sharing[K, V, V] {
 func collecting[K comparable, V any]() sharing[K, V, V] {
 	return sharing[K, V, V]{
 		put:  func(m map[K]V, k K, v V) { m[k] = v },
-		join: func(_, b V) V { return b },
+		join: later[V],
 	}
 }
+
+// appendGroup joins two groups of a key, a's items before b's.
+func appendGroup[V any](a, b []V) []V { return append(a, b...) }
+
+// later joins two values of a key as CollectMap does: the later one wins.
+func later[V any](_, b V) V { return b }

@@ -54,14 +54,7 @@ func (r *reduced[K, V]) join(b *reduced[K, V], op func(V, V) V) *reduced[K, V] {
 		}
 		return r.absorb(b, op)
 	}
-	left, right := r.result(), b.result()
-	if len(right) > len(left) {
-		joinInto(right, left, func(w, v V) V { return op(v, w) })
-		r.m = right
-	} else {
-		joinInto(left, right, op)
-		r.m = left
-	}
+	r.m = joinMaps(r.result(), b.result(), op)
 	r.at, r.vals = nil, nil
 	return r
 }
