@@ -4,7 +4,6 @@ import (
 	"go/ast"
 	"go/token"
 	"go/types"
-	"strings"
 )
 
 // mapping is what the rewrite of a worker pool joined by counted receives
@@ -196,8 +195,6 @@ func (m *mapping) text(p *pass, parName, expr, params string) string {
 	start := int(m.recv.Pos() - m.loop.Body.Pos())
 	end := int(m.recv.End() - m.loop.Body.Pos())
 	body = body[:start] + m.name + body[end:]
-	var b strings.Builder
-	b.WriteString("for " + m.name + " := range " + parName + ".Map(" + expr + ", func(" + params + ") " + m.result)
-	b.WriteString(" { return " + m.value + " }).Values() " + body)
-	return b.String()
+	return "for " + m.name + " := range " + parName + ".Map(" + expr + ", func(" + params + ") " + m.result +
+		" { return " + m.value + " }).Values() " + body
 }
