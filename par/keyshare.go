@@ -222,15 +222,10 @@ func (a *keyer[K, V, U]) flushShard(i int) {
 		a.toOne()
 		return
 	}
-	sh := &s.shards[i]
-	sh.mu.Lock()
-	n := len(sh.m)
-	for _, e := range a.shards[i] {
-		s.how.put(sh.m, e.k, e.u)
-	}
-	n = len(sh.m) - n
-	sh.mu.Unlock()
-	s.mu.RUnlock()
+	n := func() int {
+		defer s.mu.RUnlock()
+		return locked(&s.shards[i].mu, func() { putAll(s.how, s.shards[i].m, a.shards[i]) }, s.shards[i].m)
+	}()
 	clear(a.shards[i]) // lets go of what the units point to
 	a.shards[i] = a.shards[i][:0]
 	if s.added.Add(int64(n)) > bigKeys {
@@ -260,10 +255,10 @@ func (a *keyer[K, V, U]) flushOne(force bool) {
 	} else if !s.oneMu.TryLock() {
 		return
 	}
-	for _, e := range a.batch {
-		s.how.put(s.one, e.k, e.u)
-	}
-	s.oneMu.Unlock()
+	func() {
+		defer s.oneMu.Unlock()
+		putAll(s.how, s.one, a.batch)
+	}()
 	clear(a.batch)
 	a.batch = a.batch[:0]
 }
@@ -315,9 +310,7 @@ func (s *sharedMap[K, V, U]) add(m map[K]V) {
 	s.mu.RLock()
 	if s.merged.Load() {
 		s.mu.RUnlock()
-		s.oneMu.Lock()
-		joinInto(s.one, m, s.how.join)
-		s.oneMu.Unlock()
+		locked(&s.oneMu, func() { joinInto(s.one, m, s.how.join) }, s.one)
 		return
 	}
 	var by [keyShards]map[K]V
@@ -328,16 +321,14 @@ func (s *sharedMap[K, V, U]) add(m map[K]V) {
 		}
 		by[i][k] = v
 	}
-	added := 0
-	for i, part := range by {
-		sh := &s.shards[i]
-		sh.mu.Lock()
-		before := len(sh.m)
-		joinInto(sh.m, part, s.how.join)
-		added += len(sh.m) - before
-		sh.mu.Unlock()
-	}
-	s.mu.RUnlock()
+	added := func() (added int) {
+		defer s.mu.RUnlock()
+		for i, part := range by {
+			sh := &s.shards[i]
+			added += locked(&sh.mu, func() { joinInto(sh.m, part, s.how.join) }, sh.m)
+		}
+		return added
+	}()
 	if s.added.Add(int64(added)) > bigKeys {
 		s.merge()
 	}
@@ -379,6 +370,25 @@ func (s *sharedMap[K, V, U]) result() map[K]V {
 		return s.one
 	}
 	return s.union()
+}
+
+// locked runs update, which adds to m, holding mu, and returns the keys it
+// added. The lock goes on a panic or Goexit too: update may call the
+// user's op (ReduceByKey's), and the operation's other goroutines, which go
+// on until they see the failure, must not wait for the lock for ever.
+func locked[K comparable, V any](mu *sync.Mutex, update func(), m map[K]V) int {
+	mu.Lock()
+	defer mu.Unlock()
+	n := len(m)
+	update()
+	return len(m) - n
+}
+
+// putAll puts the items of batch into m.
+func putAll[K comparable, V, U any](how sharing[K, V, U], m map[K]V, batch []sent[K, U]) {
+	for _, e := range batch {
+		how.put(m, e.k, e.u)
+	}
 }
 
 // joinMaps joins the entries of b, from items that come after a's, with

@@ -2,10 +2,12 @@ package par_test
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"maps"
 	goruntime "runtime"
 	"slices"
+	"sync/atomic"
 	"testing"
 
 	"github.com/gopar-dev/gopar/internal/race"
@@ -149,5 +151,40 @@ func TestCountHoldsOneMap(t *testing.T) {
 		if eight > one*5/4 {
 			t.Errorf("%s of %d keys allocated %d MB on 8 workers, %d MB on 1: more than 1.25x", name, keys, eight>>20, one>>20)
 		}
+	}
+}
+
+// TestSharedOpFails: a panic or Goexit in ReduceByKey's op while the
+// goroutines share their maps (op runs under a shard's lock, or the one
+// map's) ends the operation as anywhere else, and the other goroutines,
+// which go on until they see it, do not wait for the lock for ever.
+func TestSharedOpFails(t *testing.T) {
+	n := 800_000 / race.Scale // n/2 keys: past localKeys in the default build too
+	for _, workers := range []int{2, 8} {
+		p := newPool(t, workers)
+		for _, goexit := range []bool{false, true} {
+			var calls atomic.Int64
+			e := endOf(t, func() {
+				par.ReduceByKey(par.Range(0, n).WithPool(p).Unordered(),
+					func(i int) (int, int) { return i % (n / 2), i },
+					func(a, b int) int {
+						if calls.Add(1) == int64(n/4) {
+							if goexit {
+								goruntime.Goexit()
+							}
+							panic(keyedBoom{n / 4})
+						}
+						return a + b
+					})
+			})
+			var pv *par.Panic
+			switch err, _ := e.Panicked.(error); {
+			case goexit && !e.Goexited:
+				t.Errorf("%d workers, Goexit in op: %v, want runtime.Goexit", workers, e)
+			case !goexit && (!errors.As(err, &pv) || pv.Value != (keyedBoom{n / 4})):
+				t.Errorf("%d workers, panic in op: %v, want a *par.Panic of keyedBoom{%d}", workers, e, n/4)
+			}
+		}
+		checkWhole(t, p)
 	}
 }
