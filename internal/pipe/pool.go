@@ -6,6 +6,7 @@ package pipe
 import (
 	"sync/atomic"
 
+	"github.com/gopar-dev/gopar/internal/latch"
 	"github.com/gopar-dev/gopar/internal/sched"
 	"github.com/gopar-dev/gopar/partition"
 	"github.com/gopar-dev/gopar/runtime"
@@ -139,7 +140,7 @@ func (o *loop) runOn(pool *runtime.Pool, helpers int) {
 			// The helpers and the caller's wait live in the loop's frame:
 			// the wait runs only this loop's work, never a task that might
 			// block on a lock the caller holds (internal/sched/WAITING.md).
-			sched.Spread(w, &o.frame, helpers, o.participate, o.participate, &o.done)
+			sched.Spread(w, helpers, o.participate, o.participate, &o.done)
 		}
 		waited = true
 	})
@@ -174,8 +175,7 @@ type loop struct {
 	parts *partition.Loop
 	stop  <-chan struct{} // cfg.done(): cancels the loop
 	sizer sizer           // where the caller's inline phase left off: helpers start there
-	done  sched.Latch
-	frame sched.Frame // the loop's region of the fork tree
+	done  latch.Latch
 
 	panicked atomic.Pointer[runtime.Panic]
 

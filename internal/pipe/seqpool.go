@@ -6,6 +6,7 @@ import (
 	"sync/atomic"
 	"time"
 
+	"github.com/gopar-dev/gopar/internal/latch"
 	"github.com/gopar-dev/gopar/internal/sched"
 	"github.com/gopar-dev/gopar/runtime"
 )
@@ -20,8 +21,8 @@ import (
 //
 //   - The caller starts alone, as in the pool driver's inline phase: a seq
 //     that ends within goParallelAfter never wakes a worker. After that it
-//     offers the pool's other workers one helper job each, under the
-//     loop's Frame, so that a wait runs only the loop's work.
+//     offers the pool's other workers one helper job each, in the
+//     loop's Spread region, so that a wait runs only the loop's work.
 //   - Only the caller waits for the seq. A helper (a pool worker) that
 //     finds nothing to take leaves the loop, and its worker goes back to
 //     the pool, where other operations' work or the sleep protocol has it:
@@ -96,8 +97,7 @@ type poolSeq struct {
 	helpers int             // the helper jobs the caller offers
 	start   time.Duration   // when the loop started, on sinceEpoch's clock
 	offered bool            // the caller has offered the helpers (the caller's)
-	left    sched.Latch     // set by the last participant to leave
-	frame   sched.Frame     // the loop's region of the fork tree
+	left    latch.Latch     // set by the last participant to leave
 
 	work   func(k int, w *runtime.Worker) // runs participant k on w until it leaves
 	wanted func() bool                    // a participant that came now would find a chunk
@@ -133,7 +133,7 @@ func (p *poolSeq) run() {
 		if w == nil {
 			p.work(0, nil) // no worker to offer helpers from: the caller runs every chunk
 		} else {
-			sched.Spread(w, &p.frame, 0, p.help, func(w *runtime.Worker) { p.work(0, w) }, &p.left)
+			sched.Spread(w, 0, p.help, func(w *runtime.Worker) { p.work(0, w) }, &p.left)
 		}
 		waited = true
 	})

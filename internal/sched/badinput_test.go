@@ -11,6 +11,8 @@ import (
 	"sync/atomic"
 	"testing"
 	"time"
+
+	"github.com/gopar-dev/gopar/internal/latch"
 )
 
 // mustRefuse runs f on a goroutine of its own and fails unless f panics,
@@ -83,7 +85,6 @@ func badInput(t *testing.T) map[string][]func() {
 	busy := newPool(t, 2)
 	busyWorkers(t, busy) // nobody takes what is promoted there
 	var nilPool *Pool
-	var nilLatch *Latch
 	inDo := func(f func(w *Worker)) { p.Do(f) }
 	closeCases := []func(){func() { nilPool.Close() }}
 	if curGWorks() { // Close tells that it is called from inside the pool
@@ -123,13 +124,12 @@ func badInput(t *testing.T) map[string][]func() {
 		"Offer":        {func() { inDo(func(w *Worker) { Offer(w, nil) }) }, func() { Offer((*Worker)(nil), nil) }},
 		"Worker.Scope": {func() { inDo(func(w *Worker) { w.Scope(nil) }) }, func() { (*Worker)(nil).Scope(nil) }},
 		"Spread": {
-			func() { inDo(func(w *Worker) { Spread(w, nil, 1, nop, nop, new(Latch)) }) },
-			func() { inDo(func(w *Worker) { Spread(w, new(Frame), 1, nil, nop, new(Latch)) }) },
-			func() { inDo(func(w *Worker) { Spread(w, new(Frame), 1, nop, nil, new(Latch)) }) },
-			func() { inDo(func(w *Worker) { Spread(w, new(Frame), 1, nop, nop, nil) }) },
-			func() { Spread((*Worker)(nil), new(Frame), 1, nop, nil, new(Latch)) },
+			func() { inDo(func(w *Worker) { Spread(w, 1, nil, nop, new(latch.Latch)) }) },
+			func() { inDo(func(w *Worker) { Spread(w, 1, nop, nil, new(latch.Latch)) }) },
+			func() { inDo(func(w *Worker) { Spread(w, 1, nop, nop, nil) }) },
+			func() { Spread((*Worker)(nil), 1, nop, nil, new(latch.Latch)) },
 		},
-		"Wait": {func() { inDo(func(w *Worker) { Wait(w, nil) }) }, func() { Wait((*Worker)(nil), new(Latch)) }},
+		"Wait": {func() { inDo(func(w *Worker) { Wait(w, nil) }) }, func() { Wait((*Worker)(nil), new(latch.Latch)) }},
 		"JoinFunc": {
 			func() { inDo(func(w *Worker) { JoinFunc[int, int](w, nil, 1, 2) }) },
 			func() { JoinFunc[int, int](nil, nil, 1, 2) },
@@ -137,8 +137,6 @@ func badInput(t *testing.T) map[string][]func() {
 		"Scope.Spawn":    {func() { Scope{}.Spawn(func(Scope) {}) }, func() { p.Scope(func(s Scope) { s.Spawn(nil) }) }},
 		"SpawnTask":      {func() { SpawnTask(Scope{}, funcTask(func(Scope) {})) }, func() { p.Scope(func(s Scope) { SpawnTask(s, nil) }) }},
 		"Scope.Worker":   nil, // the zero Scope's is nil
-		"Latch.Set":      {func() { nilLatch.Set() }},
-		"Latch.IsSet":    {func() { nilLatch.IsSet() }},
 		"NewPanic":       nil, // any value
 		"Panic.Error":    {func() { _ = (*Panic)(nil).Error() }},
 		"Panic.Unwrap":   {func() { _ = (*Panic)(nil).Unwrap() }},

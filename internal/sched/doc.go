@@ -6,7 +6,7 @@
 // needs (Pool, Worker, Scope, Stats, Panic, Default, New, JoinFunc), and
 // its package doc says what the pool promises. The rest is exported here
 // for the layers above, internal/pipe and par, only: the plumbing of a parallel loop
-// ([Spread], [Offer], [Inject], [Wait], [Block], [Frame], [Latch]), lazy promotion ([Promote],
+// ([Spread], [Offer], [Inject], [Wait], [Block], and internal/latch's Latch), lazy promotion ([Promote],
 // [Promotion], [JoinLazy], [Hungry]), and the carrying of a panic or Goexit
 // across goroutines ([Catch], [Unwinding], [Record], [Raise], [Stronger],
 // [NewPanic], [CallAfter]). Those that act on a Pool or a Worker are
@@ -50,7 +50,8 @@
 //	sleep.go    idleness: idleState (who looks for work, who is parked), park,
 //	            wake-ups, retiring after idleRetire
 //	spare.go    a worker that parks in a wait lends its slot to a spare
-//	latch.go    the one-shot signal every wait waits on
+//	wait.go     Wait, a wait for a latch (internal/latch: the one-shot
+//	            signal every wait waits on)
 //	scope.go    Scope: spawn any number of tasks, wait for all
 //	panic.go, goexit.go   how a panic or Goexit crosses from the goroutine
 //	            that ran a task to the one that waits for it

@@ -3,11 +3,12 @@ package sched_test
 import (
 	"fmt"
 
+	"github.com/gopar-dev/gopar/internal/latch"
 	"github.com/gopar-dev/gopar/internal/sched"
 )
 
 func ExampleLatch() {
-	var ready sched.Latch
+	var ready latch.Latch
 	var got string
 	sched.Default().Do(func(w *sched.Worker) {
 		sched.Offer(w, func(*sched.Worker) { got = "set"; ready.Set() })

@@ -1,6 +1,10 @@
 package sched
 
-import "sync/atomic"
+import (
+	"sync/atomic"
+
+	"github.com/gopar-dev/gopar/internal/latch"
+)
 
 // The waiting rule: a goroutine that waits runs only work that descends
 // from what it waits for. WAITING.md beside this file states the rule, why
@@ -8,7 +12,7 @@ import "sync/atomic"
 // it costs; waiting.pml is its model.
 
 // frame is a node of the fork tree. Every job is one (the job's own frame),
-// and so are a Scope, a Frame (a parallel loop) and a guest's lease. A job's
+// and so are a Scope, a Spread region (a parallel loop) and a guest's lease. A job's
 // parent is the frame that was running on the worker that forked it: the
 // job, loop, scope or lease whose code called Join, JoinFunc, Offer or Spawn;
 // a task that a Scope's task spawns is the Scope's child (Worker.newTask).
@@ -27,7 +31,7 @@ type frame struct {
 	forked bool
 	// detached marks the frame of a job nobody waits for (Offer, Spawn,
 	// Pool.Go): the runner recycles it. region marks a frame that is no
-	// job (a Scope, a Frame, a lease). Both are written before anything is
+	// job (a Scope, a Spread region, a lease). Both are written before anything is
 	// forked under the frame. A job with neither, a Join's or JoinFunc's b,
 	// that a raw Wait meets in its own frame is a pending b (see
 	// Wait).
@@ -90,15 +94,6 @@ func (f *frame) notPendingUnder(anc *frame) bool {
 	}
 }
 
-// Frame is a region of work that a participant opens with Spread, as a
-// parallel loop does: the jobs forked inside it, and everything they fork,
-// descend from it, and a wait at the Frame runs those and nothing else. The
-// zero value is ready to use; a Frame must not be copied or reused while
-// Spread runs.
-type Frame struct {
-	f frame
-}
-
 // enter makes f the frame running on w, under the current one, and returns
 // what leave needs to restore the current one.
 func (w *Worker) enter(f *frame) region {
@@ -154,7 +149,9 @@ func (w *Worker) unseal(mark int) {
 }
 
 // Spread runs a parallel region: it offers help to the pool n times, calls
-// self, and returns once done is set, all inside fr. While it waits it runs
+// self, and returns once done is set, all inside a frame of its own, as a
+// parallel loop does: the jobs forked inside it, and everything they fork,
+// descend from that frame. While it waits it runs
 // only work that descends from fr (help's calls, and what they fork), never
 // other work of the pool: a lock held by the caller cannot be taken by
 // anything the wait runs unless the sequential program would take it there
@@ -169,16 +166,20 @@ func (w *Worker) unseal(mark int) {
 // (SLEEP.md, "Waking from a goroutine that goes on running").
 //
 // On a nil Worker, Spread calls self and returns; done must then be set by
-// self. A nil Frame, function or Latch panics.
-func Spread(w *Worker, fr *Frame, n int, help, self func(*Worker), done *Latch) {
-	if fr == nil || help == nil || self == nil || done == nil {
-		refuseSpread(fr, done)
+// self. A nil function or Latch panics.
+//
+// The frame lives on the heap: a helper that a thief took may still run,
+// with the frame in its chain, after the region has ended.
+func Spread(w *Worker, n int, help, self func(*Worker), done *latch.Latch) {
+	if help == nil || self == nil || done == nil {
+		refuseSpread(done)
 	}
 	if w == nil {
 		self(nil)
 		return
 	}
-	r := w.enter(&fr.f)
+	fr := new(frame)
+	r := w.enter(fr)
 	defer w.leave(r)
 	wakes := n > 0 && w.pool.idle.anyToWake()
 	for range n {
@@ -190,8 +191,8 @@ func Spread(w *Worker, fr *Frame, n int, help, self func(*Worker), done *Latch) 
 		yield()
 	}
 	self(w)
-	w.waitUnder(done, &fr.f)
-	w.dropHelpers(&fr.f)
+	w.waitUnder(done, fr)
+	w.dropHelpers(fr)
 }
 
 // dropHelpers removes from w's deque the help that the Spread region f
@@ -223,12 +224,9 @@ func (w *Worker) dropHelpers(f *frame) {
 	}
 }
 
-// refuseSpread refuses a Spread given a nil Frame, function or Latch.
-func refuseSpread(fr *Frame, done *Latch) {
-	switch {
-	case fr == nil:
-		refuse("Spread", "was given a nil *Frame; pass a new Frame per region")
-	case done == nil:
+// refuseSpread refuses a Spread given a nil function or Latch.
+func refuseSpread(done *latch.Latch) {
+	if done == nil {
 		refuse("Spread", "was given a nil *Latch; pass the latch that ends the region")
 	}
 	refuse("Spread", nilFunc)

@@ -3,6 +3,8 @@ package sched
 import (
 	"sync/atomic"
 	"testing"
+
+	"github.com/gopar-dev/gopar/internal/latch"
 )
 
 // TestSpreadTakesBackUnstolenHelpers: help that nobody took by the time the
@@ -17,9 +19,8 @@ func TestSpreadTakesBackUnstolenHelpers(t *testing.T) {
 	p.Do(func(w *Worker) {
 		for round := range 3 {
 			before := w.deque.Len()
-			var fr Frame
-			var done Latch
-			Spread(w, &fr, 4, func(*Worker) { helped.Add(1) }, func(w *Worker) {
+			var done latch.Latch
+			Spread(w, 4, func(*Worker) { helped.Add(1) }, func(w *Worker) {
 				if round == 2 {
 					Offer(w, func(*Worker) { offered.Add(1) })
 				}

@@ -6,6 +6,7 @@ import (
 	"strconv"
 
 	"github.com/gopar-dev/gopar/internal/labels"
+	"github.com/gopar-dev/gopar/internal/latch"
 )
 
 // job is a unit of work in a deque or the injector.
@@ -23,7 +24,7 @@ type job struct {
 	// task is a Scope task's, which runs in place of fn; fr.scope is its
 	// scope (see Worker.newTask).
 	task     Task
-	done     Latch
+	done     latch.Latch
 	panicked *Panic
 	offered  bool // shared by JoinLazy: counted in idleState.offered until it starts
 	helper   bool // offered by Spread: dropped if still in the deque when the region ends
@@ -87,7 +88,7 @@ func (w *Worker) recycle(j *job) {
 	j.fn, j.fr.scope, j.task, j.panicked = nil, nil, nil, nil
 	j.fr.detached, j.offered, j.helper, j.labels = false, false, false, labels.Set{}
 	if j.done.IsSet() {
-		j.done.reset()
+		j.done.Reset()
 	}
 	w.free = append(w.free, j)
 }

@@ -11,6 +11,7 @@ import (
 
 	"github.com/google/go-cmp/cmp"
 
+	"github.com/gopar-dev/gopar/internal/latch"
 	"github.com/gopar-dev/gopar/internal/race"
 )
 
@@ -188,7 +189,7 @@ func TestOfferRunsEachOnce(t *testing.T) {
 	p := newPool(t, 3)
 	n := 20000 / race.Scale
 	counts := make([]atomic.Int32, n)
-	var done Latch
+	var done latch.Latch
 	var left atomic.Int64
 	left.Store(int64(n))
 	p.Do(func(w *Worker) {

@@ -2,6 +2,7 @@ package sched
 
 import (
 	"github.com/gopar-dev/gopar/internal/labels"
+	"github.com/gopar-dev/gopar/internal/latch"
 	"github.com/gopar-dev/gopar/steal"
 )
 
@@ -108,7 +109,7 @@ func (w *Worker) loop(counted bool) (retired bool) {
 // A waiter that holds a slot of the pool's parallelism (a pool worker, or a
 // spare) lends it to a spare goroutine when it parks, and recalls the spare
 // once l is set (see spare.go).
-func (w *Worker) waitUnder(l *Latch, f *frame) {
+func (w *Worker) waitUnder(l *latch.Latch, f *frame) {
 	w.waitFor(l, func(j *job) bool { return j.fr.under(f) }, false)
 }
 
@@ -116,7 +117,7 @@ func (w *Worker) waitUnder(l *Latch, f *frame) {
 // With deep, a wait whose own deque's bottom job is not one digs below it
 // (popDeep): Wait inside a Join's a has that Join's b on top of the
 // work a offered before the Join.
-func (w *Worker) waitFor(l *Latch, mine func(*job) bool, deep bool) {
+func (w *Worker) waitFor(l *latch.Latch, mine func(*job) bool, deep bool) {
 	var idle spinner
 	var lent *spare
 	defer func() {

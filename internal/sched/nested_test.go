@@ -4,6 +4,8 @@ import (
 	"sync"
 	"testing"
 	"time"
+
+	"github.com/gopar-dev/gopar/internal/latch"
 )
 
 // TestNestedCallsRunOnTheirWorker: Do, Join and Scope called from a task of
@@ -59,7 +61,7 @@ func TestNestedWaitLendsItsSlot(t *testing.T) {
 	if !useCurG.Load() {
 		t.Skip("curG is not implemented here: no goroutine can be told apart (curg.go)")
 	}
-	var l Latch
+	var l latch.Latch
 	var once sync.Once
 	set := func() { once.Do(l.Set) }
 	done := make(chan struct{})

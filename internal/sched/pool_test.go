@@ -14,6 +14,7 @@ import (
 
 	"golang.org/x/sys/unix"
 
+	"github.com/gopar-dev/gopar/internal/latch"
 	"github.com/gopar-dev/gopar/internal/race"
 )
 
@@ -173,7 +174,7 @@ func TestWakeFromParked(t *testing.T) {
 	p := newPool(t, 2)
 	for range 20 {
 		waitParked(t, p)
-		var ran Latch
+		var ran latch.Latch
 		var ranOn sync.Map
 		p.Do(func(w *Worker) {
 			// The caller waits on a latch that only the offered job sets; a
@@ -206,8 +207,7 @@ var forksThatWake = []struct {
 
 // spreadOne is a Spread of one helper running offered, with own as self.
 func spreadOne(p *Pool, offered, own func()) {
-	var fr Frame
-	var done Latch
+	var done latch.Latch
 	var left atomic.Int32
 	left.Store(2)
 	ran := func(f func()) func(*Worker) {
@@ -218,7 +218,7 @@ func spreadOne(p *Pool, offered, own func()) {
 			}
 		}
 	}
-	p.Do(func(w *Worker) { Spread(w, &fr, 1, ran(offered), ran(own), &done) })
+	p.Do(func(w *Worker) { Spread(w, 1, ran(offered), ran(own), &done) })
 }
 
 // TestForksYieldToAWokenWorker: a fork whose offer wakes a parked worker
@@ -272,7 +272,7 @@ func TestTraceRegions(t *testing.T) {
 	}
 	p := newPool(t, 2)
 	p.Do(func(w *Worker) { fib(w, 16) })
-	var l Latch
+	var l latch.Latch
 	p.Go(func(*Worker) { l.Set() })
 	p.Do(func(w *Worker) { Wait(w, &l) })
 	trace.Stop()
@@ -305,7 +305,7 @@ func testNextGuestWaitSkipsLeftWork(t *testing.T, leave func(w *Worker, x func(*
 	p := newPool(t, 1)
 	release := busyWorkers(t, p)
 	var slot *Worker
-	var l Latch
+	var l latch.Latch
 	ranOn := make(chan *Worker, 1)
 	p.Do(func(w *Worker) {
 		slot = w
@@ -314,6 +314,7 @@ func testNextGuestWaitSkipsLeftWork(t *testing.T, leave func(w *Worker, x func(*
 	if len(ranOn) > 0 {
 		t.Fatal("the first guest ran the work it left")
 	}
+	parks := p.Stats().Parks
 	waited := make(chan *Worker)
 	go func() {
 		p.Do(func(w *Worker) {
@@ -325,7 +326,7 @@ func testNextGuestWaitSkipsLeftWork(t *testing.T, leave func(w *Worker, x func(*
 	if w := <-waited; w != slot {
 		t.Fatalf("the second guest leased slot %d, want the first one's, %d", w.Index(), slot.Index())
 	}
-	eventually(t, "the second guest to park or run the first one's offer", func() bool { return l.waiter.Load() != nil || len(ranOn) > 0 })
+	eventually(t, "the second guest to park or run the first one's offer", func() bool { return p.Stats().Parks > parks || len(ranOn) > 0 })
 	release(-1) // the worker takes the offer now, if the wait did not
 	<-waited
 	if w := <-ranOn; w == slot {

@@ -9,6 +9,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/gopar-dev/gopar/internal/latch"
 	"github.com/gopar-dev/gopar/internal/race"
 )
 
@@ -116,7 +117,7 @@ func TestRetireRacesWake(t *testing.T) {
 		rounds := 2000 / race.Scale
 		var ran atomic.Int64
 		for i := range rounds {
-			var done Latch
+			var done latch.Latch
 			p.Go(func(w *Worker) {
 				if got := fib(w, i%8); got != seqFib(i%8) {
 					panic(fmt.Sprintf("fib(%d) = %d", i%8, got))

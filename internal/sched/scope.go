@@ -4,6 +4,7 @@ import (
 	"sync/atomic"
 
 	"github.com/gopar-dev/gopar/internal/labels"
+	"github.com/gopar-dev/gopar/internal/latch"
 )
 
 // Scope is handed to the body of Worker.Scope and to every task spawned in
@@ -25,7 +26,7 @@ type scopeState struct {
 	// wake is set when pending reaches zero, and when a goroutine that
 	// does not own the scope's deque starts a task (see spawnForeign):
 	// the waiter then hands the task to its own deque, and waits again.
-	wake Latch
+	wake latch.Latch
 	// foreign holds, newest first, the tasks started by goroutines that do
 	// not own the Worker of the Scope they called Spawn on. Any goroutine
 	// pushes; the scope's waiter takes the whole list at once.
@@ -125,7 +126,7 @@ func (st *scopeState) wait(w *Worker) {
 		}
 		// Set for foreign tasks. Reset before taking the list: a task
 		// pushed after the take sets wake again, after this reset.
-		st.wake.reset()
+		st.wake.Reset()
 		if st.pending.Load() == 0 {
 			return // the reset may have hidden the last finish's Set
 		}

@@ -5,6 +5,8 @@ import (
 	"time"
 
 	"golang.org/x/sys/cpu"
+
+	"github.com/gopar-dev/gopar/internal/latch"
 )
 
 // A participant's sleep state (Worker.sleep): a main loop's. Only a pool
@@ -234,13 +236,13 @@ func (w *Worker) block() (retire bool) {
 // for new work belongs to a participant that may run any (see frame.go).
 // It registers as l's waiter, looks at l once more, and blocks (SLEEP.md,
 // "Latches").
-func (w *Worker) parkOn(l *Latch) {
-	l.waiter.Store(w)
+func (w *Worker) parkOn(l *latch.Latch) {
+	l.Watch(&w.wake)
 	if !l.IsSet() {
 		w.stats.parks.Add(1)
 		<-w.wake
 	}
-	l.waiter.Store(nil)
+	l.Unwatch()
 }
 
 // shouldStayAwake is park's last look: is there a reason not to block?

@@ -7,6 +7,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/gopar-dev/gopar/internal/latch"
 	"github.com/gopar-dev/gopar/internal/race"
 )
 
@@ -173,7 +174,7 @@ func TestWaitInJoinA(t *testing.T) {
 		}
 		hold := make(chan struct{})
 		occupied(t, p, hold)
-		var l Latch
+		var l latch.Latch
 		var waited, bEarly atomic.Bool
 		done := make(chan struct{})
 		go p.Do(func(w *Worker) {
@@ -215,7 +216,7 @@ func TestWaitInJoinALock(t *testing.T) {
 			t.Fatal(err)
 		}
 		hold := make(chan struct{})
-		var l Latch
+		var l latch.Latch
 		started := make(chan struct{})
 		p.Go(func(*Worker) { close(started); <-hold; l.Set() })
 		<-started

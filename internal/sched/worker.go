@@ -42,7 +42,7 @@ type Worker struct {
 
 	// Owner-only state.
 	// at is the frame running on this worker: the job it executes, or the
-	// Scope, Frame or lease whose code runs. Jobs forked now are its
+	// Scope, Spread region or lease whose code runs. Jobs forked now are its
 	// children. nil only in a pool worker's main loop.
 	at *frame
 	// lease is a guest's frame while it is leased: the root of the work
