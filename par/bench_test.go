@@ -137,7 +137,7 @@ func BenchmarkFewCheap(b *testing.B) {
 // have parked, as a loop does between a server's requests. seq/ is the plain
 // loop. The pause is not timed; the median op is reported beside the mean,
 // which the VM's outliers move. The loop's helper once started 60-100 us
-// late (internal/sched/SLEEP.md, "Waking from a goroutine that goes on
+// late (runtime/SLEEP.md, "Waking from a goroutine that goes on
 // running").
 func BenchmarkLoopAtAnIdlePool(b *testing.B) {
 	benchAtAnIdlePool(b, func(n int) uint64 { return par.ReduceBlocks(par.Range(0, n), seqSum, addU64) })

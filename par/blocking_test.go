@@ -13,7 +13,7 @@ import (
 	"testing"
 	"time"
 
-	"github.com/gopar-dev/gopar/internal/sched"
+	"github.com/gopar-dev/gopar/internal/plumb"
 	"github.com/gopar-dev/gopar/par"
 )
 
@@ -249,7 +249,7 @@ func TestBlockingStops(t *testing.T) {
 		})
 	}, func(err error) bool { return err == stop }, "a cancel")
 
-	p := sched.Catch(func() {
+	p := plumb.Catch(func() {
 		par.Range(0, n).Blocking(limit).ForEach(func(i int) {
 			if i == at {
 				panic("boom")

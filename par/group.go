@@ -1,7 +1,7 @@
 package par
 
 import (
-	"github.com/gopar-dev/gopar/internal/sched"
+	"github.com/gopar-dev/gopar/internal/plumb"
 	"github.com/gopar-dev/gopar/runtime"
 )
 
@@ -42,14 +42,14 @@ func joinAll(p *runtime.Pool, fns []func()) {
 	case 0:
 	case 1:
 		// A *Panic as from any other count of functions.
-		if pv := sched.Catch(fns[0]); pv != nil {
+		if pv := plumb.Catch(fns[0]); pv != nil {
 			panic(pv)
 		}
 	case 2:
-		sched.JoinLazy(p, fns[0], fns[1])
+		plumb.JoinLazy(p, fns[0], fns[1])
 	default:
 		mid := len(fns) / 2
-		sched.JoinLazy(p, func() { joinAll(p, fns[:mid]) }, func() { joinAll(p, fns[mid:]) })
+		plumb.JoinLazy(p, func() { joinAll(p, fns[:mid]) }, func() { joinAll(p, fns[mid:]) })
 	}
 }
 
@@ -117,7 +117,7 @@ func (g *Group) Go(task func(g *Group)) {
 	if task == nil {
 		panic("gopar: Group.Go was given a nil function")
 	}
-	sched.SpawnTask(g.s, &groupTask{task: task})
+	plumb.SpawnTask(g.s, &groupTask{task: task})
 }
 
 // groupTask is a task started with Group.Go, and the Group it receives,

@@ -1,7 +1,7 @@
 package par
 
 import (
-	"github.com/gopar-dev/gopar/internal/sched"
+	"github.com/gopar-dev/gopar/internal/plumb"
 	"github.com/gopar-dev/gopar/runtime"
 )
 
@@ -47,7 +47,7 @@ func Join(a, b func()) {
 	if a == nil || b == nil {
 		panic("gopar: par.Join was given a nil function")
 	}
-	sched.JoinLazy(runtime.Default(), a, b)
+	plumb.JoinLazy(runtime.Default(), a, b)
 }
 
 // JoinFunc returns f(a) and f(b), computed possibly in parallel on the default
@@ -77,7 +77,7 @@ func JoinFunc[A, R any](f func(A) R, a, b A) (ra, rb R) {
 	if f == nil {
 		panic("gopar: par.JoinFunc was given a nil function")
 	}
-	if p := runtime.Default(); sched.Hungry(p) {
+	if p := runtime.Default(); plumb.Hungry(p) {
 		return joinFuncShared(p, f, a, b)
 	}
 	// Inline: one deferred function covers both calls, and does nothing
@@ -90,9 +90,9 @@ func JoinFunc[A, R any](f func(A) R, a, b A) (ra, rb R) {
 		// A panic, or runtime.Goexit (recover gives nil): b still runs,
 		// then a panic goes on, a's if both panicked, and a Goexit goes on
 		// unless b panicked.
-		p := sched.Unwinding(recover())
+		p := plumb.Unwinding(recover())
 		if phase == inA {
-			p = sched.CallAfter(p, func() { f(b) })
+			p = plumb.CallAfter(p, func() { f(b) })
 		}
 		if !p.IsGoexit() {
 			panic(p)
@@ -109,7 +109,7 @@ func JoinFunc[A, R any](f func(A) R, a, b A) (ra, rb R) {
 // function of its own so that the results, which its closures capture, move
 // to the heap only on this path.
 func joinFuncShared[A, R any](p *runtime.Pool, f func(A) R, a, b A) (ra, rb R) {
-	sched.JoinLazy(p, func() { ra = f(a) }, func() { rb = f(b) })
+	plumb.JoinLazy(p, func() { ra = f(a) }, func() { rb = f(b) })
 	return ra, rb
 }
 

@@ -20,7 +20,7 @@ import (
 	"github.com/gopar-dev/gopar/runtime"
 )
 
-// The waiting rule (internal/sched/frame.go; par's package doc, "# Nesting and
+// The waiting rule (runtime/frame.go; par's package doc, "# Nesting and
 // locks"): a program that does not deadlock when every gopar operation runs
 // sequentially on its caller does not deadlock with gopar. Each case below holds a mutex across
 // a waiting form while other tasks of the pool take the same mutex; each

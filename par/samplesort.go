@@ -5,7 +5,7 @@ import (
 	"math/bits"
 	"slices"
 
-	"github.com/gopar-dev/gopar/internal/sched"
+	"github.com/gopar-dev/gopar/internal/plumb"
 	"github.com/gopar-dev/gopar/runtime"
 )
 
@@ -109,7 +109,7 @@ func sampleSort[E any](p *runtime.Pool, xs []E, ops sampleOps[E]) {
 				copy(xs, buf)
 			}
 			if _, ok := v.(*runtime.Panic); !ok {
-				v = sched.NewPanic(v) // a panic in cmp on this goroutine
+				v = plumb.NewPanic(v) // a panic in cmp on this goroutine
 			}
 			panic(v)
 		}

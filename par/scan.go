@@ -6,7 +6,7 @@ import (
 	"sync/atomic"
 	"unsafe"
 
-	"github.com/gopar-dev/gopar/internal/sched"
+	"github.com/gopar-dev/gopar/internal/plumb"
 	"github.com/gopar-dev/gopar/runtime"
 )
 
@@ -148,7 +148,7 @@ func scanWith[T any](pool *runtime.Pool, dst, src []T, identity T, name string, 
 	// (Join wraps those of other goroutines, this those of the caller's).
 	defer func() {
 		if v := recover(); v != nil {
-			panic(sched.NewPanic(v))
+			panic(plumb.NewPanic(v))
 		}
 	}()
 	if n <= scanBlock {

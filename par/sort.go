@@ -4,7 +4,7 @@ import (
 	"cmp"
 	"slices"
 
-	"github.com/gopar-dev/gopar/internal/sched"
+	"github.com/gopar-dev/gopar/internal/plumb"
 	"github.com/gopar-dev/gopar/runtime"
 )
 
@@ -119,7 +119,7 @@ const sortParallelMin = 2 * sortLeafMin
 func sortSmall[E any](xs []E, cmp func(a, b E) int, stable bool) {
 	defer func() {
 		if v := recover(); v != nil {
-			panic(sched.NewPanic(v))
+			panic(plumb.NewPanic(v))
 		}
 	}()
 	if stable {

@@ -5,7 +5,7 @@ import (
 	"errors"
 
 	"github.com/gopar-dev/gopar/internal/pipe"
-	"github.com/gopar-dev/gopar/internal/sched"
+	"github.com/gopar-dev/gopar/internal/plumb"
 )
 
 // ErrGoexit is the cause with which TryForEachContext and TryMapContext
@@ -85,7 +85,7 @@ func tryMapContext[T, U any](s pipe.Spec[T], f func(context.Context, T) (U, erro
 			if !returned {
 				// A panic or a Goexit: the calls still running learn it
 				// at once, not when the loop has ended.
-				p := sched.Unwinding(recover())
+				p := plumb.Unwinding(recover())
 				if p.IsGoexit() {
 					cancel(ErrGoexit)
 					return // the Goexit goes on

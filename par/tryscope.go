@@ -5,7 +5,7 @@ import (
 	"fmt"
 	"sync"
 
-	"github.com/gopar-dev/gopar/internal/sched"
+	"github.com/gopar-dev/gopar/internal/plumb"
 	"github.com/gopar-dev/gopar/runtime"
 )
 
@@ -77,11 +77,11 @@ func TryScope(ctx context.Context, limit int, body func(ctx context.Context, g *
 		if !normal {
 			// body panicked or called runtime.Goexit: the tasks learn it
 			// at once, and the caller waits for the running ones.
-			p := sched.Unwinding(recover())
+			p := plumb.Unwinding(recover())
 			g.fail(p)
 			g.done()
 			g.wait()
-			sched.Raise(sched.Stronger(p, g.panicked))
+			plumb.Raise(plumb.Stronger(p, g.panicked))
 		}
 	}()
 	if err := body(cctx, g); err != nil {
@@ -91,7 +91,7 @@ func TryScope(ctx context.Context, limit int, body func(ctx context.Context, g *
 	normal = true
 	g.done()
 	g.wait()
-	sched.Raise(g.panicked)
+	plumb.Raise(g.panicked)
 	if g.hasFailed || g.left {
 		return context.Cause(cctx)
 	}
@@ -186,7 +186,7 @@ func (g *TryGroup) run(task func(context.Context, *TryGroup) error) {
 		if returned {
 			return
 		}
-		p := sched.Unwinding(recover())
+		p := plumb.Unwinding(recover())
 		g.fail(p)
 		if p.IsGoexit() {
 			g.mu.Lock()
@@ -220,7 +220,7 @@ func (g *TryGroup) fail(p *runtime.Panic) {
 		g.cancel(p)
 	}
 	g.mu.Lock()
-	g.panicked = sched.Stronger(g.panicked, p)
+	g.panicked = plumb.Stronger(g.panicked, p)
 	g.hasFailed = true
 	g.mu.Unlock()
 }

@@ -4,10 +4,8 @@
 // runtime directly to write a recursive parallel algorithm that forks
 // through the worker it runs on.
 //
-// The engine itself is package internal/sched of this module, whose doc
-// tours its parts; the types here are aliases of its types, so the
-// methods of [Pool], [Worker], [Scope] and [Panic] are listed in each
-// type's doc, and documented in full in internal/sched.
+// The package is also the engine of the pool: engine.go tours its parts,
+// for a reader of the code.
 //
 // # Workers, Join and JoinFunc
 //

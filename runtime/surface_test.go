@@ -1,111 +1,111 @@
 package runtime
 
 import (
+	"fmt"
 	"go/ast"
+	"go/doc"
 	"go/parser"
 	"go/token"
 	"path/filepath"
-	"strconv"
+	"slices"
 	"strings"
 	"testing"
-
-	"github.com/gopar-dev/gopar/internal/surface"
 )
 
-// maxSurface is the most exported declarations package runtime may have,
-// counting each method reachable through its types (its aliases of
-// internal/sched's types included): what a pool's user needs, and nothing
-// else.
+// maxSurface is the most exported names package runtime may have, its
+// declarations and the exported methods of its types: what a pool's user
+// needs, and nothing else.
 const maxSurface = 30
 
-// plumbing are the names that only internal/pipe and par use. They live in
-// internal/sched; runtime must export none of them, neither as its own
-// declaration nor as a method reachable through an alias.
-var plumbing = []string{
-	"Unwinding", "Record", "Raise", "CallAfter", "Stronger", "NewPanic", "Catch",
-	"Promote", "Promotion", "Spread", "Frame", "Latch", "JoinLazy", "Hungry",
-	"Offer", "Wait",
+// TestSurface: runtime exports at most maxSurface names, and none of the
+// plumbing, the entry points that internal/plumb hands to internal/pipe and
+// par.
+func TestSurface(t *testing.T) {
+	names := exportedNames(t, ".")
+	for _, e := range checkSurface(names, entryPoints(t, "../internal/plumb"), maxSurface) {
+		t.Error(e)
+	}
+	if !slices.Contains(names, "Pool.Do") || !slices.Contains(names, "Worker.Join") {
+		t.Fatalf("the surface %v lacks Pool.Do or Worker.Join: the parse went wrong", names)
+	}
+	t.Logf("%d exported names: %s", len(names), strings.Join(names, ", "))
 }
 
-// rule is runtime's: maxSurface declarations, none of the plumbing.
-var rule = surface.Rule{Pkg: "runtime", Max: maxSurface, Plumbing: plumbing, Home: "only internal/pipe and par use: it belongs in internal/sched"}
+// TestSurfaceCheckFails: the check reports a plumbing name, whether a
+// function or a method, and a surface over the limit.
+func TestSurfaceCheckFails(t *testing.T) {
+	errs := checkSurface([]string{"New", "Spread", "Promotion.Wait", "Pool.Do"}, []string{"Spread", "Promotion.Wait"}, 3)
+	got := strings.Join(errs, "\n")
+	for _, want := range []string{"exports Spread", "exports Promotion.Wait", "4 names, more than 3"} {
+		if !strings.Contains(got, want) {
+			t.Errorf("checkSurface = %q, want %q reported", got, want)
+		}
+	}
+	if errs := checkSurface([]string{"New", "Pool.Do"}, []string{"Spread"}, 2); len(errs) != 0 {
+		t.Errorf("checkSurface of a surface within its bounds = %q, want none", errs)
+	}
+}
 
-// parse returns the surface.Info of the package in dir.
-func parse(t *testing.T, fset *token.FileSet, dir string) surface.Info {
-	t.Helper()
-	files, err := surface.Parse(fset, dir)
+// checkSurface returns an error for each plumbing name among names, and one
+// if there are more than max.
+func checkSurface(names, plumbing []string, max int) []string {
+	var errs []string
+	for _, n := range names {
+		if slices.Contains(plumbing, n) {
+			errs = append(errs, fmt.Sprintf("runtime exports %s, which only internal/pipe and par use: reach it through internal/plumb", n))
+		}
+	}
+	if len(names) > max {
+		errs = append(errs, fmt.Sprintf("runtime exports %d names, more than %d", len(names), max))
+	}
+	return errs
+}
+
+// exportedNames returns what the package in dir exports, as go doc lists
+// it: its constants, variables, functions and types, and the methods of
+// its types (Type.Method).
+func exportedNames(t *testing.T, dir string) []string {
+	fset := token.NewFileSet()
+	paths, err := filepath.Glob(filepath.Join(dir, "*.go"))
 	if err != nil {
 		t.Fatal(err)
 	}
-	return surface.Inspect(files)
-}
-
-// list is surface.List's declarations, an error for each thing it could
-// not count.
-func list(t *testing.T, facade, engine surface.Info) []string {
-	t.Helper()
-	decls, _, errs := surface.List(facade, engine)
-	for _, e := range errs {
-		t.Error(e)
-	}
-	return decls
-}
-
-// TestSurface: runtime exports at most maxSurface declarations, counting
-// the methods reachable through its types, and none of the plumbing.
-func TestSurface(t *testing.T) {
-	fset := token.NewFileSet()
-	rt := parse(t, fset, ".")
-	sched := parse(t, fset, filepath.Join("..", "internal", "sched"))
-	names := list(t, rt, sched)
-	for _, e := range rule.Check(names, nil) {
-		t.Error(e)
-	}
-	if len(names) < 10 || !contains(names, "Pool.Do") || !contains(names, "Worker.Join") {
-		t.Fatalf("the surface %v lacks Pool.Do or Worker.Join: the parse went wrong", names)
-	}
-	t.Logf("%d exported declarations: %s", len(names), strings.Join(names, ", "))
-}
-
-func contains(xs []string, x string) bool {
-	for _, y := range xs {
-		if y == x {
-			return true
+	var files []*ast.File
+	for _, path := range paths {
+		if strings.HasSuffix(path, "_test.go") {
+			continue
 		}
-	}
-	return false
-}
-
-// TestSurfaceCheckFails: the check counts the methods an alias reaches, and
-// catches a plumbing name there and among the top-level names, and a
-// surface over the limit.
-func TestSurfaceCheckFails(t *testing.T) {
-	parse := func(src string) surface.Info {
-		f, err := parser.ParseFile(token.NewFileSet(), "x.go", src, 0)
+		f, err := parser.ParseFile(fset, path, nil, parser.ParseComments)
 		if err != nil {
 			t.Fatal(err)
 		}
-		return surface.Inspect([]*ast.File{f})
+		files = append(files, f)
 	}
-	rt := parse("package runtime\nimport \"s\"\ntype Worker = s.Worker\nfunc Catch() {}\nconst MaxWorkers = 1\n")
-	sched := parse("package s\ntype Worker struct{}\nfunc (w *Worker) Join() {}\nfunc (w *Worker) Wait() {}\nfunc (w *Worker) index() {}\n")
-	names := list(t, rt, sched)
-	want := []string{"Catch", "MaxWorkers", "Worker", "Worker.Join", "Worker.Wait"}
-	if strings.Join(names, " ") != strings.Join(want, " ") {
-		t.Fatalf("surface = %v, want %v", names, want)
+	p, err := doc.NewFromFiles(fset, files, "github.com/gopar-dev/gopar/runtime")
+	if err != nil {
+		t.Fatal(err)
 	}
-	errs := rule.Check(names, nil)
-	if len(errs) != 2 || !strings.Contains(errs[0]+errs[1], "exports Catch") || !strings.Contains(errs[0]+errs[1], "exports Worker.Wait") {
-		t.Errorf("Check(%v) = %q, want Catch and Worker.Wait reported", names, errs)
+	var names []string
+	values := func(vs []*doc.Value) {
+		for _, v := range vs {
+			names = append(names, v.Names...)
+		}
 	}
-	many := make([]string, maxSurface+1)
-	for i := range many {
-		many[i] = "N" + strconv.Itoa(i)
+	values(p.Consts)
+	values(p.Vars)
+	for _, f := range p.Funcs {
+		names = append(names, f.Name)
 	}
-	if errs := rule.Check(many, nil); len(errs) != 1 || !strings.Contains(errs[0], "more than 30") {
-		t.Errorf("Check of %d names = %q, want one error over the limit", len(many), errs)
+	for _, typ := range p.Types {
+		names = append(names, typ.Name)
+		values(typ.Consts)
+		values(typ.Vars)
+		for _, f := range typ.Funcs {
+			names = append(names, f.Name)
+		}
+		for _, m := range typ.Methods {
+			names = append(names, typ.Name+"."+m.Name)
+		}
 	}
-	if errs := rule.Check(many[:maxSurface], nil); len(errs) != 0 {
-		t.Errorf("Check of %d names = %q, want none", maxSurface, errs)
-	}
+	return names
 }

@@ -409,15 +409,14 @@ func TestResultsPageCheckCatchesHandWriting(t *testing.T) {
 }
 
 // TestGodocQuotesNoFigures checks the doc comments of the user-facing
-// packages (par, runtime, and internal/sched, whose methods runtime's
-// aliases reach) and of their exported names: they link to
+// packages (par and runtime) and of their exported names: they link to
 // docs/benchmarks.md instead of quoting a measured figure. Comments inside
 // functions, and on unexported names, may keep the figure that explains
 // a choice in the code.
 func TestGodocQuotesNoFigures(t *testing.T) {
 	root := repoRoot(t)
 	checked := 0
-	for _, pkg := range []string{"par", "runtime", "internal/sched"} {
+	for _, pkg := range []string{"par", "runtime"} {
 		dir := filepath.Join(root, pkg)
 		fset := token.NewFileSet()
 		pkgs, err := parser.ParseDir(fset, dir, func(fi fs.FileInfo) bool {

@@ -95,14 +95,12 @@ func TestUnknownParNameFails(t *testing.T) {
 	}
 }
 
-// methods returns the exported method names of packages par and runtime
-// (whose types are aliases of internal/sched's, where their methods are
-// declared), and of the beam module's package, whose docs name its methods
-// too.
+// methods returns the exported method names of packages par and runtime,
+// and of the beam module's package, whose docs name its methods too.
 func methods(t *testing.T, root string) map[string]bool {
 	t.Helper()
 	names := map[string]bool{}
-	for _, dir := range []string{"par", "runtime", "internal/sched", "beam"} {
+	for _, dir := range []string{"par", "runtime", "beam"} {
 		fset := token.NewFileSet()
 		pkgs, err := parser.ParseDir(fset, filepath.Join(root, dir), func(fi fs.FileInfo) bool {
 			return !strings.HasSuffix(fi.Name(), "_test.go") && inBuild(filepath.Join(root, dir), fi.Name())
@@ -128,7 +126,7 @@ func methods(t *testing.T, root string) map[string]bool {
 
 // TestDocsNameMethods checks that a method the Markdown files name in a
 // code span that starts with it (`.WithContext(ctx)`, `.Every`) is a method
-// of package par, runtime (internal/sched) or beam.
+// of package par, runtime or beam.
 func TestDocsNameMethods(t *testing.T) {
 	root := repoRoot(t)
 	ms := methods(t, root)
@@ -139,7 +137,7 @@ func TestDocsNameMethods(t *testing.T) {
 			for _, m := range methodName.FindAllStringSubmatch(line, -1) {
 				uses++
 				if !ms[m[1]] {
-					t.Errorf("%s:%d: `.%s`: packages par, runtime (internal/sched) and beam have no such method", rel, n, m[1])
+					t.Errorf("%s:%d: `.%s`: packages par, runtime and beam have no such method", rel, n, m[1])
 				}
 			}
 		}

@@ -140,7 +140,7 @@ func TestDiaryWordCheckCatchesIt(t *testing.T) {
 // Markdown link, [x.md](x.md), counts by its target), and may name more
 // sections after it, each after "and" or a comma. The quoted text names a
 // section: a heading of that file, or the lead-in of one of its paragraphs
-// or list items (the bold "Latches." of internal/sched/SLEEP.md), whole or
+// or list items (the bold "Latches." of runtime/SLEEP.md), whole or
 // up to a word's end.
 var (
 	citation  = regexp.MustCompile(`([\w./-]*\w\.md)\)?[,\s]*\(?\s*"([^"]+)"((?:\s*(?:,|and)\s*"[^"]+")*)`)
@@ -266,7 +266,7 @@ func names(section, h string) bool {
 
 // resolve finds the Markdown file a citation names: beside the citing file,
 // from the root, or, for a bare name, the one file of that name in the
-// project (internal/sched/*.md are cited as SLEEP.md and the like from
+// project (runtime/*.md are cited as SLEEP.md and the like from
 // elsewhere).
 func resolve(root, from, file string, all []string) (string, bool) {
 	for _, p := range []string{filepath.Join(root, filepath.Dir(from), file), filepath.Join(root, file)} {
@@ -368,7 +368,7 @@ func TestCitationCheckCatchesDeadCitations(t *testing.T) {
 		}
 	}
 	write("docs/notes.md", "# Notes\n\n## Lazy promotion: the board\n\n## `Sum` of floats\n\nSee notes.md, \"Gone\", and\n[notes.md](notes.md), \"Notes\".\n\n```\ndocs/notes.md, \"Fenced\"\n```\n")
-	write("internal/sched/SLEEP.md", "# Sleep\n\n**Latches.** The setter stores set.\n\n- `Spares` are lent.\n")
+	write("runtime/SLEEP.md", "# Sleep\n\n**Latches.** The setter stores set.\n\n- `Spares` are lent.\n")
 	write("a/a.go", `package a
 
 // f is cited (docs/notes.md, "Lazy
@@ -382,7 +382,7 @@ func f() string {
 // docs/missing.md, "Anything".
 func g() {}
 `)
-	errs, checked := checkCitations(root, []string{"a/a.go", "docs/notes.md", "internal/sched/SLEEP.md"})
+	errs, checked := checkCitations(root, []string{"a/a.go", "docs/notes.md", "runtime/SLEEP.md"})
 	if checked != 10 {
 		t.Errorf("checked %d citations, want 10:\n%s", checked, strings.Join(errs, "\n"))
 	}

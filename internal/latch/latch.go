@@ -22,7 +22,7 @@ type Latch struct {
 	// waiter is the wake channel of the participant parked (or about to
 	// park) on the latch; Set sends it a token. A wake-up cannot be lost:
 	// Set stores set and then loads waiter, Park stores waiter and then
-	// loads set (Watch; internal/sched/SLEEP.md, "Latches"), so one of the two sees the
+	// loads set (Watch; runtime/SLEEP.md, "Latches"), so one of the two sees the
 	// other's store.
 	waiter atomic.Pointer[chan struct{}]
 }

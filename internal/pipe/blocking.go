@@ -1,6 +1,6 @@
 package pipe
 
-import "github.com/gopar-dev/gopar/internal/sched"
+import "github.com/gopar-dev/gopar/internal/plumb"
 
 // runBlocking is Run for callbacks that may block (Config.Blocking set):
 // file, network or database calls, whose time is spent waiting, not
@@ -28,11 +28,11 @@ func runBlocking(cfg Config, lo, hi int, r Reducer[any]) any {
 	b := &inOrderLoop{r: r, lo: lo, n: uint64(hi) - uint64(lo), limit: cfg.Blocking,
 		take: uint64(max(cfg.MinBlock, 1)), stop: cfg.done(), rec: cfg.rec, task: cfg.task, stats: cfg.stats}
 	b.start()
-	sched.Block(cfg.Pool, b.wg.Wait) // the caller may be a pool worker
+	plumb.Block(cfg.Pool, b.wg.Wait) // the caller may be a pool worker
 	if b.rec != nil {
 		b.rec.merge(b.logs)
 	}
-	sched.Raise(b.panicked.Load())
+	plumb.Raise(b.panicked.Load())
 	if r.Combine == nil {
 		return r.identity()
 	}

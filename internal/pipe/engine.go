@@ -7,7 +7,7 @@ import (
 	"sync"
 	"sync/atomic"
 
-	"github.com/gopar-dev/gopar/internal/sched"
+	"github.com/gopar-dev/gopar/internal/plumb"
 	"github.com/gopar-dev/gopar/runtime"
 )
 
@@ -189,6 +189,6 @@ func unwound(failed *atomic.Pointer[runtime.Panic], v any, returned bool) bool {
 	if v == nil && returned {
 		return false
 	}
-	sched.Record(failed, sched.Unwinding(v))
+	plumb.Record(failed, plumb.Unwinding(v))
 	return true
 }

@@ -5,14 +5,14 @@ import (
 	"sync"
 	"time"
 
-	"github.com/gopar-dev/gopar/internal/sched"
+	"github.com/gopar-dev/gopar/internal/plumb"
 	"github.com/gopar-dev/gopar/runtime"
 )
 
 // stream is the state a producer and its consumer share.
 type stream struct {
 	limit int           // most source items held ahead of the loop body
-	pool  *runtime.Pool // the consumer's waits lend a slot of it (sched.Block)
+	pool  *runtime.Pool // the consumer's waits lend a slot of it (plumb.Block)
 	quit  quitter       // closed by the consumer: produce no more
 	wait  sync.WaitGroup
 
@@ -113,7 +113,7 @@ func (st *stream) next() (streamPart, bool) {
 			return streamPart{}, false
 		}
 		t := st.stats.waiting()
-		sched.Block(st.pool, func() { <-st.ready })
+		plumb.Block(st.pool, func() { <-st.ready })
 		st.stats.consumer(t)
 	}
 }

@@ -9,7 +9,7 @@ import (
 	"time"
 
 	"github.com/gopar-dev/gopar/internal/invariant"
-	"github.com/gopar-dev/gopar/internal/sched"
+	"github.com/gopar-dev/gopar/internal/plumb"
 	"github.com/gopar-dev/gopar/runtime"
 )
 
@@ -131,7 +131,7 @@ func runInline[A any](ph *inlinePhase, r Reducer[A]) (A, bool) {
 }
 
 // restOfLoop is a loop's rest, [lo, hi), while the caller runs its first
-// block: published with sched.Promote, so that a worker that is idle
+// block: published with plumb.Promote, so that a worker that is idle
 // once the block has run for a heartbeat tick runs it as a loop of its own
 // (inline, then parallel) and hands back its result. The first block is
 // the one whose time nothing predicts: it is item 0 (see sizer), and a
@@ -164,7 +164,7 @@ type rest struct {
 // to its publication, not to the func: published again, the func's word
 // starts unmarked, so a worker's take, which needs the ripe mark, cannot
 // take the new publication with a CAS from the old one's word
-// (internal/sched/PROMOTION.md, "Ripe").
+// (runtime/PROMOTION.md, "Ripe").
 var restOfLoops sync.Pool
 
 // release keeps h for the next loop, which overwrites cfg and r. Only a
@@ -193,7 +193,7 @@ func foldFirst[A any](ph *inlinePhase, lo, n int, r Reducer[A], acc A) (A, *rest
 		h.fn = h.run
 	}
 	h.cfg, h.r, h.lo, h.hi = ph.cfg, r, lo+n, hi
-	pr := sched.Promote(ph.pool, h.fn)
+	pr := plumb.Promote(ph.pool, h.fn)
 	if !pr.Published() {
 		h.release()
 		return r.Fold(acc, lo, lo+n), nil
@@ -215,16 +215,16 @@ func foldFirst[A any](ph *inlinePhase, lo, n int, r Reducer[A], acc A) (A, *rest
 // over, and no item of it may still run once it has unwound: the rest is
 // cancelled, and taken back or waited for, before the stronger of the two
 // panics or Goexits goes on.
-func (h *rest) whilePromoted(pr sched.Promotion, fold func()) {
+func (h *rest) whilePromoted(pr plumb.Promotion, fold func()) {
 	returned := false
 	defer func() {
 		if returned {
 			return
 		}
-		p := sched.Unwinding(recover())
+		p := plumb.Unwinding(recover())
 		h.cancel.Store(true)
 		if !pr.Reclaim() {
-			p = sched.Stronger(p, pr.Wait())
+			p = plumb.Stronger(p, pr.Wait())
 		}
 		if !p.IsGoexit() {
 			panic(p)
@@ -236,7 +236,7 @@ func (h *rest) whilePromoted(pr sched.Promotion, fold func()) {
 
 // taken waits for the rest, which a worker took, once the first block has
 // run; answered says whether that block holds the loop's answer.
-func (h *rest) taken(pr sched.Promotion, answered bool) {
+func (h *rest) taken(pr plumb.Promotion, answered bool) {
 	if answered {
 		// The answer is in the first block, and the rest's items, which
 		// come after it, do not count.
@@ -254,7 +254,7 @@ func (h *rest) taken(pr sched.Promotion, answered bool) {
 // join returns the loop's result from the first block's, acc, and the
 // rest's, or passes on the rest's panic or Goexit.
 func (h *restOfLoop[A]) join(acc A) A {
-	sched.Raise(h.panicked)
+	plumb.Raise(h.panicked)
 	if h.decided || h.r.Combine == nil {
 		return acc
 	}

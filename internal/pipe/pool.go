@@ -7,7 +7,7 @@ import (
 	"sync/atomic"
 
 	"github.com/gopar-dev/gopar/internal/latch"
-	"github.com/gopar-dev/gopar/internal/sched"
+	"github.com/gopar-dev/gopar/internal/plumb"
 	"github.com/gopar-dev/gopar/partition"
 	"github.com/gopar-dev/gopar/runtime"
 )
@@ -35,7 +35,7 @@ func runPool[A any](cfg Config, lo, hi int, r Reducer[A]) A {
 	done := cfg.done()
 	defer func() {
 		if v := recover(); v != nil {
-			panic(sched.NewPanic(v))
+			panic(plumb.NewPanic(v))
 		}
 	}()
 
@@ -91,7 +91,7 @@ func runParallel(ph *inlinePhase, r Reducer[any], acc any, few bool) any {
 	}
 	// A panic, or a Goexit on another participant, which ends the
 	// caller's goroutine too.
-	sched.Raise(o.panicked.Load())
+	plumb.Raise(o.panicked.Load())
 	return o.combine()
 }
 
@@ -127,7 +127,7 @@ func (o *loop) runOn(pool *runtime.Pool, helpers int) {
 		defer func() {
 			if !waited {
 				if w != nil {
-					sched.Wait(w, &o.done)
+					plumb.Wait(w, &o.done)
 				}
 				if p := o.panicked.Load(); p != nil && !p.IsGoexit() {
 					panic(p)
@@ -139,8 +139,8 @@ func (o *loop) runOn(pool *runtime.Pool, helpers int) {
 		} else {
 			// The helpers and the caller's wait live in the loop's frame:
 			// the wait runs only this loop's work, never a task that might
-			// block on a lock the caller holds (internal/sched/WAITING.md).
-			sched.Spread(w, helpers, o.participate, o.participate, &o.done)
+			// block on a lock the caller holds (runtime/WAITING.md).
+			plumb.Spread(w, helpers, o.participate, o.participate, &o.done)
 		}
 		waited = true
 	})
@@ -155,7 +155,7 @@ func (o *loop) runOn(pool *runtime.Pool, helpers int) {
 // two such items runs one after the other. With at most fewPerWorker items
 // per worker, item 0 is a large share of a participant's work (a quarter or
 // more), so the loop offers its items to the pool at once, at the cost of a
-// wake-up (a few microseconds, internal/sched/SLEEP.md) where the items turn
+// wake-up (a few microseconds, runtime/SLEEP.md) where the items turn
 // out to be cheap. A loop with more items per worker loses at most a small
 // share to its first item, and keeps the inline phase, which costs nothing
 // when the loop is short. One worker, or one item, has nothing to share.

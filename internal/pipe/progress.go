@@ -5,7 +5,7 @@ import (
 	"sync/atomic"
 	"time"
 
-	"github.com/gopar-dev/gopar/internal/sched"
+	"github.com/gopar-dev/gopar/internal/plumb"
 	"github.com/gopar-dev/gopar/runtime"
 )
 
@@ -38,7 +38,7 @@ func startProgress(report func(done, total int), total int) *progress {
 		returned := false
 		defer func() {
 			if v := recover(); v != nil || !returned {
-				p.panicked = sched.Unwinding(v) // a panic, or runtime.Goexit
+				p.panicked = plumb.Unwinding(v) // a panic, or runtime.Goexit
 			}
 		}()
 		t := time.NewTicker(progressEvery)
@@ -89,7 +89,7 @@ func (p *progress) stop() {
 // call.
 func (p *progress) finish() {
 	p.stop()
-	sched.Raise(p.panicked)
+	plumb.Raise(p.panicked)
 	end := p.total
 	if p.total < 0 {
 		end = p.count()
@@ -104,7 +104,7 @@ func (p *progress) finish() {
 func lastReport(report func(done, total int), done, total int) {
 	defer func() {
 		if v := recover(); v != nil {
-			panic(sched.NewPanic(v))
+			panic(plumb.NewPanic(v))
 		}
 	}()
 	report(done, total)

@@ -5,7 +5,7 @@ import (
 	"sync"
 	"sync/atomic"
 
-	"github.com/gopar-dev/gopar/internal/sched"
+	"github.com/gopar-dev/gopar/internal/plumb"
 	"github.com/gopar-dev/gopar/runtime"
 )
 
@@ -53,7 +53,7 @@ type seqBlocks struct {
 	// reports it while a token is idle. Nil off the pool.
 	idle *atomic.Int32
 	// pool, on the pool, is the one whose slot the caller's waits lend
-	// (sched.Block), where the caller is a worker of it: a loop over a
+	// (plumb.Block), where the caller is a worker of it: a loop over a
 	// seq called from a callback. Nil off the pool.
 	pool *runtime.Pool
 
@@ -140,17 +140,17 @@ func (s *seqBlocks) block(k, take int, ps *partStats) (lo, hi int, ok, more bool
 				return lo, hi, true, false
 			}
 			t := ps.waiting()
-			sched.Block(s.pool, s.cond.Wait)
+			plumb.Block(s.pool, s.cond.Wait)
 			ps.waited(t)
 		case w == chunkEnd || s.waiter:
 			t := ps.waiting()
-			sched.Block(s.pool, s.cond.Wait)
+			plumb.Block(s.pool, s.cond.Wait)
 			ps.waited(t)
 		default: // arrival, and no participant waits for it yet
 			s.waiter = true
 			s.mu.Unlock()
 			t := ps.waiting()
-			sched.Block(s.pool, func() { s.src.wait(n, s.quit.done()) })
+			plumb.Block(s.pool, func() { s.src.wait(n, s.quit.done()) })
 			ps.waited(t)
 			s.mu.Lock()
 			s.waiter = false

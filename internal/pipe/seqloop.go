@@ -4,7 +4,7 @@ import (
 	"context"
 	"math/bits"
 
-	"github.com/gopar-dev/gopar/internal/sched"
+	"github.com/gopar-dev/gopar/internal/plumb"
 )
 
 // The loop over a seq that both sequence drivers run (overSeq; the pool's
@@ -39,7 +39,7 @@ func runBlockingSeq(cfg Config, src batchSource, r Reducer[any]) any {
 	b := &inOrderLoop{r: r, limit: cfg.Blocking, take: uint64(take), stop: cfg.done(), rec: cfg.rec, task: cfg.task, stats: cfg.stats}
 	return b.overSeq(cfg, src, ring, ring, blockingBatches*cfg.Blocking*take, func() {
 		b.start()
-		sched.Block(cfg.Pool, b.wg.Wait) // the caller may be a pool worker
+		plumb.Block(cfg.Pool, b.wg.Wait) // the caller may be a pool worker
 	})
 }
 
@@ -107,7 +107,7 @@ func (b *inOrderLoop) overSeq(cfg Config, src batchSource, ring, reach, least in
 	if b.rec != nil {
 		b.rec.merge(b.logs)
 	}
-	sched.Raise(b.panicked.Load()) // a callback's panic before the seq's
+	plumb.Raise(b.panicked.Load()) // a callback's panic before the seq's
 	t.raise()
 	if ended && exact {
 		r.SeqLen(n)

@@ -7,7 +7,7 @@ import (
 	"time"
 
 	"github.com/gopar-dev/gopar/internal/latch"
-	"github.com/gopar-dev/gopar/internal/sched"
+	"github.com/gopar-dev/gopar/internal/plumb"
 	"github.com/gopar-dev/gopar/runtime"
 )
 
@@ -127,13 +127,13 @@ func (p *poolSeq) run() {
 		waited := false
 		defer func() {
 			if !waited && w != nil {
-				sched.Wait(w, &p.left)
+				plumb.Wait(w, &p.left)
 			}
 		}()
 		if w == nil {
 			p.work(0, nil) // no worker to offer helpers from: the caller runs every chunk
 		} else {
-			sched.Spread(w, 0, p.help, func(w *runtime.Worker) { p.work(0, w) }, &p.left)
+			plumb.Spread(w, 0, p.help, func(w *runtime.Worker) { p.work(0, w) }, &p.left)
 		}
 		waited = true
 	})
@@ -147,10 +147,10 @@ func (p *poolSeq) spread(w *runtime.Worker) {
 	}
 	p.offered = true
 	for range p.helpers {
-		sched.Offer(w, p.help)
+		plumb.Offer(w, p.help)
 	}
 	// Let a woken worker start its helper at once rather than after the
-	// Go scheduler's back-off (internal/sched/SLEEP.md).
+	// Go scheduler's back-off (runtime/SLEEP.md).
 	goruntime.Gosched()
 }
 
@@ -191,7 +191,7 @@ func (p *poolSeq) take() bool {
 // left something for another, if a token is idle.
 func (p *poolSeq) offer(w *runtime.Worker) {
 	if w != nil && p.take() {
-		sched.Offer(w, p.help)
+		plumb.Offer(w, p.help)
 	}
 }
 
@@ -199,7 +199,7 @@ func (p *poolSeq) offer(w *runtime.Worker) {
 // waits for one. It offers a helper through the pool's injector, if a
 // token is idle.
 func (p *poolSeq) arrive() {
-	if p.take() && !sched.Inject(p.pool, p.help) {
+	if p.take() && !plumb.Inject(p.pool, p.help) {
 		p.idle.Add(1)
 	}
 }

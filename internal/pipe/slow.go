@@ -9,7 +9,7 @@ import (
 	"time"
 
 	"github.com/gopar-dev/gopar/internal/labels"
-	"github.com/gopar-dev/gopar/internal/sched"
+	"github.com/gopar-dev/gopar/internal/plumb"
 	"github.com/gopar-dev/gopar/runtime"
 )
 
@@ -26,9 +26,9 @@ type Slow struct {
 // slowWatch is a Slow hook armed for one operation.
 type slowWatch struct {
 	timer *time.Timer
-	pool  *runtime.Pool // the caller's wait for Call lends its slot of it
-	ended chan struct{} // closed once Call has returned or unwound
-	fail  *sched.Panic  // how Call unwound; written before ended is closed
+	pool  *runtime.Pool  // the caller's wait for Call lends its slot of it
+	ended chan struct{}  // closed once Call has returned or unwound
+	fail  *runtime.Panic // how Call unwound; written before ended is closed
 }
 
 // watchSlow arms h for an operation that starts now on the calling
@@ -40,7 +40,7 @@ func watchSlow(h *Slow, pool *runtime.Pool) *slowWatch {
 		returned := false
 		defer func() {
 			if !returned {
-				w.fail = sched.Unwinding(recover())
+				w.fail = plumb.Unwinding(recover())
 			}
 			close(w.ended)
 		}()
@@ -59,9 +59,9 @@ func (w *slowWatch) stop(raise bool) {
 	if w.timer.Stop() {
 		return // Call never started
 	}
-	sched.Block(w.pool, func() { <-w.ended })
+	plumb.Block(w.pool, func() { <-w.ended })
 	if raise {
-		sched.Raise(w.fail)
+		plumb.Raise(w.fail)
 	}
 }
 

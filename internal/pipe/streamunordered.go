@@ -4,7 +4,7 @@ import (
 	stditer "iter"
 	"sync/atomic"
 
-	"github.com/gopar-dev/gopar/internal/sched"
+	"github.com/gopar-dev/gopar/internal/plumb"
 	"github.com/gopar-dev/gopar/runtime"
 )
 
@@ -90,7 +90,7 @@ func unorderedEmit[T any](s *Spec[T], st *stream, parts chan<- unorderedPart[T],
 // stream.next does; false once parts is closed.
 func nextUnordered[T any](st *stream, parts <-chan unorderedPart[T], pool *runtime.Pool) (part unorderedPart[T], ok bool) {
 	t := st.stats.waiting()
-	sched.Block(pool, func() { part, ok = <-parts })
+	plumb.Block(pool, func() { part, ok = <-parts })
 	st.stats.consumer(t)
 	return part, ok
 }

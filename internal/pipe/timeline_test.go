@@ -10,8 +10,8 @@ import (
 	"testing"
 	"time"
 
+	"github.com/gopar-dev/gopar/internal/plumb"
 	"github.com/gopar-dev/gopar/internal/race"
-	"github.com/gopar-dev/gopar/internal/sched"
 	"github.com/gopar-dev/gopar/runtime"
 )
 
@@ -216,7 +216,7 @@ func TestTimelinePanic(t *testing.T) {
 		}
 		return fold(acc, lo, hi)
 	}
-	if p := sched.Catch(func() { Run(Config{Timeline: &tl}, 0, 3000, r) }); p == nil {
+	if p := plumb.Catch(func() { Run(Config{Timeline: &tl}, 0, 3000, r) }); p == nil {
 		t.Fatal("no panic")
 	}
 	for _, l := range tl.Lanes {

@@ -15,7 +15,7 @@ import "time"
 // the race detector), so it is read once per block.
 const (
 	// goParallelAfter: a loop that has run this long on the caller alone is
-	// worth waking workers for (what a wake-up costs: internal/sched/SLEEP.md). A
+	// worth waking workers for (what a wake-up costs: runtime/SLEEP.md). A
 	// loop that finishes sooner never touches the pool: 1,000 cheap items
 	// cost about what a plain loop costs.
 	goParallelAfter = 20 * time.Microsecond

@@ -14,13 +14,10 @@ import (
 	"golang.org/x/tools/go/types/typeutil"
 )
 
-// The import paths of gopar's packages that run callbacks. Package runtime's
-// types are aliases of internal/sched's, so a call of their methods (Pool.Do,
-// Worker.Join, Scope.Spawn) resolves to a method of package sched.
+// The import paths of gopar's packages that run callbacks.
 const (
 	ParPath     = "github.com/gopar-dev/gopar/par"
 	RuntimePath = "github.com/gopar-dev/gopar/runtime"
-	SchedPath   = "github.com/gopar-dev/gopar/internal/sched"
 )
 
 // Kind says how the calls of one callback parameter overlap.
@@ -58,10 +55,9 @@ func IsGopar(pkg *types.Package) bool {
 	return pkg != nil && (pkg.Path() == ParPath || IsRuntime(pkg))
 }
 
-// IsRuntime reports whether pkg is gopar's worker pool: package runtime, or
-// internal/sched, which declares the methods of runtime's types.
+// IsRuntime reports whether pkg is gopar's worker pool, package runtime.
 func IsRuntime(pkg *types.Package) bool {
-	return pkg != nil && (pkg.Path() == RuntimePath || pkg.Path() == SchedPath)
+	return pkg != nil && pkg.Path() == RuntimePath
 }
 
 // Callee returns the function or method that call calls, if it is a static
@@ -92,11 +88,6 @@ func RecvName(fn *types.Func) string {
 // index in the callee's signature) of fn overlap.
 func KindOf(fn *types.Func, param int) Kind {
 	recv, name := RecvName(fn), fn.Name()
-	sig := fn.Type().(*types.Signature)
-	pname := ""
-	if param < sig.Params().Len() {
-		pname = sig.Params().At(param).Name()
-	}
 	switch fn.Pkg().Path() {
 	case ParPath:
 		switch {
@@ -110,21 +101,13 @@ func KindOf(fn *types.Func, param int) Kind {
 			return Spawned
 		}
 		return Many
-	case RuntimePath, SchedPath:
-		// JoinLazy, Promote, Offer and Spread are functions of sched; a
-		// gopar whose runtime declares them as methods is recognised too.
+	case RuntimePath:
 		switch {
 		case name == "JoinFunc":
 			return Many
-		case name == "Spread" && pname == "help":
-			return Many
-		case (recv == "Pool" || recv == "Worker") && (name == "Join" || name == "JoinLazy"),
-			recv == "" && name == "JoinLazy":
+		case (recv == "Pool" || recv == "Worker") && name == "Join":
 			return Sibling
-		case recv == "Pool" && (name == "Go" || name == "Promote"),
-			recv == "Worker" && name == "Offer",
-			recv == "" && (name == "Promote" || name == "Offer"),
-			recv == "Scope" && name == "Spawn":
+		case recv == "Pool" && name == "Go", recv == "Scope" && name == "Spawn":
 			return Spawned
 		}
 	}
