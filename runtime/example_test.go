@@ -103,3 +103,19 @@ func ExampleJoinFunc() {
 	fmt.Println(n)
 	// Output: 65535
 }
+
+func ExamplePanic() {
+	// A panic in a task comes back to the goroutine that waits for it as a
+	// *runtime.Panic, with the task's value and stack.
+	defer func() {
+		r := recover()
+		if p, ok := r.(*runtime.Panic); ok {
+			fmt.Printf("%T: %v\n", p, p.Value)
+		}
+	}()
+	runtime.Default().Join(
+		func(*runtime.Worker) {},
+		func(*runtime.Worker) { panic("task failed") },
+	)
+	// Output: *runtime.Panic: task failed
+}
