@@ -46,10 +46,10 @@ func joinAll(p *runtime.Pool, fns []func()) {
 			panic(pv)
 		}
 	case 2:
-		plumb.JoinLazy(p, fns[0], fns[1])
+		p.JoinLazy(fns[0], fns[1])
 	default:
 		mid := len(fns) / 2
-		plumb.JoinLazy(p, func() { joinAll(p, fns[:mid]) }, func() { joinAll(p, fns[mid:]) })
+		p.JoinLazy(func() { joinAll(p, fns[:mid]) }, func() { joinAll(p, fns[mid:]) })
 	}
 }
 

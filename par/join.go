@@ -47,7 +47,7 @@ func Join(a, b func()) {
 	if a == nil || b == nil {
 		panic("gopar: par.Join was given a nil function")
 	}
-	plumb.JoinLazy(runtime.Default(), a, b)
+	runtime.Default().JoinLazy(a, b)
 }
 
 // JoinFunc returns f(a) and f(b), computed possibly in parallel on the default
@@ -109,7 +109,7 @@ func JoinFunc[A, R any](f func(A) R, a, b A) (ra, rb R) {
 // function of its own so that the results, which its closures capture, move
 // to the heap only on this path.
 func joinFuncShared[A, R any](p *runtime.Pool, f func(A) R, a, b A) (ra, rb R) {
-	plumb.JoinLazy(p, func() { ra = f(a) }, func() { rb = f(b) })
+	p.JoinLazy(func() { ra = f(a) }, func() { rb = f(b) })
 	return ra, rb
 }
 

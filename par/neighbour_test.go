@@ -27,7 +27,7 @@ func busyFor(d time.Duration) {
 // one worker for the two tasks, which then wait for ever (the failure
 // detector fires after 20 s). Called from a task of the pool (nested), the
 // stream's caller, itself a worker, lends its slot while it waits
-// (sched.Block); a plain wait there fails the same way.
+// (plumb.Block); a plain wait there fails the same way.
 func TestIdleStreamHoldsNoWorker(t *testing.T) {
 	pool := poolForWithin(t, idleWorkers)
 	forms := map[string]func(ch chan int, done func()){

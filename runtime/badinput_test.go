@@ -67,8 +67,8 @@ func TestJoinLazyNilPanics(t *testing.T) {
 	p := newPool(t, 2)
 	busyWorkers(t, p)
 	var ran atomic.Int32
-	mustRefuse(t, "JoinLazy was given a nil function", func() { joinLazy(p, func() { ran.Add(1) }, nil) })
-	mustRefuse(t, "JoinLazy was given a nil function", func() { joinLazy(p, nil, func() { ran.Add(1) }) })
+	mustRefuse(t, "Pool.JoinLazy was given a nil function", func() { p.JoinLazy(func() { ran.Add(1) }, nil) })
+	mustRefuse(t, "Pool.JoinLazy was given a nil function", func() { p.JoinLazy(nil, func() { ran.Add(1) }) })
 	if n := ran.Load(); n != 0 {
 		t.Errorf("%d calls ran before the nil function was refused", n)
 	}
@@ -100,7 +100,7 @@ func badInput(t *testing.T) map[string][]func() {
 		"Pool.Do":              {func() { nilPool.Do(nop) }, func() { p.Do(nil) }, func() { closed.Do(nop) }},
 		"Pool.Join":            {func() { nilPool.Join(nop, nop) }, func() { p.Join(nil, nop) }, func() { p.Join(nop, nil) }, func() { closed.Join(nop, nop) }},
 		"Hungry":               {func() { hungry(nilPool) }},
-		"JoinLazy":             {func() { joinLazy(nilPool, func() {}, func() {}) }, func() { joinLazy(p, nil, func() {}) }, func() { joinLazy(p, func() {}, nil) }},
+		"Pool.JoinLazy":        {func() { nilPool.JoinLazy(func() {}, func() {}) }, func() { p.JoinLazy(nil, func() {}) }, func() { p.JoinLazy(func() {}, nil) }},
 		"Pool.Go":              {func() { nilPool.Go(nop) }, func() { p.Go(nil) }, func() { closed.Go(nop) }},
 		"Inject":               {func() { inject(nilPool, nop) }, func() { inject(p, nil) }},
 		"Block":                {func() { block(p, nil) }}, // a nil Pool is the default one

@@ -213,7 +213,7 @@ func BenchmarkPromotionDelay(b *testing.B) {
 		release := busyWorkers(b, p)
 		var started atomic.Bool
 		var freed, bStart time.Time
-		joinLazy(p, func() {
+		p.JoinLazy(func() {
 			freed = time.Now()
 			release(0)
 			for !started.Load() {

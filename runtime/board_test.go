@@ -56,7 +56,7 @@ func TestJoinPromotedWhenAWorkerFreesUp(t *testing.T) {
 		release := busyWorkers(t, p)
 		started := make(chan struct{})
 		ran := false
-		joinLazy(p, func() {
+		p.JoinLazy(func() {
 			release(0)
 			select {
 			case <-started:
@@ -95,7 +95,7 @@ func TestJoinPromotedPanics(t *testing.T) {
 					goexit = true
 				}
 			}()
-			joinLazy(p, func() {
+			p.JoinLazy(func() {
 				release(0)
 				select {
 				case <-started:
@@ -431,7 +431,7 @@ func TestHeartbeatStops(t *testing.T) {
 	}
 	release := busyWorkers(t, p)
 	started := make(chan struct{})
-	joinLazy(p, func() {
+	p.JoinLazy(func() {
 		release(0)
 		<-started
 	}, func() { close(started) })
@@ -459,7 +459,7 @@ func TestOverdueTickRunByWorker(t *testing.T) {
 	release := busyWorkers(t, p)
 	started := make(chan struct{})
 	ran := false
-	joinLazy(p, func() {
+	p.JoinLazy(func() {
 		release(0)
 		deadline := time.Now().Add(10 * time.Second)
 		for !ran && time.Now().Before(deadline) {
@@ -527,7 +527,7 @@ func TestIdleAfterPromotionUsesNoCPU(t *testing.T) {
 	p := newPool(t, 4)
 	release := busyWorkers(t, p)
 	started := make(chan struct{})
-	joinLazy(p, func() {
+	p.JoinLazy(func() {
 		release(0)
 		<-started
 	}, func() { close(started) })
@@ -607,14 +607,14 @@ func TestWaiterRunsWhatBPublishes(t *testing.T) {
 		release := busyWorkers(t, p)
 		bStarted := make(chan struct{})
 		cRan := false
-		joinLazy(p, func() {
+		p.JoinLazy(func() {
 			release(0)
 			<-bStarted
 		}, func() {
 			close(bStarted)
 			cStarted := make(chan struct{})
 			c := func() { close(cStarted) }
-			joinLazy(p, func() {
+			p.JoinLazy(func() {
 				select {
 				case <-cStarted:
 					cRan = true
@@ -646,7 +646,7 @@ func TestWaiterRunsOnlyDescendants(t *testing.T) {
 	releaseF := make(chan struct{})
 	fDone := make(chan struct{})
 	bStarted := make(chan struct{})
-	joinLazy(p, func() {
+	p.JoinLazy(func() {
 		release(0)
 		<-bStarted
 	}, func() {
@@ -657,7 +657,7 @@ func TestWaiterRunsOnlyDescendants(t *testing.T) {
 		published := make(chan struct{})
 		go func() {
 			defer close(fDone)
-			joinLazy(p, func() { close(published); <-releaseF }, f)
+			p.JoinLazy(func() { close(published); <-releaseF }, f)
 		}()
 		<-published
 		deadline := time.Now().Add(10 * time.Second)
@@ -709,7 +709,7 @@ func testWaiterSkipsEntriesBelowItsFunc(t *testing.T, p *Pool) {
 		close(bStarted)
 		cStarted := make(chan struct{})
 		c := func() { cBody(cStarted) }
-		joinLazy(p, func() {
+		p.JoinLazy(func() {
 			select {
 			case <-cStarted:
 			case <-time.After(10 * time.Second):
@@ -865,7 +865,7 @@ func TestHeartbeatIsOneGoroutine(t *testing.T) {
 		ids = ids[:0]
 		mu.Unlock()
 		started := make(chan struct{})
-		joinLazy(p, func() {
+		p.JoinLazy(func() {
 			release(0)
 			<-started
 		}, func() { close(started) })

@@ -27,6 +27,10 @@
 // never taken by work the wait runs unless the sequential program would
 // take it there too (docs/design.md, "Join").
 //
+// Code that forks plain functions, with no *Worker at hand, calls
+// Pool.JoinLazy: while every participant is busy it runs both functions on
+// the calling goroutine, and it enters the pool only when one is idle.
+//
 // # The default pool
 //
 // [Default] is the pool package par uses. It has GOMAXPROCS workers, and

@@ -6,7 +6,7 @@
 // Besides its public API, the package holds the plumbing that only the
 // layers above it, internal/pipe and par, use: the calls of a parallel
 // loop's driver (Spread, Offer, Inject, Wait, Block, and internal/latch's
-// Latch), lazy promotion (Promote, Promotion, JoinLazy, Hungry), and the
+// Latch), lazy promotion (Promote, Promotion, Hungry), and the
 // carrying of a panic or Goexit across goroutines (Catch, Unwinding,
 // Record, Raise, Stronger, NewPanic, CallAfter). They are unexported here
 // (spread, offer, ..., and waitLatch for Wait): link.go hands them to

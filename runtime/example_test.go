@@ -119,3 +119,28 @@ func ExamplePanic() {
 	)
 	// Output: *runtime.Panic: task failed
 }
+
+// sumTree adds up xs, forking with JoinLazy: a recursion over plain
+// functions, which hold no *Worker.
+func sumTree(p *runtime.Pool, xs []int) int {
+	if len(xs) <= 1024 {
+		s := 0
+		for _, x := range xs {
+			s += x
+		}
+		return s
+	}
+	var l, r int
+	m := len(xs) / 2
+	p.JoinLazy(func() { l = sumTree(p, xs[:m]) }, func() { r = sumTree(p, xs[m:]) })
+	return l + r
+}
+
+func ExamplePool_JoinLazy() {
+	xs := make([]int, 1<<20)
+	for i := range xs {
+		xs[i] = i
+	}
+	fmt.Println(sumTree(runtime.Default(), xs))
+	// Output: 549755289600
+}

@@ -96,7 +96,7 @@ func TestGoexitInJoin(t *testing.T) {
 			var w *Worker
 			w.Join(func(*Worker) { a() }, func(*Worker) { b() })
 		},
-		"JoinLazy": func(a, b func()) { joinLazy(p, a, b) },
+		"JoinLazy": func(a, b func()) { p.JoinLazy(a, b) },
 		"JoinFunc": func(a, b func()) {
 			p.Do(func(w *Worker) {
 				JoinFunc(w, func(_ *Worker, f func()) int { f(); return 0 }, a, b)
@@ -207,7 +207,7 @@ func TestPanicNilIsAPanicUnderPanicnil(t *testing.T) {
 		"Join on nil": func() { (*Worker)(nil).Join(panicNil, func(*Worker) {}) },
 		"JoinFunc":    func() { p.Do(func(w *Worker) { JoinFunc(w, func(w *Worker, x int) int { panic(nil) }, 1, 2) }) },
 		"Scope":       func() { p.Do(func(w *Worker) { w.Scope(func(s Scope) { s.Spawn(func(Scope) { panic(nil) }) }) }) },
-		"JoinLazy":    func() { joinLazy(p, func() { panic(nil) }, func() {}) },
+		"JoinLazy":    func() { p.JoinLazy(func() { panic(nil) }, func() {}) },
 		"Catch":       func() { raise(catch(func() { panic(nil) })) },
 	}
 	for name, call := range cases {

@@ -6,7 +6,7 @@ import "github.com/gopar-dev/gopar/internal/invariant"
 // right now (a worker or guest spinning or parked for want of it) that work
 // already shared by JoinLazy will not feed. Forking pays only then; while it
 // reports false, every participant is busy, and work offered for stealing
-// would only be taken back. JoinLazy consults it at every call.
+// would only be taken back. Pool.JoinLazy consults it at every call.
 //
 // It is two atomic loads, a snapshot that may be stale by the time the
 // caller acts on it: use it to decide whether to offer work, never for
@@ -18,34 +18,37 @@ func hungry(p *Pool) bool {
 	return p.idle.unfed()
 }
 
-// joinLazy runs a and b, possibly in parallel, and returns when both are
-// done. It is the fork for code that holds no *Worker (par.Join is built on
-// it):
+// JoinLazy runs a and b, possibly in parallel, and returns when both are
+// done: the fork for code that holds no *Worker, such as a recursion over
+// plain functions (package par's Join is JoinLazy on the default pool). It
+// takes no guest slot and allocates nothing while every participant of p is
+// busy, where Pool.Join enters the pool at every call:
 //
-//   - While the pool is not Hungry, the calling goroutine runs a while b is
-//     on the promotion board (Promote), where a worker that frees up takes
-//     it once it has waited a heartbeat tick; then it takes b back and runs
-//     it, or waits for that worker. A slot in use, or a one-worker pool,
-//     leaves b unpublished. The cost is a few nanoseconds over the two
-//     calls, and no allocation.
-//   - Otherwise it enters the pool as Do does and forks as Worker.Join does:
-//     b is offered for stealing while the caller runs a. If that woke a
-//     parked worker, the caller first yields its processor once, so that
-//     the worker starts b at once (SLEEP.md, "Waking from a goroutine that
-//     goes on running").
+//   - While no participant of p looks for work, the calling goroutine runs
+//     a while b waits on p's promotion board, where a worker that frees up
+//     takes it once it has waited a heartbeat tick; then it takes b back
+//     and runs it, or waits for that worker. The cost is a few nanoseconds
+//     over the two calls.
+//   - Otherwise it enters the pool as Do does and forks as Worker.Join
+//     does: b is offered for stealing while the caller runs a.
 //
-// What it offers is the b of the call that saw an idle participant, which in
-// a recursion is most often a small piece near the leaves; JoinFunc, which
-// has the worker, shares the largest pending piece instead.
+// What it offers is the b of the call that found a participant idle, which
+// in a recursion is most often a small piece near the leaves; JoinFunc,
+// which has the worker, shares the largest pending piece instead.
 //
-// Panics behave as in Join: a panic in a does not skip b; joinLazy
+// Panics behave as in Worker.Join: a panic in a does not skip b; JoinLazy
 // re-panics with a *Panic once both are done, a's if both panicked. On a
 // closed pool, where nobody is idle, it runs both calls inline. A nil a or
 // b panics at once.
-func joinLazy(p *Pool, a, b func()) {
+func (p *Pool) JoinLazy(a, b func()) {
 	if p == nil || a == nil || b == nil {
-		p.refuseDo("JoinLazy", a == nil || b == nil)
+		p.refuseDo("Pool.JoinLazy", a == nil || b == nil)
 	}
+	// While hungry is false, b goes on the board (Promote); a slot in use,
+	// or a one-worker pool, leaves it unpublished. Otherwise the fork is
+	// Worker.Join's on a guest slot; if that woke a parked worker, the
+	// caller first yields its processor once, so that the worker starts b
+	// at once (SLEEP.md, "Waking from a goroutine that goes on running").
 	if !hungry(p) {
 		if pr := promote(p, b); pr.Published() {
 			joinPromoted(pr, a, b)

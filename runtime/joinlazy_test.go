@@ -19,7 +19,7 @@ func lazyTree(p *Pool, lo, hi int, leaf func(i int)) {
 		return
 	}
 	mid := (lo + hi) / 2
-	joinLazy(p, func() { lazyTree(p, lo, mid, leaf) }, func() { lazyTree(p, mid, hi, leaf) })
+	p.JoinLazy(func() { lazyTree(p, lo, mid, leaf) }, func() { lazyTree(p, mid, hi, leaf) })
 }
 
 // TestJoinLazyRunsEachOnce runs many trees at once from goroutines outside
@@ -62,7 +62,7 @@ func TestJoinLazySharesWhenHungry(t *testing.T) {
 		goruntime.Gosched() // the workers go idle moments after New
 	}
 	started := make(chan struct{})
-	joinLazy(p, func() {
+	p.JoinLazy(func() {
 		select {
 		case <-started:
 		case <-time.After(10 * time.Second):
@@ -96,7 +96,7 @@ func TestJoinLazyFreshPool(t *testing.T) {
 		p := newPool(t, 2)
 		started := make(chan struct{})
 		ok := false
-		joinLazy(p, func() { ok = waitForB(started) }, func() { close(started) })
+		p.JoinLazy(func() { ok = waitForB(started) }, func() { close(started) })
 		if !ok {
 			t.Fatal("b did not start within 3 s while a waited for it on a new pool: its workers were not counted idle")
 		}
@@ -113,7 +113,7 @@ func TestJoinPeerSecond(t *testing.T) {
 		p.Go(func(*Worker) {
 			started := make(chan struct{})
 			ok := false
-			joinLazy(p, func() { ok = waitForB(started) }, func() { close(started) })
+			p.JoinLazy(func() { ok = waitForB(started) }, func() { close(started) })
 			res <- ok
 		})
 		if !<-res {
@@ -131,7 +131,7 @@ func TestJoinLazyInlineWhenBusy(t *testing.T) {
 	p.Go(func(*Worker) {
 		before := p.Stats()
 		var order []string
-		joinLazy(p, func() { order = append(order, "a") }, func() { order = append(order, "b") })
+		p.JoinLazy(func() { order = append(order, "a") }, func() { order = append(order, "b") })
 		if got := strings.Join(order, ""); got != "ab" {
 			done <- errors.New("ran " + got + ", want ab")
 			return
@@ -234,7 +234,7 @@ func TestJoinLazyClosedPool(t *testing.T) {
 	// A closed pool has no idle participant left, so nothing is shared
 	// and both calls run inline.
 	var n int
-	joinLazy(p, func() { n++ }, func() { n++ })
+	p.JoinLazy(func() { n++ }, func() { n++ })
 	if n != 2 {
 		t.Fatalf("ran %d calls on a closed pool, want 2", n)
 	}

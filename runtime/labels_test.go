@@ -34,7 +34,7 @@ func TestPromotedFuncWearsPublishersLabels(t *testing.T) {
 	pprof.Do(context.Background(), pprof.Labels("req", "promoted"), func(context.Context) {
 		mine := labels.Current()
 		started := make(chan struct{})
-		joinLazy(p, func() {
+		p.JoinLazy(func() {
 			release(0)
 			select {
 			case <-started:

@@ -10,7 +10,6 @@ func init() {
 	link.Block = block
 	link.Hungry = hungry
 	link.Inject = inject
-	link.JoinLazy = joinLazy
 	link.Offer = offer
 	link.Spread = spread
 	link.Wait = waitLatch

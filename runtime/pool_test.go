@@ -202,7 +202,7 @@ var forksThatWake = []struct {
 	fork func(p *Pool, offered, own func())
 }{
 	{"Spread", spreadOne},
-	{"JoinLazy", func(p *Pool, offered, own func()) { joinLazy(p, own, offered) }},
+	{"JoinLazy", func(p *Pool, offered, own func()) { p.JoinLazy(own, offered) }},
 }
 
 // spreadOne is a Spread of one helper running offered, with own as self.

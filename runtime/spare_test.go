@@ -272,7 +272,7 @@ func TestSpareWhileWaitingForAPromotedB(t *testing.T) {
 		for hungry(p) {
 			goruntime.Gosched() // B leaves its idle count
 		}
-		joinLazy(p, func() {
+		p.JoinLazy(func() {
 			close(gateB) // B frees up, and takes b once it has ripened
 			select {
 			case <-bStarted:

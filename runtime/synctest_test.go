@@ -40,7 +40,7 @@ func TestPoolMadeInABubble(t *testing.T) {
 		var got int
 		p.Do(func(w *Worker) { got = fib(w, 15) })
 		start := time.Now()
-		joinLazy(p, func() { time.Sleep(time.Second) }, func() { time.Sleep(time.Second) })
+		p.JoinLazy(func() { time.Sleep(time.Second) }, func() { time.Sleep(time.Second) })
 		if got != 610 || time.Since(start) != 2*time.Second {
 			t.Errorf("fib(15) = %d; Join of two sleeps of 1s took %v of fake time, want 2s", got, time.Since(start))
 		}

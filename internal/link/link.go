@@ -15,7 +15,7 @@ package link
 // The plumbing, one variable per function of runtime (runtime/link.go lists
 // their types).
 var (
-	Block, Hungry, Inject, JoinLazy, Offer, Spread, Wait, SpawnTask any
+	Block, Hungry, Inject, Offer, Spread, Wait, SpawnTask any
 
 	Promote, Reclaim, WaitPromoted, CheckEnded any
 

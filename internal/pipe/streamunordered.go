@@ -88,7 +88,19 @@ func unorderedEmit[T any](s *Spec[T], st *stream, parts chan<- unorderedPart[T],
 // nextUnordered waits for the next block's items from parts, on
 // StreamUnordered's consumer, lending its slot of pool while it waits as
 // stream.next does; false once parts is closed.
-func nextUnordered[T any](st *stream, parts <-chan unorderedPart[T], pool *runtime.Pool) (part unorderedPart[T], ok bool) {
+func nextUnordered[T any](st *stream, parts <-chan unorderedPart[T], pool *runtime.Pool) (unorderedPart[T], bool) {
+	select {
+	case part, ok := <-parts: // ready: no wait to lend a slot for
+		return part, ok
+	default:
+		return waitUnordered(st, parts, pool)
+	}
+}
+
+// waitUnordered is nextUnordered's wait, out of line so that the results,
+// which its closure captures, move to the heap only when the consumer
+// waits.
+func waitUnordered[T any](st *stream, parts <-chan unorderedPart[T], pool *runtime.Pool) (part unorderedPart[T], ok bool) {
 	t := st.stats.waiting()
 	plumb.Block(pool, func() { part, ok = <-parts })
 	st.stats.consumer(t)

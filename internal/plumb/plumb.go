@@ -27,9 +27,6 @@ var (
 	// Inject runs fn on a worker of p, as a root of the fork tree; false if
 	// p is closed.
 	Inject = link.Inject.(func(p *runtime.Pool, fn func(*runtime.Worker)) bool)
-	// JoinLazy runs a and b, possibly in parallel, from code that holds no
-	// *Worker.
-	JoinLazy = link.JoinLazy.(func(p *runtime.Pool, a, b func()))
 	// Offer pushes fn on w's deque, for any participant to take.
 	Offer = link.Offer.(func(w *runtime.Worker, fn func(*runtime.Worker)))
 	// Spread runs a parallel region: n offers of help, then self, then a

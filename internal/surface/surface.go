@@ -1,10 +1,10 @@
-// Package surface counts what a facade package exports, for the tests that
-// bound the public surface of runtime and iter: each exported declaration,
+// Package surface counts what a facade package exports, for the test that
+// bounds the public surface of iter: each exported declaration,
 // each method reachable through its types (through an alias into the engine
 // package, an embedded type, an interface), and each exported field, and
 // checks them against a limit and a list of plumbing names that only the
-// layers above may use. Its tests are runtime's and iter's
-// TestSurfaceCheckFails, which check it on small sources.
+// layers above may use. Its test is iter's TestSurfaceCheckFails, which
+// checks it on small sources.
 package surface
 
 import (
