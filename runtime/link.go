@@ -13,19 +13,12 @@ func init() {
 	link.Offer = offer
 	link.Spread = spread
 	link.Wait = waitLatch
-	link.SpawnTask = func(s Scope, t interface{ Run(Scope) }) { spawnTask(s, t) }
+	link.SpawnTask = spawnTask
 
-	link.Promote = func(p *Pool, f func()) (slot any, gen uint64) {
-		if pr := promote(p, f); pr.s != nil {
-			return pr.s, pr.gen
-		}
-		return nil, 0
-	}
-	link.Reclaim = func(p *Pool, slot any, gen uint64) bool { return promotionOf(p, slot, gen).Reclaim() }
-	link.WaitPromoted = func(p *Pool, slot any, gen uint64) *Panic { return promotionOf(p, slot, gen).Wait() }
-	link.CheckEnded = func(p *Pool, slot any, gen uint64, caller string) {
-		promotionOf(p, slot, gen).CheckEnded(caller)
-	}
+	link.Promote = promoteSlot
+	link.Reclaim = reclaimSlot
+	link.WaitPromoted = waitSlot
+	link.CheckEnded = checkSlot
 
 	link.NewPanic = newPanic
 	link.Catch = catch
@@ -36,9 +29,36 @@ func init() {
 	link.Record = record
 }
 
-// promotionOf is the Promotion that link.Promote handed out as its slot
-// and generation (a nil slot: the zero Promotion, never published).
+// A promotion travels up as its board slot, in an any, and its generation:
+// internal/plumb's Promotion holds the two beside the pool, and hands them
+// back to the functions below, which make the promotion again. A pointer
+// in an any costs no allocation, so foldFirst's promotion stays free of
+// them.
+
+// promoteSlot is promote, for internal/plumb: a nil slot if nothing was
+// published.
+func promoteSlot(p *Pool, f func()) (slot any, gen uint64) {
+	if pr := promote(p, f); pr.s != nil {
+		return pr.s, pr.gen
+	}
+	return nil, 0
+}
+
+// promotionOf is the promotion that promoteSlot handed out as its slot and
+// generation (a nil slot: the zero promotion, never published).
 func promotionOf(p *Pool, slot any, gen uint64) promotion {
 	s, _ := slot.(*boardSlot)
 	return promotion{p, s, gen}
+}
+
+func reclaimSlot(p *Pool, slot any, gen uint64) bool {
+	return promotionOf(p, slot, gen).Reclaim()
+}
+
+func waitSlot(p *Pool, slot any, gen uint64) *Panic {
+	return promotionOf(p, slot, gen).Wait()
+}
+
+func checkSlot(p *Pool, slot any, gen uint64, caller string) {
+	promotionOf(p, slot, gen).CheckEnded(caller)
 }

@@ -179,8 +179,9 @@ func (s Scope) Spawn(fn func(s Scope)) {
 
 // scopeTask is a task of a Scope, for SpawnTask: Spawn's function, or a value
 // that carries what the task needs, so that spawning it allocates nothing
-// more (par's Group.Go).
-type scopeTask interface {
+// more (par's Group.Go). It is an alias of an interface literal, so that
+// internal/plumb, which cannot name it, asserts spawnTask's type.
+type scopeTask = interface {
 	Run(s Scope)
 }
 
