@@ -158,6 +158,7 @@ type fan struct {
 	closure  *ast.FuncLit                  // the literal a local variable holds, where named is that variable
 	closVar  types.Object                  // that variable
 	closDecl ast.Stmt                      // its declaration, where the rewrite moves the literal into the callback (inlineClosure)
+	fn       *ast.FuncDecl                 // the function of the package the go statement runs, where named is its name
 	weighted types.Object                  // a semaphore.Weighted that an errgroup's tasks each take one unit of, its size the limit
 	shape    string                        // "waitgroup", "wg.Go", "errgroup", "semaphore", "weighted", "workers", "counted", "refill"
 	group    types.Object                  // the WaitGroup or errgroup.Group
@@ -497,7 +498,7 @@ func (p *pass) worker(f *fan, fun ast.Expr, args []ast.Expr) bool {
 		if fd == nil || fd.Recv != nil {
 			return false
 		}
-		f.body, f.named, f.args = fd.Body, id.Name, args
+		f.body, f.named, f.args, f.fn = fd.Body, id.Name, args, fd
 		p.params(f, fd.Type, args)
 		return true
 	}

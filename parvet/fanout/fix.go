@@ -62,7 +62,7 @@ func (p *pass) fixes(f *fan) ([]analysis.SuggestedFix, string) {
 		return nil, "the Wait runs in a goroutine of its own, beside the caller"
 	case f.under != nil:
 		return nil, p.line(f.under, "the goroutine starts only under an if")
-	case f.named != "" && !p.inlineClosure(f):
+	case f.named != "" && !p.inlineClosure(f) && !p.inlineFunc(f):
 		return nil, "the goroutine runs " + f.named + ", a named function, whose body the rewrite would have to move"
 	case f.shape == "counted" && f.ch == nil:
 		return nil, "the caller counts receives from " + f.sem.Name() + ", and may stop before the last"
@@ -890,7 +890,7 @@ func (p *pass) workersRewrite(f *fan) (*rewrite, string) {
 	var strip []ast.Stmt
 	for _, st := range f.lit.Body.List {
 		switch {
-		case f.shape != "wg.Go" && p.isDone(st, f.group):
+		case f.shape != "wg.Go" && p.isDone(st, p.inner(f, f.group)):
 			strip = append(strip, st)
 		case rng == nil:
 			r, ok := st.(*ast.RangeStmt)
@@ -902,7 +902,7 @@ func (p *pass) workersRewrite(f *fan) (*rewrite, string) {
 			return nil, p.line(st, "the worker does more than drain the channel with one range loop")
 		}
 	}
-	if rng == nil || rng.Value != nil || rng.Tok != token.DEFINE || rng.Key == nil || p.objOf(rng.X) != f.ch || hasBranch(rng.Body) {
+	if rng == nil || rng.Value != nil || rng.Tok != token.DEFINE || rng.Key == nil || p.outer(f, p.objOf(rng.X)) != f.ch || hasBranch(rng.Body) {
 		return nil, "the worker's range loop uses its variables in another way, or returns, breaks or continues"
 	}
 	if why := p.spawnsOnly(f); why != "" {
@@ -1015,7 +1015,7 @@ func (p *pass) chanRewrite(f *fan) (*rewrite, string) {
 	var rng *ast.RangeStmt
 	for _, st := range f.lit.Body.List {
 		switch {
-		case f.shape != "wg.Go" && !p.isGroup(f.group) && p.isDone(st, f.group):
+		case f.shape != "wg.Go" && !p.isGroup(f.group) && p.isDone(st, p.inner(f, f.group)):
 		case rng == nil:
 			r, ok := st.(*ast.RangeStmt)
 			if !ok {
@@ -1026,7 +1026,7 @@ func (p *pass) chanRewrite(f *fan) (*rewrite, string) {
 			return nil, p.line(st, "the worker does more than drain the channel with one range loop")
 		}
 	}
-	if rng == nil || rng.Value != nil || rng.Tok != token.DEFINE || rng.Key == nil || p.objOf(rng.X) != f.ch || hasBranch(rng.Body) {
+	if rng == nil || rng.Value != nil || rng.Tok != token.DEFINE || rng.Key == nil || p.outer(f, p.objOf(rng.X)) != f.ch || hasBranch(rng.Body) {
 		return nil, "the worker's range loop uses its variables in another way, or returns, breaks or continues"
 	}
 	if p.isGroup(f.group) {

@@ -136,6 +136,35 @@ func lettersByNamed(jobs []string) int {
 	return total
 }
 
+// addLetters is a worker of lettersByFunc: it drains jobs, adding each
+// job's letters to *total under mu.
+func addLetters(jobs <-chan string, mu *sync.Mutex, total *int, wg *sync.WaitGroup) {
+	defer wg.Done()
+	for j := range jobs {
+		mu.Lock()
+		*total += len(j)
+		mu.Unlock()
+	}
+}
+
+// lettersByFunc drains a channel that a producer loop fills with a pool of
+// workers that run a function of the package.
+func lettersByFunc(words []string) int {
+	jobs := make(chan string)
+	mu, total := new(sync.Mutex), new(int)
+	var wg sync.WaitGroup
+	for i := 0; i < 3; i++ { // want `fan-out: a pool of 3 worker goroutines draining a channel`
+		wg.Add(1)
+		go addLetters(jobs, mu, total, &wg)
+	}
+	for _, w := range words {
+		jobs <- w
+	}
+	close(jobs)
+	wg.Wait()
+	return *total
+}
+
 // runWorkers drains a channel with a fixed pool of worker goroutines fed
 // by a producer, keeping each result under its job's key. Its output does
 // not depend on timing.
@@ -161,4 +190,5 @@ func runWorkers() {
 	fmt.Println("vowels times letters:", sumByWorkers(jobs))
 	fmt.Println("most vowels:", longestByCounted(jobs))
 	fmt.Println("letters by a named closure:", lettersByNamed(jobs))
+	fmt.Println("letters by a function:", lettersByFunc(jobs))
 }

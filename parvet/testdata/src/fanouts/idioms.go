@@ -8,24 +8,6 @@ import (
 	"golang.org/x/sync/semaphore"
 )
 
-func drain(jobs <-chan string, out *sync.Map, wg *sync.WaitGroup) {
-	defer wg.Done()
-	for j := range jobs {
-		out.Store(j, work(j))
-	}
-}
-
-// 52: the worker is a function of the package, given the channel and the
-// group.
-func workersFunc(jobs chan string, n int, out *sync.Map) {
-	var wg sync.WaitGroup
-	for i := 0; i < n; i++ { // want `fan-out: a pool of n worker goroutines draining a channel; .*; no fix: the goroutine runs drain`
-		wg.Add(1)
-		go drain(jobs, out, &wg)
-	}
-	wg.Wait()
-}
-
 // 53: the Wait in a goroutine of its own, which closes the results when all
 // are done.
 func wgCloseResults(words []string) int {

@@ -218,3 +218,27 @@ func workersNamedShadowed(jobs chan string, out *sync.Map) int {
 	wg.Wait()
 	return work("done")
 }
+
+// 52c: the function's parameter has another name than the variable
+// passed to it, so its body's text would mean something else at the loop.
+func workersFuncRenamed(queue chan string, n int, out *sync.Map) {
+	var wg sync.WaitGroup
+	for i := 0; i < n; i++ { // want `fan-out: a pool of n worker goroutines draining a channel; .*; no fix: the goroutine runs drain, a named function`
+		wg.Add(1)
+		go drain(queue, out, &wg)
+	}
+	wg.Wait()
+}
+
+// 52d: a local variable shadows a name the function's body uses from the
+// package (work), so its text would mean something else at the loop.
+func workersFuncShadowed(jobs chan string, out *sync.Map) {
+	work := func(string) int { return 0 }
+	var wg sync.WaitGroup
+	for i := 0; i < 2; i++ { // want `fan-out: a pool of 2 worker goroutines draining a channel; .*; no fix: the goroutine runs drain, a named function`
+		wg.Add(1)
+		go drain(jobs, out, &wg)
+	}
+	wg.Wait()
+	out.Store("", work(""))
+}
