@@ -1134,8 +1134,12 @@ func (p *pass) report(f *fan) {
 		}
 		form = fmt.Sprintf("par.FromChan(%s).Blocking(%s).%s over what the producer sends (par.Slice where it sends a slice's items) for work that blocks on I/O, or %s on the pool for CPU-bound work", f.ch.Name(), p.loopCount(f), op, op)
 	}
+	counter := p.counterWorker(f)
+	if counter != nil {
+		what, form = p.counterReport(f, counter)
+	}
 	msg := fmt.Sprintf("fan-out: %s; gopar replaces it with %s", what, form)
-	if f.shape != "workers" && p.perChunk(f) {
+	if f.shape != "workers" && counter == nil && p.perChunk(f) {
 		// n goroutines each loop over a chunk of the items: the report
 		// points at the items, whose blocks gopar sizes and balances.
 		what = strings.Replace(what, "a goroutine per item", fmt.Sprintf("a goroutine per chunk of items (%s chunks)", p.loopCount(f)), 1)

@@ -84,6 +84,9 @@ func (p *pass) fixes(f *fan) ([]analysis.SuggestedFix, string) {
 		}
 	} else {
 		r, why = p.loopRewrite(f)
+		if c := p.counterWorker(f); r != nil && c != nil {
+			r, why = p.counterRewrite(f, c, r)
+		}
 	}
 	if r == nil {
 		return nil, why

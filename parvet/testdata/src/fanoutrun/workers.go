@@ -5,6 +5,7 @@ import (
 	"sort"
 	"strings"
 	"sync"
+	"sync/atomic"
 )
 
 func vowels(s string) int {
@@ -165,6 +166,33 @@ func lettersByFunc(words []string) int {
 	return *total
 }
 
+// lettersByCounter has a pool of workers take the words' indexes from an
+// atomic counter, each keeping its word's length at the word's index.
+func lettersByCounter(words []string) int {
+	lens := make([]int, len(words))
+	var next atomic.Int64
+	var wg sync.WaitGroup
+	for w := 0; w < 3; w++ { // want `fan-out: a pool of 3 worker goroutines taking indexes from the counter next`
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			for {
+				i := int(next.Add(1)) - 1
+				if i >= len(words) {
+					return
+				}
+				lens[i] = len(words[i])
+			}
+		}()
+	}
+	wg.Wait()
+	total := 0
+	for _, n := range lens {
+		total += n
+	}
+	return total
+}
+
 // runWorkers drains a channel with a fixed pool of worker goroutines fed
 // by a producer, keeping each result under its job's key. Its output does
 // not depend on timing.
@@ -191,4 +219,5 @@ func runWorkers() {
 	fmt.Println("most vowels:", longestByCounted(jobs))
 	fmt.Println("letters by a named closure:", lettersByNamed(jobs))
 	fmt.Println("letters by a function:", lettersByFunc(jobs))
+	fmt.Println("letters by a counter:", lettersByCounter(jobs))
 }

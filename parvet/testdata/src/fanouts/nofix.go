@@ -4,6 +4,7 @@ import (
 	"context"
 	"log"
 	"sync"
+	"sync/atomic"
 
 	"golang.org/x/sync/errgroup"
 )
@@ -241,4 +242,26 @@ func workersFuncShadowed(jobs chan string, out *sync.Map) {
 	}
 	wg.Wait()
 	out.Store("", work(""))
+}
+
+// 95c: the counter is read after the pool (how many were taken), so it
+// cannot go.
+func counterPoolKept(xs []string, out []int) int64 {
+	var next atomic.Int64
+	var wg sync.WaitGroup
+	for w := 0; w < 4; w++ { // want `fan-out: a pool of 4 worker goroutines taking indexes from the counter next; .*; no fix: the counter next is used outside the pool's loop`
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			for {
+				i := int(next.Add(1)) - 1
+				if i >= len(xs) {
+					return
+				}
+				out[i] = work(xs[i])
+			}
+		}()
+	}
+	wg.Wait()
+	return next.Load()
 }
