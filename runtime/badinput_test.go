@@ -122,13 +122,21 @@ func badInput(t *testing.T) map[string][]func() {
 		"Worker.Join":  {func() { inDo(func(w *Worker) { w.Join(nil, nop) }) }, func() { inDo(func(w *Worker) { w.Join(nop, nil) }) }, func() { (*Worker)(nil).Join(nil, nop) }},
 		"Offer":        {func() { inDo(func(w *Worker) { offer(w, nil) }) }, func() { offer((*Worker)(nil), nil) }},
 		"Worker.Scope": {func() { inDo(func(w *Worker) { w.Scope(nil) }) }, func() { (*Worker)(nil).Scope(nil) }},
-		"Spread": {
-			func() { inDo(func(w *Worker) { spread(w, 1, nil, nop, new(latch.Latch)) }) },
-			func() { inDo(func(w *Worker) { spread(w, 1, nop, nil, new(latch.Latch)) }) },
-			func() { inDo(func(w *Worker) { spread(w, 1, nop, nop, nil) }) },
-			func() { spread((*Worker)(nil), 1, nop, nil, new(latch.Latch)) },
+		"Enter":        {func() { enter(nil) }},
+		"Leave":        nil, // a nil lease is none
+		"Open": {
+			func() { inDo(func(w *Worker) { open(w, 1, nil) }) },
+			func() { open(nil, 1, nop) },
 		},
-		"Wait": {func() { inDo(func(w *Worker) { waitLatch(w, nil) }) }, func() { waitLatch((*Worker)(nil), new(latch.Latch)) }},
+		"Close": {func() {
+			inDo(func(w *Worker) {
+				sr := open(w, 0, nop)
+				defer sr.abandon(w)
+				sr.close(w, nil)
+			})
+		}},
+		"Abandon": nil, // its callers pass Open's region
+		"Wait":    {func() { inDo(func(w *Worker) { waitLatch(w, nil) }) }, func() { waitLatch((*Worker)(nil), new(latch.Latch)) }},
 		"JoinFunc": {
 			func() { inDo(func(w *Worker) { JoinFunc[int, int](w, nil, 1, 2) }) },
 			func() { JoinFunc[int, int](nil, nil, 1, 2) },

@@ -5,15 +5,15 @@
 //
 // Besides its public API, the package holds the plumbing that only the
 // layers above it, internal/pipe and par, use: the calls of a parallel
-// loop's driver (Spread, Offer, Inject, Wait, Block, and internal/latch's
-// Latch), lazy promotion (Promote, Promotion, Hungry), and the
+// loop's driver (Enter, Open, Close, Abandon, Leave, Offer, Inject, Wait,
+// Block, and internal/latch's Latch), lazy promotion (Promote, Promotion, Hungry), and the
 // carrying of a panic or Goexit across goroutines (Catch, Unwinding,
 // Record, Raise, Stronger, NewPanic, CallAfter). They are unexported here
-// (spread, offer, ..., and waitLatch for Wait): link.go hands them to
+// (enter, open, offer, ..., and waitLatch for Wait): link.go hands them to
 // internal/link, and internal/plumb gives them to those layers, each
 // asserted once into a variable of its type. The comments of the package,
 // and the messages with which they refuse bad input, name them as their
-// callers do, plumb.Spread as Spread.
+// callers do, plumb.Open as Open.
 //
 // # The algorithm in a few words
 //
@@ -41,7 +41,7 @@
 //	joinfunc.go JoinFunc: b stays private to the worker, shared only while
 //	            someone looks for work (idleState.anyIdle)
 //	frame.go    the waiting rule (a wait runs only work under its frame), and
-//	            Spread, a loop's offer of helpers
+//	            a loop's region (open, close), with its offers of help
 //	board.go    lazy promotion's board: its slots and their state words
 //	promote.go  Promote publishes a func that an idle worker takes once a
 //	            heartbeat tick finds it still there; its owner takes it back,
@@ -78,14 +78,14 @@
 // runs it as a loop of its own; if none does, the caller takes it back
 // (Promotion.Reclaim) and goes on, so a short loop never wakes a worker.
 // A loop still running after a few microseconds goes parallel: the caller
-// enters the pool with Pool.Do and calls Spread, which offers one
-// helper job per other worker (Offer pushes it on the caller's
+// enters the pool (participant, Pool.Do's way in) and opens a region of
+// the fork tree (open), which offers one helper job per other worker (Offer pushes it on the caller's
 // deque and, if idleState.anyToWake, wakes a parked worker), and runs the
-// loop itself as one participant. Every participant takes blocks from
+// loop itself as one participant, as a plain call of its own. Every participant takes blocks from
 // package partition's splitter (the owner takes from the bottom of its
 // partition, thieves steal the top quarter of another's), and the last to
-// finish sets the loop's latch. The caller's wait (Wait, under the
-// loop's frame) runs only the loop's own jobs, and returns when the latch
+// finish sets the loop's latch. The caller's wait (the region's
+// close) runs only the loop's own jobs, and returns when the latch
 // is set.
 //
 // # How a join flows through them

@@ -23,13 +23,25 @@ func (p *Pool) Do(f func(w *Worker)) {
 	if p == nil || f == nil {
 		p.refuseDo("Pool.Do", f == nil)
 	}
+	w, lease := p.participant()
+	if lease != nil {
+		defer p.release(lease)
+	}
+	f(w)
+}
+
+// participant is Do's way in: the member of p that the calling goroutine
+// runs as, and the guest slot leased for it, which the caller releases
+// when it is done (nil where the goroutine was a member already, or where
+// it runs with a nil Worker). par's loops enter this way (internal/plumb's
+// Enter), to run their part as a plain call of their own.
+func (p *Pool) participant() (w, lease *Worker) {
 	if p.closed.Load() {
 		panic(ErrClosed)
 	}
 	if p.inline || inBubble() {
 		// The pool's workers are outside the bubble (bubble.go).
-		f(nil)
-		return
+		return nil, nil
 	}
 	if p.nWorkers == 1 && p.follows {
 		// A pool of one worker, where operations give it nothing to do
@@ -40,16 +52,10 @@ func (p *Pool) Do(f func(w *Worker)) {
 		// A task of p (or f of an enclosing Do) calls Do: it forks on
 		// the member it already runs as, in the frame it runs in, as
 		// rayon's in_worker does.
-		f(w)
-		return
+		return w, nil
 	}
-	w := p.lease(curG())
-	if w == nil {
-		f(nil)
-		return
-	}
-	defer p.release(w)
-	f(w)
+	w = p.lease(curG())
+	return w, w
 }
 
 // Join runs a and b, possibly in parallel, and returns when both are done.

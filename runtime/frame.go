@@ -12,7 +12,7 @@ import (
 // it costs; waiting.pml is its model.
 
 // frame is a node of the fork tree. Every job is one (the job's own frame),
-// and so are a Scope, a Spread region (a parallel loop) and a guest's lease. A job's
+// and so are a Scope, a loop's region (open) and a guest's lease. A job's
 // parent is the frame that was running on the worker that forked it: the
 // job, loop, scope or lease whose code called Join, JoinFunc, Offer or Spawn;
 // a task that a Scope's task spawns is the Scope's child (Worker.newTask).
@@ -31,7 +31,7 @@ type frame struct {
 	forked bool
 	// detached marks the frame of a job nobody waits for (Offer, Spawn,
 	// Pool.Go): the runner recycles it. region marks a frame that is no
-	// job (a Scope, a Spread region, a lease). Both are written before anything is
+	// job (a Scope, a loop's region, a lease). Both are written before anything is
 	// forked under the frame. A job with neither, a Join's or JoinFunc's b,
 	// that a raw Wait meets in its own frame is a pending b (see
 	// Wait).
@@ -148,39 +148,44 @@ func (w *Worker) unseal(mark int) {
 	w.floors = w.floors[:mark]
 }
 
-// spread runs a parallel region: it offers help to the pool n times, calls
-// self, and returns once done is set, all inside a frame of its own, as a
-// parallel loop does: the jobs forked inside it, and everything they fork,
-// descend from that frame. While it waits it runs
-// only work that descends from fr (help's calls, and what they fork), never
-// other work of the pool: a lock held by the caller cannot be taken by
-// anything the wait runs unless the sequential program would take it there
-// too. help may thus run on another worker, on this one during the wait, or
-// never (if done is set first); whoever sets done decides when the region
-// ends. Help that nobody has taken when the region ends is taken off w's
-// deque, not run.
+// A parallel region: a frame of its own, opened by a loop's caller (open)
+// with help offered to the pool, and closed once the loop's latch is set
+// (close), as par's loops do through internal/plumb. The jobs forked inside
+// it, and everything they fork, descend from its frame. The caller runs
+// its own part of the loop between open and close, as a plain call of its
+// own, so that its stack enters runtime only to open and to close.
 //
-// If a participant was asleep as spread made its offers (so that they woke
-// it), spread yields the processor once before it calls self, so that the
-// woken worker starts at once rather than after the Go scheduler's back-off
-// (SLEEP.md, "Waking from a goroutine that goes on running").
+// While close waits it runs only work that descends from the region (the
+// help, and what it forks), never other work of the pool: a lock held by
+// the caller cannot be taken by anything the wait runs unless the
+// sequential program would take it there too. help may thus run on another
+// worker, on this one during the wait, or never (if the latch is set
+// first); whoever sets the latch decides when the region ends. Help that
+// nobody has taken when the region ends is taken off the caller's deque,
+// not run.
 //
-// On a nil Worker, spread calls self and returns; done must then be set by
-// self. A nil function or Latch panics.
-//
-// The frame lives on the heap: a helper that a thief took may still run,
+// The region lives on the heap: a helper that a thief took may still run,
 // with the frame in its chain, after the region has ended.
-func spread(w *Worker, n int, help, self func(*Worker), done *latch.Latch) {
-	if help == nil || self == nil || done == nil {
-		refuseSpread(done)
-	}
+type spreadRegion struct {
+	fr    frame
+	saved region // what leave restores
+}
+
+// open opens a region on w and offers help to the pool n times. If a
+// participant was asleep as open made its offers (so that they woke it), it
+// yields the processor once before it returns, so that the woken worker
+// starts at once rather than after the Go scheduler's back-off (SLEEP.md,
+// "Waking from a goroutine that goes on running"). A nil Worker or
+// function panics.
+func open(w *Worker, n int, help func(*Worker)) *spreadRegion {
 	if w == nil {
-		self(nil)
-		return
+		refuse("Open", "was called on a nil Worker; run the loop's part on the caller, with no region")
 	}
-	fr := new(frame)
-	r := w.enter(fr)
-	defer w.leave(r)
+	if help == nil {
+		refuse("Open", nilFunc)
+	}
+	sr := new(spreadRegion)
+	sr.saved = w.enter(&sr.fr)
 	wakes := n > 0 && w.pool.idle.anyToWake()
 	for range n {
 		j := w.newJob(help)
@@ -190,12 +195,27 @@ func spread(w *Worker, n int, help, self func(*Worker), done *latch.Latch) {
 	if wakes {
 		yield()
 	}
-	self(w)
-	w.waitUnder(done, fr)
-	w.dropHelpers(fr)
+	return sr
 }
 
-// dropHelpers removes from w's deque the help that the Spread region f
+// close returns once done is set, running the region's work meanwhile,
+// then drops the help nobody took and leaves the region. A nil Latch
+// panics.
+func (sr *spreadRegion) close(w *Worker, done *latch.Latch) {
+	if done == nil {
+		refuse("Close", "was given a nil *Latch; pass the latch that ends the region")
+	}
+	w.waitUnder(done, &sr.fr)
+	w.dropHelpers(&sr.fr)
+	w.leave(sr.saved)
+}
+
+// abandon leaves the region without waiting: the way out of a caller that
+// unwinds (a Goexit) inside it, which then waits for the loop's latch
+// outside it (Wait), as a deferred function runs.
+func (sr *spreadRegion) abandon(w *Worker) { w.leave(sr.saved) }
+
+// dropHelpers removes from w's deque the help that the region f
 // offered and nobody took before the region ended: run now, it would find
 // nothing to do, and left there it would keep the region's state alive
 // until a thief ran it, each costing a wake-up. The region's jobs lie on
@@ -222,12 +242,4 @@ func (w *Worker) dropHelpers(f *frame) {
 	for i := len(kept) - 1; i >= 0; i-- {
 		w.push(kept[i])
 	}
-}
-
-// refuseSpread refuses a Spread given a nil function or Latch.
-func refuseSpread(done *latch.Latch) {
-	if done == nil {
-		refuse("Spread", "was given a nil *Latch; pass the latch that ends the region")
-	}
-	refuse("Spread", nilFunc)
 }

@@ -41,3 +41,16 @@ func TestSpreadTakesBackUnstolenHelpers(t *testing.T) {
 	release(-1)
 	eventually(t, "self's offer to run", func() bool { return offered.Load() == 1 })
 }
+
+// spread is what a parallel loop's caller does through internal/plumb: it
+// opens a region with n offers of help, runs self in it, and closes the
+// region once done is set.
+func spread(w *Worker, n int, help, self func(*Worker), done *latch.Latch) {
+	if w == nil {
+		self(nil)
+		return
+	}
+	sr := open(w, n, help)
+	self(w)
+	sr.close(w, done)
+}

@@ -27,7 +27,7 @@ type job struct {
 	done     latch.Latch
 	panicked *Panic
 	offered  bool // shared by JoinLazy: counted in idleState.offered until it starts
-	helper   bool // offered by Spread: dropped if still in the deque when the region ends
+	helper   bool // offered by open: dropped if still in the deque when the region ends
 	// labels are the pprof labels of the goroutine that made the job,
 	// which the goroutine that runs it wears meanwhile (see execute).
 	labels labels.Set

@@ -37,7 +37,7 @@ func (w *Worker) Join(a, b func(*Worker)) {
 // join is Join on a non-nil worker. An offered b (JoinLazy's shared path)
 // counts in the idleState's offered until it starts (see Worker.started), and if a
 // worker was parked as it was offered, the caller yields once before a, as
-// Spread does; Worker.Join's own forks do not (SLEEP.md).
+// a loop's open does; Worker.Join's own forks do not (SLEEP.md).
 func (w *Worker) join(a, b func(*Worker), offered bool) {
 	jb := w.newJob(b)
 	wakes := false

@@ -1,6 +1,9 @@
 package runtime
 
-import "github.com/gopar-dev/gopar/internal/link"
+import (
+	"github.com/gopar-dev/gopar/internal/latch"
+	"github.com/gopar-dev/gopar/internal/link"
+)
 
 // init hands the package's plumbing to internal/link, for internal/plumb to
 // assert into typed variables and the layers above to call. Each value's
@@ -11,7 +14,11 @@ func init() {
 	link.Hungry = hungry
 	link.Inject = inject
 	link.Offer = offer
-	link.Spread = spread
+	link.Enter = enter
+	link.Leave = leave
+	link.Open = openRegion
+	link.Close = closeRegion
+	link.Abandon = abandonRegion
 	link.Wait = waitLatch
 	link.SpawnTask = spawnTask
 
@@ -28,6 +35,32 @@ func init() {
 	link.CallAfter = callAfter
 	link.Record = record
 }
+
+// enter is Pool.Do's way in, for internal/plumb: a nil Pool panics.
+func enter(p *Pool) (w, lease *Worker) {
+	if p == nil {
+		refuse("Enter", nilPool)
+	}
+	return p.participant()
+}
+
+// leave releases the lease enter returned, if any.
+func leave(p *Pool, lease *Worker) {
+	if lease != nil {
+		p.release(lease)
+	}
+}
+
+// A region travels up as its *spreadRegion in an any, which costs no
+// allocation, and comes back to closeRegion or abandonRegion.
+
+func openRegion(w *Worker, n int, help func(*Worker)) any { return open(w, n, help) }
+
+func closeRegion(w *Worker, region any, done *latch.Latch) {
+	region.(*spreadRegion).close(w, done)
+}
+
+func abandonRegion(w *Worker, region any) { region.(*spreadRegion).abandon(w) }
 
 // A promotion travels up as its board slot, in an any, and its generation:
 // internal/plumb's Promotion holds the two beside the pool, and hands them

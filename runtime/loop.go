@@ -98,7 +98,7 @@ func (w *Worker) loop(counted bool) (retired bool) {
 	}
 }
 
-// waitUnder is the loop of a wait (Join, JoinFunc, Scope, Spread, Wait), as
+// waitUnder is the loop of a wait (Join, JoinFunc, Scope, a region's close, Wait), as
 // rayon's wait_until for a latch: it runs jobs under f, the frame whose work
 // it waits for (see frame.go), from its own deque first, then from the top
 // of the others' deques, until l is set.

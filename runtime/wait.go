@@ -4,7 +4,7 @@ import "github.com/gopar-dev/gopar/internal/latch"
 
 // waitLatch returns once l is set. Meanwhile w runs work forked under the task
 // or region that calls waitLatch (the job it runs, the Scope's body, the Pool.Do
-// function, or a Spread region): its own deque first, then work at the top
+// function, or a loop's region): its own deque first, then work at the top
 // of others' deques. It never runs other work of the pool, which might
 // block on a lock the caller holds (see Join's section on locks). When it
 // finds none, it spins briefly and then parks until l is set.

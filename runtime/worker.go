@@ -42,12 +42,12 @@ type Worker struct {
 
 	// Owner-only state.
 	// at is the frame running on this worker: the job it executes, or the
-	// Scope, Spread region or lease whose code runs. Jobs forked now are its
+	// Scope, loop's region or lease whose code runs. Jobs forked now are its
 	// children. nil only in a pool worker's main loop.
 	at *frame
 	// lease is a guest's frame while it is leased: the root of the work
 	// forked under Pool.Do. leaseShared records that a job nobody waits
-	// for (Offer) or a region (Scope, Spread) was made under it: work
+	// for (Offer) or a region (Scope, a loop's) was made under it: work
 	// under it may then outlive the lease, and the next guest gets a new
 	// frame (release), so that its waits do not run that work.
 	lease       *frame
@@ -155,5 +155,5 @@ func (w *Worker) random() uint64 {
 }
 
 // yield lets other goroutines run: during the spin phase, and after offers
-// that woke a parked worker (Spread, join).
+// that woke a parked worker (open, join).
 func yield() { goruntime.Gosched() }

@@ -15,7 +15,9 @@ package link
 // The plumbing, one variable per function of runtime (runtime/link.go lists
 // their types).
 var (
-	Block, Hungry, Inject, Offer, Spread, Wait, SpawnTask any
+	Block, Hungry, Inject, Offer, Wait, SpawnTask any
+
+	Enter, Leave, Open, Close, Abandon any
 
 	Promote, Reclaim, WaitPromoted, CheckEnded any
 

@@ -115,35 +115,43 @@ func (ph *inlinePhase) parallelParts(r Reducer[any], few bool) *partition.Loop {
 
 // runOn runs the parallel phase on pool: the caller participates, with
 // helpers helper jobs offered to the pool, and returns once every
-// participant has left the loop.
+// participant has left the loop. It enters the pool, opens the loop's
+// region of the fork tree, participates and closes the region as plain
+// calls: the helpers and the caller's wait live in that region, so the
+// wait runs only this loop's work, never a task that might block on a lock
+// the caller holds (runtime/WAITING.md).
 func (o *loop) runOn(pool *runtime.Pool, helpers int) {
-	pool.Do(func(w *runtime.Worker) {
-		o.caller = w // before the helpers are offered, which read it
+	w, lease := plumb.Enter(pool)
+	defer plumb.Leave(pool, lease)
+	o.caller = w // before the helpers are offered, which read it
+	var region any
+	waited := false
+	defer func() {
 		// Reached only if runtime.Goexit ends the caller's goroutine (its
 		// participate has left the loop by then): wait for the others, as
 		// after a panic, then let the Goexit go on, unless one of them
 		// panicked (see runtime's goexit.go).
-		waited := false
-		defer func() {
-			if !waited {
-				if w != nil {
-					plumb.Wait(w, &o.done)
-				}
-				if p := o.panicked.Load(); p != nil && !p.IsGoexit() {
-					panic(p)
-				}
-			}
-		}()
-		if w == nil {
-			o.participate(nil)
-		} else {
-			// The helpers and the caller's wait live in the loop's frame:
-			// the wait runs only this loop's work, never a task that might
-			// block on a lock the caller holds (runtime/WAITING.md).
-			plumb.Spread(w, helpers, o.participate, o.participate, &o.done)
+		if waited {
+			return
 		}
-		waited = true
-	})
+		if region != nil {
+			plumb.Abandon(w, region)
+		}
+		if w != nil {
+			plumb.Wait(w, &o.done)
+		}
+		if p := o.panicked.Load(); p != nil && !p.IsGoexit() {
+			panic(p)
+		}
+	}()
+	if w != nil {
+		region = plumb.Open(w, helpers, o.participate)
+	}
+	o.participate(w)
+	if region != nil {
+		plumb.Close(w, region, &o.done)
+	}
+	waited = true
 }
 
 // fewItems reports whether the loop over [lo, hi) has so few items that it

@@ -22,7 +22,7 @@ import (
 //   - The caller starts alone, as in the pool driver's inline phase: a seq
 //     that ends within goParallelAfter never wakes a worker. After that it
 //     offers the pool's other workers one helper job each, in the
-//     loop's Spread region, so that a wait runs only the loop's work.
+//     loop's region, so that a wait runs only the loop's work.
 //   - Only the caller waits for the seq. A helper (a pool worker) that
 //     finds nothing to take leaves the loop, and its worker goes back to
 //     the pool, where other operations' work or the sleep protocol has it:
@@ -122,21 +122,30 @@ func (p *poolSeq) run() {
 		p.free = append(p.free, k)
 	}
 	p.start = sinceEpoch()
-	p.pool.Do(func(w *runtime.Worker) {
-		p.caller = w
-		waited := false
-		defer func() {
-			if !waited && w != nil {
-				plumb.Wait(w, &p.left)
-			}
-		}()
-		if w == nil {
-			p.work(0, nil) // no worker to offer helpers from: the caller runs every chunk
-		} else {
-			plumb.Spread(w, 0, p.help, func(w *runtime.Worker) { p.work(0, w) }, &p.left)
+	w, lease := plumb.Enter(p.pool)
+	defer plumb.Leave(p.pool, lease)
+	p.caller = w
+	var region any
+	waited := false
+	defer func() {
+		if waited {
+			return
 		}
-		waited = true
-	})
+		if region != nil {
+			plumb.Abandon(w, region)
+		}
+		if w != nil {
+			plumb.Wait(w, &p.left)
+		}
+	}()
+	if w != nil {
+		region = plumb.Open(w, 0, p.help)
+	}
+	p.work(0, w) // with no worker to offer helpers from, the caller runs every chunk
+	if region != nil {
+		plumb.Close(w, region, &p.left)
+	}
+	waited = true
 }
 
 // spread offers the helpers, once the loop has run on the caller, w, for

@@ -29,13 +29,30 @@ var (
 	Inject = link.Inject.(func(p *runtime.Pool, fn func(*runtime.Worker)) bool)
 	// Offer pushes fn on w's deque, for any participant to take.
 	Offer = link.Offer.(func(w *runtime.Worker, fn func(*runtime.Worker)))
-	// Spread runs a parallel region: n offers of help, then self, then a
-	// wait for done that runs only the region's work.
-	Spread = link.Spread.(func(w *runtime.Worker, n int, help, self func(*runtime.Worker), done *latch.Latch))
 	// Wait returns once l is set, running work under w's current frame.
 	Wait = link.Wait.(func(w *runtime.Worker, l *latch.Latch))
 	// SpawnTask is Scope.Spawn of a task that carries its own state.
 	SpawnTask = link.SpawnTask.(func(s runtime.Scope, t interface{ Run(runtime.Scope) }))
+)
+
+// A parallel loop's caller: it enters the pool, opens a region with help
+// offered, runs its own part of the loop, closes the region once the
+// loop's latch is set, and leaves, each a plain call, so that its part runs
+// on its own stack with no callback through runtime.
+var (
+	// Enter returns the member of p the calling goroutine runs as, and the
+	// guest slot leased for it, which Leave releases (Pool.Do's way in).
+	Enter = link.Enter.(func(p *runtime.Pool) (w, lease *runtime.Worker))
+	// Leave releases the lease Enter returned.
+	Leave = link.Leave.(func(p *runtime.Pool, lease *runtime.Worker))
+	// Open opens a region of the fork tree on w, with n offers of help.
+	Open = link.Open.(func(w *runtime.Worker, n int, help func(*runtime.Worker)) (region any))
+	// Close returns once done is set, running only the region's work
+	// meanwhile, and leaves the region.
+	Close = link.Close.(func(w *runtime.Worker, region any, done *latch.Latch))
+	// Abandon leaves the region without waiting: for a caller that
+	// unwinds inside it, which then waits with Wait.
+	Abandon = link.Abandon.(func(w *runtime.Worker, region any))
 )
 
 // The carrying of a panic or Goexit across goroutines (runtime/goexit.go).
