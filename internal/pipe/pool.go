@@ -85,7 +85,7 @@ func runParallel(ph *inlinePhase, r Reducer[any], acc any, few bool) any {
 	// No more participants than partitions: a loop of two items on 16
 	// workers wakes one helper, not fifteen.
 	helpers := int(min(uint64(pool.Workers()), parts.Partitions())) - 1
-	o.runOn(pool, helpers)
+	runRegion(pool, helpers, o)
 	if rec != nil {
 		rec.merge(o.logs)
 	}
@@ -113,45 +113,20 @@ func (ph *inlinePhase) parallelParts(r Reducer[any], few bool) *partition.Loop {
 	}
 }
 
-// runOn runs the parallel phase on pool: the caller participates, with
-// helpers helper jobs offered to the pool, and returns once every
-// participant has left the loop. It enters the pool, opens the loop's
-// region of the fork tree, participates and closes the region as plain
-// calls: the helpers and the caller's wait live in that region, so the
-// wait runs only this loop's work, never a task that might block on a lock
-// the caller holds (runtime/WAITING.md).
-func (o *loop) runOn(pool *runtime.Pool, helpers int) {
-	w, lease := plumb.Enter(pool)
-	defer plumb.Leave(pool, lease)
-	o.caller = w // before the helpers are offered, which read it
-	var region any
-	waited := false
-	defer func() {
-		// Reached only if runtime.Goexit ends the caller's goroutine (its
-		// participate has left the loop by then): wait for the others, as
-		// after a panic, then let the Goexit go on, unless one of them
-		// panicked (see runtime's goexit.go).
-		if waited {
-			return
-		}
-		if region != nil {
-			plumb.Abandon(w, region)
-		}
-		if w != nil {
-			plumb.Wait(w, &o.done)
-		}
-		if p := o.panicked.Load(); p != nil && !p.IsGoexit() {
-			panic(p)
-		}
-	}()
-	if w != nil {
-		region = plumb.Open(w, helpers, o.participate)
+// The loop as runRegion runs it: the caller and the helpers participate
+// alike.
+
+func (o *loop) entered(w *runtime.Worker) { o.caller = w } // the helpers read it
+func (o *loop) help(w *runtime.Worker)    { o.participate(w) }
+func (o *loop) self(w *runtime.Worker)    { o.participate(w) }
+func (o *loop) ended() *latch.Latch       { return &o.done }
+
+// unwound passes on a participant's panic, which wins over the caller's
+// Goexit.
+func (o *loop) unwound() {
+	if p := o.panicked.Load(); p != nil && !p.IsGoexit() {
+		panic(p)
 	}
-	o.participate(w)
-	if region != nil {
-		plumb.Close(w, region, &o.done)
-	}
-	waited = true
 }
 
 // fewItems reports whether the loop over [lo, hi) has so few items that it

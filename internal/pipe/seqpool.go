@@ -122,31 +122,16 @@ func (p *poolSeq) run() {
 		p.free = append(p.free, k)
 	}
 	p.start = sinceEpoch()
-	w, lease := plumb.Enter(p.pool)
-	defer plumb.Leave(p.pool, lease)
-	p.caller = w
-	var region any
-	waited := false
-	defer func() {
-		if waited {
-			return
-		}
-		if region != nil {
-			plumb.Abandon(w, region)
-		}
-		if w != nil {
-			plumb.Wait(w, &p.left)
-		}
-	}()
-	if w != nil {
-		region = plumb.Open(w, 0, p.help)
-	}
-	p.work(0, w) // with no worker to offer helpers from, the caller runs every chunk
-	if region != nil {
-		plumb.Close(w, region, &p.left)
-	}
-	waited = true
+	runRegion(p.pool, 0, p)
 }
+
+// The loop as runRegion runs it: the caller is participant 0, and helpers
+// come one at a time (help).
+
+func (p *poolSeq) entered(w *runtime.Worker) { p.caller = w }
+func (p *poolSeq) self(w *runtime.Worker)    { p.work(0, w) } // with no worker, the caller runs every chunk
+func (p *poolSeq) ended() *latch.Latch       { return &p.left }
+func (p *poolSeq) unwound()                  {}
 
 // spread offers the helpers, once the loop has run on the caller, w, for
 // goParallelAfter.
