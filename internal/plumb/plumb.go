@@ -5,8 +5,8 @@
 // them over through internal/link; this package asserts each one once into
 // a variable of its type, so that a call costs one indirect call.
 //
-// Each variable is documented at its function in runtime, under the same
-// name, lower-cased.
+// Each variable is documented in full at the function of runtime that
+// link.go hands over for it.
 package plumb
 
 import (
