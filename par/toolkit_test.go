@@ -185,11 +185,13 @@ func TestTryMap(t *testing.T) {
 			t.Errorf("failing everywhere from 0: %v, want item 0's error", err)
 		}
 	}
-	// A cancelled context.
+	// A context cancelled by the first call, while every block in flight
+	// is still small: cancelled later, the loop may have handed out every
+	// item in blocks already running, and then it has finished them all.
 	ctx, cancel := context.WithCancel(context.Background())
 	var ran atomic.Int64
 	nums, err := par.TryMap(it.WithContext(ctx), func(i int) (int, error) {
-		if ran.Add(1) == 1000 {
+		if ran.Add(1) == 1 {
 			cancel()
 		}
 		return i, nil
