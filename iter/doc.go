@@ -32,13 +32,16 @@
 //
 // [RunBlocks] is Run for a loop of side effects, [Stream] hands the items
 // to a range loop in order while later ones are computed, and [Sum] adds
-// them up. A [Timeline], set in Config.Timeline, records which goroutine
-// ran which block ([Lane], [Block]) and every [Steal].
+// them up. A [github.com/gopar-dev/gopar/partition.Timeline], set in
+// Config.Timeline, records which goroutine ran which block and every steal.
 //
 // Most programs use package par, whose operations are built on the same
-// engine. The engine itself is package internal/pipe of this module: the
-// types here are aliases of its types, and the functions call its own.
-// What only par's operations need (their block helpers, the loops that
+// engine. The engine itself is package internal/pipe of this module, and
+// this package is its facade: Spec is a type of its own over the engine's,
+// with the same fields and the methods listed here; Reducer has the
+// engine's fields that a terminal operation of one's own sets; Config,
+// Failure and Number are the engine's, by alias; and the functions call
+// the engine's. What only par's operations need (their block helpers, the loops that
 // keep results in place or drop source order, the Spec questions they
 // ask) stays there.
 package iter

@@ -15,29 +15,44 @@ import (
 // Its fields are Lo and Hi, the range of source indexes, and the embedded
 // Config, the settings the loop over it runs with. A terminal operation
 // passes all three to Run, and reads the items of each block it is handed
-// with one of the methods:
-//
-//   - Each(lo, hi int, yield func(T)) calls yield for every surviving item
-//     with index in [lo, hi), in index order.
-//   - EachUntil(lo, hi int, yield func(T) bool) bool is Each that stops as
-//     soon as yield returns false; it reports whether it went through the
-//     whole block.
-//   - EachIndex(lo, hi int, yield func(i int, v T)) is Each with the source
-//     index of each item (after a FlatMap, the items of one source index
-//     share it).
-//   - Map(f func(T) T) Spec[T] applies f to every item.
-//   - Filter(pred func(T) bool) Spec[T] keeps the items for which pred
-//     returns true.
+// with Each, EachUntil, EachIndex or FoldBlock.
 //
 // Over an iter.Seq (FromSeq, FromChan), Lo and Hi cover the indexes the seq
 // may have, and Run pulls it as the loop goes; the same code serves both.
-type Spec[T any] = pipe.Spec[T]
+type Spec[T any] pipe.Spec[T]
+
+// engine returns s as the engine's Spec, which has the same fields.
+func (s *Spec[T]) engine() *pipe.Spec[T] { return (*pipe.Spec[T])(s) }
+
+// Each calls yield for every surviving item with index in [lo, hi), in
+// index order.
+func (s *Spec[T]) Each(lo, hi int, yield func(T)) { s.engine().Each(lo, hi, yield) }
+
+// EachUntil is Each that stops as soon as yield returns false; it reports
+// whether it went through the whole block.
+func (s *Spec[T]) EachUntil(lo, hi int, yield func(T) bool) bool {
+	return s.engine().EachUntil(lo, hi, yield)
+}
+
+// EachIndex is Each with the source index of each item: yield(i, v) for the
+// item v of index i (not i-s.Lo). After a FlatMap, the items of one source
+// index share it.
+func (s *Spec[T]) EachIndex(lo, hi int, yield func(i int, v T)) {
+	s.engine().EachIndex(lo, hi, yield)
+}
+
+// Map applies f to every item. f runs only on items that survive the
+// filters before it.
+func (s Spec[T]) Map(f func(T) T) Spec[T] { return Spec[T](s.engine().Map(f)) }
+
+// Filter keeps the items for which pred returns true.
+func (s Spec[T]) Filter(pred func(T) bool) Spec[T] { return Spec[T](s.engine().Filter(pred)) }
 
 // Config is how a loop runs: on which pool (Pool; nil is runtime.Default()),
 // within which bounds on the items handed out at a time (MinBlock,
 // MaxBlock), until which context is done (Context), on goroutines of its own
 // for callbacks that block (Blocking), and with which observers (Progress,
-// Timeline). Buffer bounds what Stream computes ahead of its consumer.
+// and Timeline, a *partition.Timeline). Buffer bounds what Stream computes ahead of its consumer.
 // Failure reports a source of the pipeline that can fail. Unordered is read
 // by package par's operations only. The zero Config runs on
 // runtime.Default() with no bounds, the schedule gopar is tuned for.
@@ -52,30 +67,6 @@ type Failure = pipe.Failure
 // Number is the set of types Sum accepts: every integer, float and complex
 // type, and the types defined on them.
 type Number = pipe.Number
-
-// A Timeline is the schedule of one operation, as Config.Timeline records
-// it: which goroutine ran which block of indexes and when (Lanes), and
-// every successful steal (Steals). Each operation that records into a
-// Timeline replaces what it held; read it once the operation has returned.
-//
-// Its method:
-//
-//   - WriteSVG(w io.Writer) error draws it as an SVG picture, one lane per
-//     goroutine, and returns the first error of w.
-type Timeline = pipe.Timeline
-
-// A Lane is what one goroutine ran during an operation: its Name ("caller",
-// "worker 3", "guest 65", "goroutine 2") and its Blocks, in order of Start.
-type Lane = pipe.Lane
-
-// A Block is one call of the loop's body: the indexes [Lo, Hi), run from
-// Start to End, both measured from the start of the operation.
-type Block = pipe.Block
-
-// A Steal is one successful steal: the lane Thief took the indexes [Lo, Hi)
-// from what the lane Victim had left (both index Timeline.Lanes), just
-// before At.
-type Steal = pipe.Steal
 
 // Reducer says how a parallel loop turns blocks of indices into a result.
 //
@@ -141,7 +132,7 @@ func RunBlocks(cfg Config, lo, hi int, body func(lo, hi int)) { pipe.RunBlocks(c
 // that keeps acc in registers, where one written with Each loads and
 // stores it at every item.
 func FoldBlock[T, A any](s *Spec[T], acc A, lo, hi int, fold func(A, T) A) A {
-	return pipe.FoldBlock(s, acc, lo, hi, fold)
+	return pipe.FoldBlock(s.engine(), acc, lo, hi, fold)
 }
 
 // Stream returns the items of s in source order, a part at a time,
@@ -150,77 +141,83 @@ func FoldBlock[T, A any](s *Spec[T], acc A, lo, hi int, fold func(A, T) A) A {
 // Config.Buffer source items ahead. Each range over the result runs the
 // pipeline once; a loop body that stops stops the pipeline. On a closed
 // pool it panics with runtime.ErrClosed when the range starts.
-func Stream[T any](s Spec[T]) stditer.Seq[[]T] { return pipe.Stream(s) }
+func Stream[T any](s Spec[T]) stditer.Seq[[]T] { return pipe.Stream(pipe.Spec[T](s)) }
 
 // Sum returns the sum of the surviving items of s (0 for none). Integer
 // sums wrap around as + does; float and complex sums are reproducible:
 // the same for every schedule.
-func Sum[T Number](s Spec[T]) T { return pipe.Sum(s) }
+func Sum[T Number](s Spec[T]) T { return pipe.Sum(pipe.Spec[T](s)) }
 
 // Ints is the Spec of the integers in [lo, hi); hi <= lo gives an empty one.
-func Ints(lo, hi int) Spec[int] { return pipe.Ints(lo, hi) }
+func Ints(lo, hi int) Spec[int] { return Spec[int](pipe.Ints(lo, hi)) }
 
 // Slice is the Spec of the elements of xs, in order.
-func Slice[T any](xs []T) Spec[T] { return pipe.Slice(xs) }
+func Slice[T any](xs []T) Spec[T] { return Spec[T](pipe.Slice(xs)) }
 
 // FromSeq is the Spec of the items of seq, in order, pulled by one
 // goroutine at a time as the loop goes (see package par's FromSeq for the
 // guarantees).
-func FromSeq[T any](seq stditer.Seq[T]) Spec[T] { return pipe.FromSeq(seq) }
+func FromSeq[T any](seq stditer.Seq[T]) Spec[T] { return Spec[T](pipe.FromSeq(seq)) }
 
 // FromChan is the Spec of the values received from ch until it is closed.
 // It is FromSeq of a range over ch, except that a loop that stops pulling
 // also stops waiting on ch.
-func FromChan[T any](ch <-chan T) Spec[T] { return pipe.FromChan(ch) }
+func FromChan[T any](ch <-chan T) Spec[T] { return Spec[T](pipe.FromChan(ch)) }
 
 // FlatSource is the Spec of the items that flat yields for every source
 // index i in [lo, hi), in index order: flat(i, yield) yields the zero or
 // more items of index i, in order, until yield returns false, and returns
 // false if yield did. hi <= lo gives an empty Spec.
 func FlatSource[T any](lo, hi int, flat func(i int, yield func(T) bool) bool) Spec[T] {
-	return pipe.FlatSource(lo, hi, flat)
+	return Spec[T](pipe.FlatSource(lo, hi, flat))
 }
 
 // MapSpec is f(x) for every item x of s: Spec.Map with a change of item
 // type.
-func MapSpec[T, U any](s Spec[T], f func(T) U) Spec[U] { return pipe.MapSpec(s, f) }
+func MapSpec[T, U any](s Spec[T], f func(T) U) Spec[U] {
+	return Spec[U](pipe.MapSpec(pipe.Spec[T](s), f))
+}
 
 // MapInitSpec is f(st, x) for every item x of s, with a state st made by
 // init: a state is used by one goroutine at a time, and init runs at most
 // about as many times as blocks ran at once, whatever the number of items.
 func MapInitSpec[T, S, U any](s Spec[T], init func() S, f func(S, T) U) Spec[U] {
-	return pipe.MapInitSpec(s, init, f)
+	return Spec[U](pipe.MapInitSpec(pipe.Spec[T](s), init, f))
 }
 
 // FilterMapSpec keeps f(x) for the items x for which f reports true: a map
 // and a filter in one step.
 func FilterMapSpec[T, U any](s Spec[T], f func(T) (U, bool)) Spec[U] {
-	return pipe.FilterMapSpec(s, f)
+	return Spec[U](pipe.FilterMapSpec(pipe.Spec[T](s), f))
 }
 
 // FlatMapSpec replaces every item x of s by the items of f(x), in order.
-func FlatMapSpec[T, U any](s Spec[T], f func(T) []U) Spec[U] { return pipe.FlatMapSpec(s, f) }
+func FlatMapSpec[T, U any](s Spec[T], f func(T) []U) Spec[U] {
+	return Spec[U](pipe.FlatMapSpec(pipe.Spec[T](s), f))
+}
 
 // EnumerateSpec is f(i, x) for the item x at each position i of s, from 0.
 func EnumerateSpec[T, U any](s Spec[T], f func(i int, v T) U) Spec[U] {
-	return pipe.EnumerateSpec(s, f)
+	return Spec[U](pipe.EnumerateSpec(pipe.Spec[T](s), f))
 }
 
 // SkipSpec is s without its first n items (n >= 0).
-func SkipSpec[T any](s Spec[T], n int) Spec[T] { return pipe.SkipSpec(s, n) }
+func SkipSpec[T any](s Spec[T], n int) Spec[T] { return Spec[T](pipe.SkipSpec(pipe.Spec[T](s), n)) }
 
 // TakeSpec is the first n items of s (n >= 0), all of them if s has fewer.
-func TakeSpec[T any](s Spec[T], n int) Spec[T] { return pipe.TakeSpec(s, n) }
+func TakeSpec[T any](s Spec[T], n int) Spec[T] { return Spec[T](pipe.TakeSpec(pipe.Spec[T](s), n)) }
 
 // ChainSpec is the items of a, then those of b, with a's settings and both
 // sides' Failure. Over two Specs that read no seq, the numbers of their
 // indexes must add up to at most math.MaxInt.
-func ChainSpec[T any](a, b Spec[T]) Spec[T] { return pipe.ChainSpec(a, b) }
+func ChainSpec[T any](a, b Spec[T]) Spec[T] {
+	return Spec[T](pipe.ChainSpec(pipe.Spec[T](a), pipe.Spec[T](b)))
+}
 
 // ZipSpec is f(x, y) for the items x of a and y of b at each position, as
 // many as the shorter of the two has, with a's settings and both sides'
 // Failure. It panics if a and b read the same seq, which one loop cannot
 // pull twice at once.
 func ZipSpec[T, U, V any](a Spec[T], b Spec[U], f func(T, U) V) Spec[V] {
-	return pipe.ZipSpec(a, b, f)
+	return Spec[V](pipe.ZipSpec(pipe.Spec[T](a), pipe.Spec[U](b), f))
 }

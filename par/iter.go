@@ -10,11 +10,11 @@ import (
 	"unsafe"
 
 	"github.com/gopar-dev/gopar/internal/pipe"
-	"github.com/gopar-dev/gopar/iter"
 )
 
-// Number is the set of element types that Sum accepts.
-type Number = iter.Number
+// Number is the set of element types that Sum accepts: every integer,
+// float and complex type, and the types defined on them.
+type Number = pipe.Number
 
 // Iterator is implemented by every parallel iterator of this package (Iter
 // and Nums), so that the functions that take one, such as Map, Sum and Fold,

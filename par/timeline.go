@@ -1,13 +1,13 @@
 package par
 
-import "github.com/gopar-dev/gopar/iter"
+import "github.com/gopar-dev/gopar/partition"
 
 // Timeline is the schedule of one operation, recorded by WithTimeline:
 // which goroutine (the caller, a pool worker) ran which block of items and
 // when, and every steal, with its victim and the stolen range. Its WriteSVG
-// draws it, one lane per goroutine, with the steals as arrows. It is an
-// alias of iter.Timeline, where its fields are described.
-type Timeline = iter.Timeline
+// draws it, one lane per goroutine, with the steals as arrows. It is
+// [partition.Timeline], where its fields are described.
+type Timeline = partition.Timeline
 
 // WithTimeline returns it with its terminal operations recording their
 // schedule into t, which each operation overwrites: read it (or draw it

@@ -15,8 +15,10 @@
 // (what a participant's range holds, to size its next block),
 // [Loop.Partitions] (how many helpers are worth starting), and
 // [Participant.Slot], [Participant.Steals] and [Participant.RecordSteals]
-// with [Stolen] (who stole what, for a timeline of the schedule). [MaxLen]
-// and [MaxParticipants] are the bounds a caller must keep to.
+// with [Stolen] (who stole what), from which a [Timeline] of the schedule
+// is built: which goroutine ran which [Block] when, lane by [Lane], with
+// every [Steal], drawn by [Timeline.WriteSVG]. [MaxLen] and
+// [MaxParticipants] are the bounds a caller must keep to.
 //
 // # The algorithm in a few words
 //

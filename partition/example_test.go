@@ -2,8 +2,10 @@ package partition_test
 
 import (
 	"fmt"
+	"strings"
 	"sync"
 	"sync/atomic"
+	"time"
 
 	"github.com/gopar-dev/gopar/partition"
 )
@@ -60,4 +62,24 @@ func ExampleRange() {
 	// 0 10 true
 	// 75 100 Success
 	// 25
+}
+
+// A Timeline draws itself: here one of two lanes, where the worker stole
+// the top of the caller's range. Package par records one for an operation
+// with Iter.WithTimeline.
+func ExampleTimeline_WriteSVG() {
+	tl := partition.Timeline{
+		Elapsed: 100 * time.Microsecond,
+		Lanes: []partition.Lane{
+			{Name: "caller", Blocks: []partition.Block{{Lo: 0, Hi: 60, Start: 0, End: 90 * time.Microsecond}}},
+			{Name: "worker 1", Blocks: []partition.Block{{Lo: 60, Hi: 100, Start: 5 * time.Microsecond, End: 95 * time.Microsecond}}},
+		},
+		Steals: []partition.Steal{{Thief: 1, Victim: 0, Lo: 60, Hi: 100, At: 5 * time.Microsecond}},
+	}
+	var svg strings.Builder
+	if err := tl.WriteSVG(&svg); err != nil {
+		fmt.Println(err)
+	}
+	fmt.Println(strings.HasPrefix(svg.String(), "<svg"), strings.Contains(svg.String(), "worker 1 stole [60, 100) from caller"))
+	// Output: true true
 }

@@ -1,6 +1,7 @@
 package doccheck
 
 import (
+	"fmt"
 	"go/build"
 	"os"
 	"path/filepath"
@@ -149,4 +150,39 @@ func TestLayerTables(t *testing.T) {
 	if !slices.Contains(readme, "par") {
 		t.Error("README.md: the layer table does not list par")
 	}
+}
+
+// facades are the public packages that only re-export what a package below
+// them declares: users import them, no package of the module does.
+var facades = []string{"iter"}
+
+// TestFacadesAreLeaves: no package of the module imports a facade.
+func TestFacadesAreLeaves(t *testing.T) {
+	root := repoRoot(t)
+	for _, e := range facadeImports(t, root, facades) {
+		t.Error(e)
+	}
+}
+
+// TestFacadeCheckFails: the check reports a package that imports one of
+// the facades it is given (par imports internal/pipe).
+func TestFacadeCheckFails(t *testing.T) {
+	errs := facadeImports(t, repoRoot(t), []string{"internal/pipe"})
+	if !slices.ContainsFunc(errs, func(e string) bool { return strings.HasPrefix(e, "par imports internal/pipe") }) {
+		t.Errorf("facadeImports with internal/pipe as a facade = %q, want par reported", errs)
+	}
+}
+
+// facadeImports returns an error for each library package of the module
+// at root that imports one of facades.
+func facadeImports(t *testing.T, root string, facades []string) []string {
+	var errs []string
+	for _, p := range libraryPackages(t, root) {
+		for _, dep := range moduleImports(t, root, p) {
+			if slices.Contains(facades, dep) {
+				errs = append(errs, fmt.Sprintf("%s imports %s, a facade that no package of the module imports: import the package it is a facade of", p, dep))
+			}
+		}
+	}
+	return errs
 }

@@ -6,6 +6,7 @@ import (
 	"context"
 	"fmt"
 
+	"github.com/gopar-dev/gopar/partition"
 	"github.com/gopar-dev/gopar/runtime"
 )
 
@@ -58,7 +59,7 @@ type Config struct {
 	// Timeline, if not nil, receives the schedule of the loop: see
 	// Timeline. Recording it costs two clock reads and an append per
 	// block; left nil, it costs a nil test per block.
-	Timeline *Timeline
+	Timeline *partition.Timeline
 
 	// Stats, if not nil, receives what the loop did once it has
 	// returned: see Stats. Counting costs two adds per block and two

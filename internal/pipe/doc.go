@@ -10,7 +10,7 @@
 // to be worth it, and adapts the block size to the measured cost of items.
 //
 // It serves two layers. Package iter is its public facade: aliases of
-// [Spec], [Config], [Timeline] and the types they name, and the
+// [Spec], [Config] and the types they name, and the
 // constructors, adapters and drivers a user of that layer needs to write a
 // terminal operation of their own. Package par uses the rest as well: the
 // block helpers of its operations ([SplitBlock], [FlagBlock], [PackBlock],

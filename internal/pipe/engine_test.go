@@ -8,6 +8,7 @@ import (
 	"sync/atomic"
 	"testing"
 
+	"github.com/gopar-dev/gopar/partition"
 	"github.com/gopar-dev/gopar/runtime"
 )
 
@@ -201,7 +202,7 @@ func TestEngineUnwinds(t *testing.T) {
 // TestEngineTimeline checks that the engine records each block it folds
 // on the participant's lane, and hands the lane to leave.
 func TestEngineTimeline(t *testing.T) {
-	rec := &recording{others: map[laneKey][]Block{}}
+	rec := &recording{others: map[laneKey][]partition.Block{}}
 	log := &laneLog{rec: rec, key: laneKey{goroutineLane, 3}}
 	h := &scriptHand{blocks: [][2]int{{0, 2}, {5, 6}}}
 	r := indexes(math.MinInt, math.MinInt, math.MaxInt, false)

@@ -10,6 +10,7 @@ import (
 
 	"github.com/gopar-dev/gopar/internal/invariant"
 	"github.com/gopar-dev/gopar/internal/plumb"
+	"github.com/gopar-dev/gopar/partition"
 	"github.com/gopar-dev/gopar/runtime"
 )
 
@@ -74,7 +75,7 @@ func (ph *inlinePhase) ran(n int, setup bool) bool {
 	}
 	now := sinceEpoch() - ph.start
 	if rec != nil {
-		rec.caller = append(rec.caller, Block{Lo: ph.i - n, Hi: ph.i, Start: ph.recBase + ph.last, End: ph.recBase + now})
+		rec.caller = append(rec.caller, partition.Block{Lo: ph.i - n, Hi: ph.i, Start: ph.recBase + ph.last, End: ph.recBase + now})
 	}
 	ph.sz.observe(n, 1, now-ph.last)
 	if setup {

@@ -7,6 +7,7 @@ import (
 	"runtime/trace"
 	"time"
 
+	"github.com/gopar-dev/gopar/partition"
 	"github.com/gopar-dev/gopar/runtime"
 )
 
@@ -102,7 +103,7 @@ func observe(cfg Config, lo, hi int, r Reducer[any]) any {
 // both span every batch of the loop.
 func runObserved(cfg Config, lo, hi int, r Reducer[any]) any {
 	if t := cfg.Timeline; t != nil {
-		rec := &recording{start: time.Now(), others: map[laneKey][]Block{}}
+		rec := &recording{start: time.Now(), others: map[laneKey][]partition.Block{}}
 		cfg.rec = rec
 		defer rec.finish(t) // after a panic too: what ran until then
 	}

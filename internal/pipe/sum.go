@@ -4,6 +4,8 @@ import (
 	"math"
 	"reflect"
 	"sync"
+
+	"github.com/gopar-dev/gopar/partition"
 )
 
 // Sum returns the sum of the surviving items of s (0 for none). Integer
@@ -207,7 +209,7 @@ func sumProgress(report func(done, total int), n, size uint64, blocks int) func(
 
 // itemTimeline turns the block numbers of reproducibleSum's timeline t into
 // the items where the blocks start (item).
-func itemTimeline(t *Timeline, item func(k int) int) {
+func itemTimeline(t *partition.Timeline, item func(k int) int) {
 	for _, l := range t.Lanes {
 		for i := range l.Blocks {
 			l.Blocks[i].Lo, l.Blocks[i].Hi = item(l.Blocks[i].Lo), item(l.Blocks[i].Hi)

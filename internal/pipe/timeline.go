@@ -10,53 +10,6 @@ import (
 	"github.com/gopar-dev/gopar/runtime"
 )
 
-// A Timeline is the schedule of one operation, as Config.Timeline records
-// it: which goroutine ran which block of indexes and when, and every
-// successful steal. WriteSVG draws it.
-//
-// Each operation that records into a Timeline replaces what it held. Read
-// it once the operation has returned, and give one Timeline to one
-// operation at a time. An operation that panics leaves a partial timeline.
-type Timeline struct {
-	// Elapsed is how long the operation ran.
-	Elapsed time.Duration
-	// Lanes holds one lane per goroutine that ran blocks: the caller
-	// first, then the pool's workers and guests by index, then the
-	// goroutines of a Blocking loop.
-	Lanes []Lane
-	// Steals holds every successful steal, in order of At.
-	Steals []Steal
-}
-
-// A Lane is what one goroutine ran during an operation.
-type Lane struct {
-	// Name says which goroutine: "caller" (the one that called the
-	// operation; it has no lane if workers ran every block, as they may
-	// in a loop of a few items), "worker 3" or
-	// "guest 65" (runtime.Worker.Index), or "goroutine 2" (Blocking).
-	Name string
-	// Blocks are the blocks it ran, in order of Start.
-	Blocks []Block
-}
-
-// A Block is one call of the loop's body: the indexes [Lo, Hi), run from
-// Start to End, both measured from the start of the operation.
-type Block struct {
-	Lo, Hi     int
-	Start, End time.Duration
-}
-
-// A Steal is one successful steal: the lane Thief took the indexes [Lo, Hi)
-// from what the lane Victim had left (Thief and Victim index
-// Timeline.Lanes). At is when the thief started its first block after the
-// steal, so the steal happened just before. Items of a stolen range may in
-// turn be stolen from the thief: each such steal is listed too.
-type Steal struct {
-	Thief, Victim int
-	Lo, Hi        int
-	At            time.Duration
-}
-
 // A lane's key orders the lanes: the caller, then the pool's workers and
 // guests by index, then Blocking's goroutines by number.
 type laneKey struct{ kind, n int }
@@ -94,8 +47,8 @@ func sortLaneKeys(keys []laneKey) {
 // lock is taken while blocks run.
 type recording struct {
 	start  time.Time
-	caller []Block
-	others map[laneKey][]Block
+	caller []partition.Block
+	others map[laneKey][]partition.Block
 	steals []stealRec
 }
 
@@ -110,7 +63,7 @@ type stealRec struct {
 func (rec *recording) since() time.Duration { return time.Since(rec.start) }
 
 // add merges the blocks of one goroutine into its lane.
-func (rec *recording) add(k laneKey, blocks []Block) {
+func (rec *recording) add(k laneKey, blocks []partition.Block) {
 	if k.kind == callerLane {
 		rec.caller = append(rec.caller, blocks...)
 	} else {
@@ -119,7 +72,7 @@ func (rec *recording) add(k laneKey, blocks []Block) {
 }
 
 // finish numbers the lanes and writes the timeline into t.
-func (rec *recording) finish(t *Timeline) {
+func (rec *recording) finish(t *partition.Timeline) {
 	var keys []laneKey
 	if len(rec.caller) > 0 {
 		keys = append(keys, laneKey{kind: callerLane})
@@ -138,20 +91,20 @@ func (rec *recording) finish(t *Timeline) {
 	}
 	sortLaneKeys(keys)
 	lane := make(map[laneKey]int, len(keys))
-	out := Timeline{Elapsed: rec.since(), Lanes: make([]Lane, len(keys))}
+	out := partition.Timeline{Elapsed: rec.since(), Lanes: make([]partition.Lane, len(keys))}
 	for i, k := range keys {
 		lane[k] = i
 		blocks := rec.others[k]
 		if k.kind == callerLane {
 			blocks = rec.caller
 		}
-		slices.SortStableFunc(blocks, func(a, b Block) int { return cmp.Compare(a.Start, b.Start) })
-		out.Lanes[i] = Lane{Name: k.name(), Blocks: blocks}
+		slices.SortStableFunc(blocks, func(a, b partition.Block) int { return cmp.Compare(a.Start, b.Start) })
+		out.Lanes[i] = partition.Lane{Name: k.name(), Blocks: blocks}
 	}
 	for _, s := range rec.steals {
-		out.Steals = append(out.Steals, Steal{Thief: lane[s.thief], Victim: lane[s.victim], Lo: s.lo, Hi: s.hi, At: s.at})
+		out.Steals = append(out.Steals, partition.Steal{Thief: lane[s.thief], Victim: lane[s.victim], Lo: s.lo, Hi: s.hi, At: s.at})
 	}
-	slices.SortStableFunc(out.Steals, func(a, b Steal) int { return cmp.Compare(a.At, b.At) })
+	slices.SortStableFunc(out.Steals, func(a, b partition.Steal) int { return cmp.Compare(a.At, b.At) })
 	*t = out
 }
 
@@ -161,7 +114,7 @@ type laneLog struct {
 	rec    *recording
 	key    laneKey
 	slot   int // the participant's partition.Participant.Slot
-	blocks []Block
+	blocks []partition.Block
 	stolen []partition.Stolen // appended by the partitioner
 	at     []time.Duration    // when each of stolen was used
 }
@@ -192,7 +145,7 @@ func poolLane(w, caller *runtime.Worker, workers int) laneKey {
 // block records that [lo, hi) ran from start until now; the steals that
 // brought it (made by the Next that returned it) are dated start.
 func (g *laneLog) block(lo, hi int, start time.Duration) {
-	g.blocks = append(g.blocks, Block{Lo: lo, Hi: hi, Start: start, End: g.rec.since()})
+	g.blocks = append(g.blocks, partition.Block{Lo: lo, Hi: hi, Start: start, End: g.rec.since()})
 	for len(g.at) < len(g.stolen) {
 		g.at = append(g.at, start)
 	}

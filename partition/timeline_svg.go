@@ -1,4 +1,4 @@
-package pipe
+package partition
 
 import (
 	"fmt"
