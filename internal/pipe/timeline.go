@@ -1,5 +1,8 @@
 package pipe
 
+// Recording an operation's schedule (Config.Timeline): each driver adds its
+// blocks and steals, and finish writes them into a partition.Timeline.
+
 import (
 	"cmp"
 	"slices"
