@@ -51,9 +51,13 @@ func (p *pass) sameNamesAt(lit *ast.FuncLit, pos token.Pos, params map[types.Obj
 		return false
 	}
 	same := true
+	sels := map[*ast.Ident]bool{} // pkg.Name, x.Field: resolved through what they select from
 	ast.Inspect(lit.Body, func(n ast.Node) bool {
+		if sel, ok := n.(*ast.SelectorExpr); ok {
+			sels[sel.Sel] = true
+		}
 		id, ok := n.(*ast.Ident)
-		if !ok {
+		if !ok || sels[id] {
 			return same
 		}
 		o := p.TypesInfo.Uses[id]

@@ -39,6 +39,8 @@ type rewrite struct {
 	prelude    []string      // declarations of the loop body that the callback starts with (movable)
 	std        []string      // standard packages the rewrite uses besides context (maps, sync)
 	mapped     *mapping      // a pool joined by counted receives: Map and a range over Values
+	ctxCheck   ast.Stmt      // the loop's check of errgroup's context before each start, which WithContext does (stopsOnCtx)
+	task       string        // the group that runs the par call as a task of its own, where the group stays (groupTaskRewrite)
 }
 
 // fixes returns the two suggested fixes of f, or none and what stops
@@ -78,6 +80,10 @@ func (p *pass) fixes(f *fan) ([]analysis.SuggestedFix, string) {
 		if r == nil {
 			if rc, whyc := p.chanRewrite(f); rc != nil {
 				r = rc
+			} else if rg, whyg := p.groupTaskRewrite(f); rg != nil {
+				r = rg
+			} else if whyg != "" && p.isGroup(f.group) {
+				why = whyg
 			} else if whyc != "" && why == "the producer is not one range loop over a slice that sends each item" {
 				why = whyc
 			}
@@ -181,6 +187,13 @@ func (p *pass) fixes(f *fan) ([]analysis.SuggestedFix, string) {
 		call := expr + "." + op + "(" + fn + " " + body + ")"
 		if r.mapped != nil {
 			call = r.mapped.text(p, parName, expr, params)
+		}
+		if r.task != "" {
+			if r.errs {
+				call = r.task + ".Go(func() error {\nreturn " + call + "\n})"
+			} else {
+				call = r.task + ".Go(func() error {\n" + call + "\nreturn nil\n})"
+			}
 		}
 		var edits []analysis.TextEdit
 		if r.keepFirst {
@@ -524,6 +537,7 @@ func (p *pass) loopRewrite(f *fan) (*rewrite, string) {
 	var fromChan bool     // the loop receives from a channel
 	var elem types.Type
 	var over ast.Expr
+	var once bool // over is not a variable: the rewrite may write it only once
 	if n := p.count(f.loop); n != nil {
 		if t := info.TypeOf(n); t == nil || !types.Identical(types.Default(t), types.Typ[types.Int]) {
 			return nil, "the loop counts with a type other than int"
@@ -543,9 +557,13 @@ func (p *pass) loopRewrite(f *fan) (*rewrite, string) {
 		}
 	} else {
 		rs, ok := f.loop.(*ast.RangeStmt)
-		if !ok || (rs.Tok != token.DEFINE && rs.Key != nil) || !pure(rs.X) {
-			return nil, "the loop is not a range over a plain variable declaring its own variables (the rewrite would evaluate it at another time)"
+		if !ok || (rs.Tok != token.DEFINE && rs.Key != nil) {
+			return nil, "the loop is not a range declaring its own variables"
 		}
+		// A range over a call (d.Paths()) evaluates it once, before the
+		// first goroutine; so does the rewrite, in its source's argument,
+		// at the loop's place, where nothing may write it again.
+		once = !pure(rs.X)
 		switch t := info.TypeOf(rs.X).Underlying().(type) {
 		case *types.Slice:
 			elem = t.Elem()
@@ -569,8 +587,11 @@ func (p *pass) loopRewrite(f *fan) (*rewrite, string) {
 			val = p.objOf(rs.Value)
 		}
 		r.limit = "max(len(" + p.src(over) + "), 1)"
-		if fromChan {
-			r.limit = "" // as many at once as items: no Blocking limit in sight
+		if fromChan || once {
+			r.limit = "" // as many at once as items: no Blocking limit in sight, or none to write
+		}
+		if once && mapKey != nil {
+			return nil, "the loop ranges over the map that `" + p.src(over) + "` gives, which the rewrite would read again at each item"
 		}
 	}
 	// A file older than Go 1.21 has no max builtin. Where its version is
@@ -624,6 +645,11 @@ func (p *pass) loopRewrite(f *fan) (*rewrite, string) {
 			if !p.isWorker(st.Call.Fun, f) {
 				return nil, p.more(st)
 			}
+		case *ast.SelectStmt:
+			if !p.stopsOnCtx(st, f) {
+				return nil, p.more(st)
+			}
+			r.ctxCheck = st
 		default:
 			return nil, p.more(st)
 		}
@@ -761,7 +787,7 @@ func (p *pass) loopRewrite(f *fan) (*rewrite, string) {
 			call := ast.Unparen(es.X).(*ast.CallExpr)
 			if p.isCall(call, f.group, "Add") {
 				n := p.src(call.Args[0])
-				if over != nil && n != "len("+p.src(over)+")" || over == nil && "par.Range(0, "+n+")" != r.source {
+				if once || over != nil && n != "len("+p.src(over)+")" || over == nil && "par.Range(0, "+n+")" != r.source {
 					return nil, "the Add before the loop is not the number of items"
 				}
 				addBefore = true
@@ -782,7 +808,7 @@ func (p *pass) loopRewrite(f *fan) (*rewrite, string) {
 		}
 	}
 	if f.gctx != nil {
-		if p.gctxUsedOutside(f) {
+		if p.gctxUsedOutside(f, r.ctxCheck) {
 			return nil, "errgroup's context is used outside the goroutines"
 		}
 		if f.gctx.Name() != "_" {
@@ -1312,7 +1338,7 @@ func (p *pass) usedOutside(obj types.Object, removed []ast.Stmt, from, to token.
 
 // gctxUsedOutside reports whether errgroup's context is used after its
 // declaration anywhere but in the goroutine's function.
-func (p *pass) gctxUsedOutside(f *fan) bool {
+func (p *pass) gctxUsedOutside(f *fan, check ast.Stmt) bool {
 	var decl ast.Stmt
 	for _, st := range f.list[:f.at] {
 		lhs, _ := assignment(st)
@@ -1327,11 +1353,55 @@ func (p *pass) gctxUsedOutside(f *fan) bool {
 		if o != f.gctx || id.Pos() < decl.End() {
 			continue
 		}
-		if !(f.lit.Pos() <= id.Pos() && id.Pos() < f.lit.End()) {
+		if !(f.lit.Pos() <= id.Pos() && id.Pos() < f.lit.End()) && !(check != nil && check.Pos() <= id.Pos() && id.Pos() < check.End()) {
 			return true
 		}
 	}
 	return false
+}
+
+// stopsOnCtx reports whether st, a statement of f's loop body, is a check
+// that stops the loop once errgroup's context (or its parent) is done,
+// before the next task starts:
+//
+//	select {
+//	case <-ctx.Done():
+//		break loop
+//	default:
+//	}
+//
+// The rewrite drops it where the group has a limit and a context: tasks
+// then start as others end, and WithContext(parent) with
+// TryForEachContext starts no item once the parent is done or a call has
+// failed. Without a limit every task starts at once, and the check sees
+// the context before any has run.
+func (p *pass) stopsOnCtx(st *ast.SelectStmt, f *fan) bool {
+	if f.limit == nil || f.gctx == nil || f.gctx.Name() == "_" || f.label == nil || f.under != nil || len(st.Body.List) != 2 || loopBody(f.loop).List[0] != st {
+		return false
+	}
+	var done, dflt bool
+	for _, c := range st.Body.List {
+		cc := c.(*ast.CommClause)
+		if cc.Comm == nil {
+			dflt = len(cc.Body) == 0
+			continue
+		}
+		es, ok := cc.Comm.(*ast.ExprStmt)
+		if !ok || len(cc.Body) != 1 {
+			return false
+		}
+		recv, ok := ast.Unparen(es.X).(*ast.UnaryExpr)
+		if !ok || recv.Op != token.ARROW {
+			return false
+		}
+		call, ok := ast.Unparen(recv.X).(*ast.CallExpr)
+		if !ok || len(call.Args) != 0 || !(p.isCall(call, f.gctx, "Done") || p.objOf(f.pctx) != nil && p.isCall(call, p.objOf(f.pctx), "Done")) {
+			return false
+		}
+		br, ok := cc.Body[0].(*ast.BranchStmt)
+		done = ok && br.Tok == token.BREAK && br.Label != nil && br.Label.Name == f.label.Label.Name
+	}
+	return done && dflt
 }
 
 // bodyWithout returns the source of body, braces included, without the
@@ -1520,7 +1590,7 @@ func (p *pass) waitFirst(st ast.Stmt, wait *ast.CallExpr) string {
 func (p *pass) labelUsed(l *ast.LabeledStmt) bool {
 	obj := p.TypesInfo.Defs[l.Label]
 	for id, o := range p.TypesInfo.Uses {
-		if o == obj && id != l.Label {
+		if o == obj && id != l.Label && (id.Pos() < l.Pos() || id.Pos() >= l.End()) {
 			return true
 		}
 	}

@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"strconv"
 	"strings"
+	"sync/atomic"
 
 	"golang.org/x/sync/errgroup"
 )
@@ -92,4 +93,41 @@ func runErrgroup() {
 	ls, err = lengths(append(words, ""))
 	fmt.Println("lengths with an empty word:", ls, err)
 	fmt.Println("check:", checkAll(words), checkAll([]string{"a", "", "c"}))
+	fmt.Println("sum:", sumAll(ctx, fields[:17]))
+	fmt.Println("sum with a bad field:", sumAll(ctx, fields))
+}
+
+// sumAll adds the fields up with three workers that share their group
+// with the producer, and says what it got: the sum, or the first error.
+func sumAll(ctx context.Context, fields []string) string {
+	g, ctx := errgroup.WithContext(ctx)
+	jobs := make(chan string)
+	g.Go(func() error {
+		defer close(jobs)
+		for _, f := range fields {
+			select {
+			case <-ctx.Done():
+				return nil
+			case jobs <- f:
+			}
+		}
+		return nil
+	})
+	var sum atomic.Int64
+	for range 3 { // want `fan-out: a pool of 3 errgroup workers draining a channel; gopar replaces it with par.FromChan\(jobs\).Blocking\(3\).TryForEach`
+		g.Go(func() error {
+			for f := range jobs {
+				n, err := strconv.Atoi(f)
+				if err != nil {
+					return err
+				}
+				sum.Add(int64(n))
+			}
+			return nil
+		})
+	}
+	if err := g.Wait(); err != nil {
+		return err.Error()
+	}
+	return strconv.FormatInt(sum.Load(), 10)
 }

@@ -1,6 +1,9 @@
 package fanouts
 
-import "sync"
+import (
+	"strings"
+	"sync"
+)
 
 // 50: the worker is a closure with a name: the callback takes its body,
 // and the declaration goes.
@@ -44,6 +47,21 @@ func wgNamedParam(words []string, out *sync.Map) {
 	for _, w := range words { // want `fan-out: a goroutine per item with a sync.WaitGroup; gopar replaces it with par.Slice\(words\)`
 		wg.Add(1)
 		go store(w)
+	}
+	wg.Wait()
+}
+
+// 50b: the named closure calls a function of another package: the name
+// after the dot resolves through the package, not through the scope.
+func workersNamedQualified(jobs chan string, out *sync.Map) {
+	var wg sync.WaitGroup
+	worker := func() {
+		for j := range jobs {
+			out.Store(j, strings.TrimSpace(j))
+		}
+	}
+	for range 4 { // want `fan-out: a pool of 4 worker goroutines draining a channel; gopar replaces it with par.FromChan\(jobs\).Blocking\(4\).ForEach`
+		wg.Go(worker)
 	}
 	wg.Wait()
 }

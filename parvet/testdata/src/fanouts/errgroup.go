@@ -147,3 +147,39 @@ func egWeighted(ctx context.Context, urls []string) error {
 	}
 	return g.Wait()
 }
+
+// dirs gives its paths from a method, as a call the loop ranges over.
+type dirs struct{ paths []string }
+
+func (d *dirs) Paths() []string { return d.paths }
+
+// 96: the loop ranges over what a method returns, which it evaluates once,
+// before the first task: the rewrite evaluates it once at the same place,
+// in par.Slice's argument.
+func egRangeCall(ctx context.Context, d *dirs, n int) error {
+	g, _ := errgroup.WithContext(ctx)
+	g.SetLimit(n)
+	for _, p := range d.Paths() { // want `par.Slice\(d.Paths\(\)\).Blocking\(n\).ForEach \(at most n at once, every item runs`
+		g.Go(func() error { return validate(p) })
+	}
+	return g.Wait()
+}
+
+// 97: the loop checks the group's context before it starts each task, and
+// stops starting them once it is done (an error, or the parent's cancel):
+// with a limit, tasks start as others end, which is what WithContext does
+// for par's items, so the rewrite drops the check.
+func egStopsOnCtx(parent context.Context, urls []string, n int) error {
+	g, ctx := errgroup.WithContext(parent)
+	g.SetLimit(n)
+loop:
+	for _, u := range urls { // want `par.Slice\(urls\).WithContext\(parent\).Blocking\(n\).TryForEachContext`
+		select {
+		case <-ctx.Done():
+			break loop
+		default:
+		}
+		g.Go(func() error { return check(ctx, u) })
+	}
+	return g.Wait()
+}

@@ -265,3 +265,34 @@ func counterPoolKept(xs []string, out []int) int64 {
 	wg.Wait()
 	return next.Load()
 }
+
+// 96b: the loop ranges over a map that a call returns: the rewrite would
+// read the map again, by key, at every item.
+func wgRangeMapCall(index func() map[string]int, out []int) {
+	var wg sync.WaitGroup
+	for k, v := range index() { // want "fan-out: .*; no fix: the loop ranges over the map that `index\\(\\)` gives, which the rewrite would read again at each item"
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			out[v%len(out)] = len(k)
+		}()
+	}
+	wg.Wait()
+}
+
+// 97b: the loop checks the group's context before it starts each task, but
+// with no limit every task starts at once, before most have run: par
+// would skip the items not yet started once the context is done.
+func egStopsOnCtxNoLimit(parent context.Context, urls []string) error {
+	g, ctx := errgroup.WithContext(parent)
+loop:
+	for _, u := range urls { // want "fan-out: an errgroup loop; .*; no fix: the loop does more than start the goroutines \\(`select {`\\)"
+		select {
+		case <-ctx.Done():
+			break loop
+		default:
+		}
+		g.Go(func() error { return check(ctx, u) })
+	}
+	return g.Wait()
+}

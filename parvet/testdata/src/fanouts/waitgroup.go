@@ -320,3 +320,18 @@ func wgChan(ch <-chan string, out *sync.Map) {
 	}
 	wg.Wait()
 }
+
+// 96c: the loop ranges over what a function returns, with no limit: the
+// pool's form only, since Blocking's limit, the number of items, would call
+// it again.
+func wgRangeCall(load func() []string) {
+	var wg sync.WaitGroup
+	for _, w := range load() { // want `par.Slice\(load\(\)\)`
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			work(w)
+		}()
+	}
+	wg.Wait()
+}
