@@ -47,6 +47,15 @@ type rewrite struct {
 // them: a clause for the report, where the rewrite would not keep the
 // program's meaning.
 func (p *pass) fixes(f *fan) ([]analysis.SuggestedFix, string) {
+	// errgroup workers whose Wait the rewrites below cannot move keep it
+	// where it is as one task of the group (groupTaskRewrite).
+	if f.shape == "workers" && p.isGroup(f.group) && !f.sel && f.under == nil &&
+		(f.deferred || f.waitIn != "" || f.between != nil || f.waitGo) &&
+		(f.named == "" || p.inlineClosure(f) || p.inlineFunc(f)) {
+		if r, _ := p.groupTaskRewrite(f); r != nil {
+			return p.fixesOf(f, r)
+		}
+	}
 	switch {
 	case f.shape == "group":
 		return nil, "the group is " + typeName(f.group.Type()) + ", whose Go and Wait the rewrite cannot carry over"
@@ -97,6 +106,12 @@ func (p *pass) fixes(f *fan) ([]analysis.SuggestedFix, string) {
 	if r == nil {
 		return nil, why
 	}
+	return p.fixesOf(f, r)
+}
+
+// fixesOf returns the two suggested fixes of f that rewrite r describes,
+// or none and what stops them.
+func (p *pass) fixesOf(f *fan, r *rewrite) ([]analysis.SuggestedFix, string) {
 	if f.label != nil && p.labelUsed(f.label) {
 		return nil, "the loop's label is used by a goto"
 	}

@@ -90,7 +90,17 @@ func (p *pass) groupTaskRewrite(f *fan) (*rewrite, string) {
 	if !ok {
 		return nil, "the item type names a package the file does not import"
 	}
-	// The group is used only to declare it, start its tasks and wait.
+	// The group is declared here, and used only to start its tasks and
+	// wait.
+	declared := false
+	for _, st := range f.list {
+		if p.declares(st, f.group) {
+			declared = true
+		}
+	}
+	if !declared {
+		return nil, "the group is not declared beside the workers (a parameter, a field), where other code may use it"
+	}
 	for _, st := range f.list {
 		if st == f.list[f.at] || st == f.closDecl || p.declares(st, f.group) || !p.mentions(st, f.group) {
 			continue

@@ -118,3 +118,34 @@ func egWorkersLimit(ctx context.Context, urls []string) error {
 	}
 	return g.Wait()
 }
+
+// 98e: the producer is a task started after the workers, between the loop
+// and the Wait: the workers' task starts where they did, and the producer
+// and the Wait stay where they are.
+func egWorkersProducerAfter(ctx context.Context, urls []string, n int) error {
+	g, ctx := errgroup.WithContext(ctx)
+	jobs := make(chan string)
+	worker := func() error {
+		for u := range jobs {
+			if err := check(ctx, u); err != nil {
+				return err
+			}
+		}
+		return nil
+	}
+	for i := 0; i < n; i++ { // want `fan-out: a pool of n errgroup workers draining a channel; gopar replaces it with par.FromChan\(jobs\).Blocking\(n\).TryForEach`
+		g.Go(worker)
+	}
+	g.Go(func() error {
+		defer close(jobs)
+		for _, u := range urls {
+			select {
+			case <-ctx.Done():
+				return ctx.Err()
+			case jobs <- u:
+			}
+		}
+		return nil
+	})
+	return g.Wait()
+}
