@@ -1088,13 +1088,9 @@ func (p *pass) chanRewrite(f *fan) (*rewrite, string) {
 	if !ok || ast.Unparen(es.X) != f.call {
 		return nil, "the Wait is part of a larger statement"
 	}
-	ct, ok := info.TypeOf(rng.X).Underlying().(*types.Chan)
-	if !ok || !types.Identical(ct.Elem(), info.TypeOf(rng.Key)) {
-		return nil, "the worker's variable has another type than the channel's items"
-	}
-	t, ok := p.typeString(ct.Elem())
-	if !ok {
-		return nil, "the item type names a package the file does not import"
+	t, why := p.chanItem(rng)
+	if why != "" {
+		return nil, why
 	}
 	// The group: declared for these workers alone.
 	var remove []ast.Stmt
@@ -1401,16 +1397,8 @@ func (p *pass) stopsOnCtx(st *ast.SelectStmt, f *fan) bool {
 			dflt = len(cc.Body) == 0
 			continue
 		}
-		es, ok := cc.Comm.(*ast.ExprStmt)
-		if !ok || len(cc.Body) != 1 {
-			return false
-		}
-		recv, ok := ast.Unparen(es.X).(*ast.UnaryExpr)
-		if !ok || recv.Op != token.ARROW {
-			return false
-		}
-		call, ok := ast.Unparen(recv.X).(*ast.CallExpr)
-		if !ok || len(call.Args) != 0 || !(p.isCall(call, f.gctx, "Done") || p.objOf(f.pctx) != nil && p.isCall(call, p.objOf(f.pctx), "Done")) {
+		ctx := p.doneOf(cc.Comm)
+		if len(cc.Body) != 1 || ctx == nil || ctx != f.gctx && ctx != p.objOf(f.pctx) {
 			return false
 		}
 		br, ok := cc.Body[0].(*ast.BranchStmt)

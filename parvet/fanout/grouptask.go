@@ -82,13 +82,9 @@ func (p *pass) groupTaskRewrite(f *fan) (*rewrite, string) {
 			return nil, why
 		}
 	}
-	ct, ok := info.TypeOf(rng.X).Underlying().(*types.Chan)
-	if !ok || !types.Identical(ct.Elem(), info.TypeOf(rng.Key)) {
-		return nil, "the worker's variable has another type than the channel's items"
-	}
-	t, ok := p.typeString(ct.Elem())
-	if !ok {
-		return nil, "the item type names a package the file does not import"
+	t, why := p.chanItem(rng)
+	if why != "" {
+		return nil, why
 	}
 	// The group is declared here, and used only to start its tasks and
 	// wait.
@@ -242,17 +238,47 @@ func (p *pass) sendsWatch(f *fan, ch, ctx types.Object) string {
 // ctx.Done().
 func (p *pass) watchesDone(sel *ast.SelectStmt, ctx types.Object) bool {
 	for _, c := range sel.Body.List {
-		es, ok := c.(*ast.CommClause).Comm.(*ast.ExprStmt)
-		if !ok {
-			continue
-		}
-		if recv, ok := ast.Unparen(es.X).(*ast.UnaryExpr); ok && recv.Op == token.ARROW {
-			if call, ok := ast.Unparen(recv.X).(*ast.CallExpr); ok && p.isCall(call, ctx, "Done") {
-				return true
-			}
+		if p.doneOf(c.(*ast.CommClause).Comm) == ctx {
+			return true
 		}
 	}
 	return false
+}
+
+// doneOf returns x where comm, a select case, is <-x.Done(), or nil.
+func (p *pass) doneOf(comm ast.Stmt) types.Object {
+	es, ok := comm.(*ast.ExprStmt)
+	if !ok {
+		return nil
+	}
+	recv, ok := ast.Unparen(es.X).(*ast.UnaryExpr)
+	if !ok || recv.Op != token.ARROW {
+		return nil
+	}
+	call, ok := ast.Unparen(recv.X).(*ast.CallExpr)
+	if !ok || len(call.Args) != 0 {
+		return nil
+	}
+	sel, ok := ast.Unparen(call.Fun).(*ast.SelectorExpr)
+	if !ok || sel.Sel.Name != "Done" {
+		return nil
+	}
+	return p.objOf(sel.X)
+}
+
+// chanItem returns the item type of the channel that rng, a worker's
+// range loop, drains, as the file writes it, or why the rewrite cannot
+// use it.
+func (p *pass) chanItem(rng *ast.RangeStmt) (string, string) {
+	ct, ok := p.TypesInfo.TypeOf(rng.X).Underlying().(*types.Chan)
+	if !ok || !types.Identical(ct.Elem(), p.TypesInfo.TypeOf(rng.Key)) {
+		return "", "the worker's variable has another type than the channel's items"
+	}
+	t, ok := p.typeString(ct.Elem())
+	if !ok {
+		return "", "the item type names a package the file does not import"
+	}
+	return t, ""
 }
 
 // startsTask reports whether st is a call of g's Go method.
