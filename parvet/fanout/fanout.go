@@ -1229,6 +1229,10 @@ func (p *pass) sourceText(f *fan) string {
 			return "par.FromSeq(maps.Keys(" + p.src(r.X) + "))"
 		case *types.Chan:
 			return "par.FromChan(" + p.src(r.X) + ")"
+		case *types.Signature:
+			if r.Value == nil {
+				return "par.FromSeq(" + p.src(r.X) + ")"
+			}
 		}
 	}
 	return "par.FromSeq(items)"

@@ -549,7 +549,8 @@ func (p *pass) loopRewrite(f *fan) (*rewrite, string) {
 	// The items.
 	var key, val types.Object
 	var mapKey types.Type // the key type, where the loop ranges over a map
-	var fromChan bool     // the loop receives from a channel
+	var fromChan bool     // the loop receives from a channel, or pulls an iterator
+	var fromSeq bool      // the loop pulls an iterator (iter.Seq)
 	var elem types.Type
 	var over ast.Expr
 	var once bool // over is not a variable: the rewrite may write it only once
@@ -591,8 +592,15 @@ func (p *pass) loopRewrite(f *fan) (*rewrite, string) {
 				return nil, "the loop ranges over a send-only channel"
 			}
 			elem, fromChan = t.Elem(), true
+		case *types.Signature:
+			// A range over an iterator of one value (iter.Seq, slices.Chunk):
+			// par.FromSeq pulls it as the loop did, one goroutine at a time.
+			if elem = seqElem(t); elem == nil || rs.Value != nil {
+				return nil, "the loop ranges over a function that is not an iterator of one value"
+			}
+			fromChan, fromSeq = true, true
 		default:
-			return nil, fmt.Sprintf("the loop ranges over a %s, where the rewrite takes a slice, an array, a map, a channel or a count", kindOf(info.TypeOf(rs.X)))
+			return nil, fmt.Sprintf("the loop ranges over a %s, where the rewrite takes a slice, an array, a map, a channel, an iterator or a count", kindOf(info.TypeOf(rs.X)))
 		}
 		over = rs.X
 		if rs.Key != nil {
@@ -914,6 +922,9 @@ func (p *pass) loopRewrite(f *fan) (*rewrite, string) {
 		if fromChan {
 			r.source = "par.FromChan(" + p.src(over) + ")"
 		}
+		if fromSeq {
+			r.source = "par.FromSeq(" + p.src(over) + ")"
+		}
 		r.params = valName + " " + t
 	}
 	r.body = p.bodyWithout(f.lit.Body, strip)
@@ -946,8 +957,12 @@ func (p *pass) workersRewrite(f *fan) (*rewrite, string) {
 			return nil, p.line(st, "the worker does more than drain the channel with one range loop")
 		}
 	}
-	if rng == nil || rng.Value != nil || rng.Tok != token.DEFINE || rng.Key == nil || p.outer(f, p.objOf(rng.X)) != f.ch || hasBranch(rng.Body) {
-		return nil, "the worker's range loop uses its variables in another way, or returns, breaks or continues"
+	if rng == nil || rng.Value != nil || rng.Tok != token.DEFINE || rng.Key == nil || p.outer(f, p.objOf(rng.X)) != f.ch {
+		return nil, "the worker's range loop uses its variables in another way"
+	}
+	itemText, ok := p.itemBody(rng.Body)
+	if !ok {
+		return nil, "the worker's range loop returns, breaks out or jumps"
 	}
 	if why := p.spawnsOnly(f); why != "" {
 		return nil, why
@@ -1030,7 +1045,7 @@ func (p *pass) workersRewrite(f *fan) (*rewrite, string) {
 		to:       es.End(),
 		source:   "par.Slice(" + p.src(producer.X) + ")",
 		params:   p.src(rng.Key) + " " + t,
-		body:     p.src(rng.Body),
+		body:     itemText,
 		limit:    p.src(n),
 		hasLimit: true,
 		ioish:    p.ioish(rng.Body),
@@ -1070,8 +1085,12 @@ func (p *pass) chanRewrite(f *fan) (*rewrite, string) {
 			return nil, p.line(st, "the worker does more than drain the channel with one range loop")
 		}
 	}
-	if rng == nil || rng.Value != nil || rng.Tok != token.DEFINE || rng.Key == nil || p.outer(f, p.objOf(rng.X)) != f.ch || hasBranch(rng.Body) {
-		return nil, "the worker's range loop uses its variables in another way, or returns, breaks or continues"
+	if rng == nil || rng.Value != nil || rng.Tok != token.DEFINE || rng.Key == nil || p.outer(f, p.objOf(rng.X)) != f.ch {
+		return nil, "the worker's range loop uses its variables in another way"
+	}
+	itemText, ok := p.itemBody(rng.Body)
+	if !ok {
+		return nil, "the worker's range loop returns, breaks out or jumps"
 	}
 	if p.isGroup(f.group) {
 		return nil, "an errgroup worker that fails stops alone, where TryForEach would stop every call"
@@ -1121,7 +1140,7 @@ func (p *pass) chanRewrite(f *fan) (*rewrite, string) {
 		to:       es.End(),
 		source:   "par.FromChan(" + p.src(rng.X) + ")",
 		params:   p.src(rng.Key) + " " + t,
-		body:     p.src(rng.Body),
+		body:     itemText,
 		limit:    p.src(n),
 		hasLimit: true,
 		ioish:    p.ioish(rng.Body),
@@ -1641,4 +1660,65 @@ func (p *pass) counter(loop ast.Stmt) types.Object {
 		return p.TypesInfo.ObjectOf(id)
 	}
 	return nil
+}
+
+// seqElem returns T where sig is func(yield func(T) bool), the signature
+// of an iterator of one value, or nil.
+func seqElem(sig *types.Signature) types.Type {
+	if sig.Params().Len() != 1 || sig.Results().Len() != 0 {
+		return nil
+	}
+	yield, ok := sig.Params().At(0).Type().Underlying().(*types.Signature)
+	if !ok || yield.Params().Len() != 1 || yield.Results().Len() != 1 || !types.Identical(yield.Results().At(0).Type(), types.Typ[types.Bool]) {
+		return nil
+	}
+	return yield.Params().At(0).Type()
+}
+
+// itemBody returns the source of body, a worker's range loop body, as the
+// body of a par callback for one item: each continue of that loop becomes
+// a return. ok is false where the body returns, breaks out of the loop,
+// jumps, or names a label.
+func (p *pass) itemBody(body *ast.BlockStmt) (text string, ok bool) {
+	var conts []*ast.BranchStmt
+	var stack []ast.Node
+	ok = true
+	ast.Inspect(body, func(n ast.Node) bool {
+		if n == nil {
+			stack = stack[:len(stack)-1]
+			return true
+		}
+		switch n := n.(type) {
+		case *ast.FuncLit:
+			return false
+		case *ast.ReturnStmt:
+			ok = false
+		case *ast.BranchStmt:
+			loops, breaks := 0, 0 // enclosing loops, and the statements a break ends, inside body
+			for _, s := range stack {
+				switch s.(type) {
+				case *ast.ForStmt, *ast.RangeStmt:
+					loops++
+				case *ast.SwitchStmt, *ast.TypeSwitchStmt, *ast.SelectStmt:
+					breaks++
+				}
+			}
+			switch {
+			case n.Label != nil || n.Tok == token.GOTO:
+				ok = false
+			case n.Tok == token.CONTINUE && loops == 0:
+				conts = append(conts, n)
+			case n.Tok == token.BREAK && loops == 0 && breaks == 0:
+				ok = false
+			}
+		}
+		stack = append(stack, n)
+		return ok
+	})
+	text = p.src(body)
+	for i := len(conts) - 1; i >= 0; i-- {
+		from, to := int(conts[i].Pos()-body.Pos()), int(conts[i].End()-body.Pos())
+		text = text[:from] + "return" + text[to:]
+	}
+	return text, ok
 }

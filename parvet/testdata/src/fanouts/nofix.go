@@ -3,6 +3,7 @@ package fanouts
 import (
 	"context"
 	"log"
+	"maps"
 	"sync"
 	"sync/atomic"
 
@@ -295,4 +296,33 @@ loop:
 		g.Go(func() error { return check(ctx, u) })
 	}
 	return g.Wait()
+}
+
+// 99b: a range over an iterator of two values (maps.All): par has no
+// source of pairs.
+func wgSeq2(m map[string]int, out *sync.Map) {
+	var wg sync.WaitGroup
+	for k, v := range maps.All(m) { // want "fan-out: .*; no fix: the loop ranges over a function that is not an iterator of one value"
+		wg.Go(func() {
+			out.Store(k, v)
+		})
+	}
+	wg.Wait()
+}
+
+// 100b: the worker stops at an item with break: every other worker goes
+// on, where a callback cannot stop the loop for itself alone.
+func workersBreak(jobs chan string, out *sync.Map) {
+	var wg sync.WaitGroup
+	for range 4 { // want "fan-out: a pool of 4 worker goroutines draining a channel; .*; no fix: the worker's range loop returns, breaks out or jumps"
+		wg.Go(func() {
+			for j := range jobs {
+				if j == "stop" {
+					break
+				}
+				out.Store(j, work(j))
+			}
+		})
+	}
+	wg.Wait()
 }

@@ -4,6 +4,7 @@ package fanouts
 
 import (
 	"os"
+	"slices"
 	"strings"
 	"sync"
 	"time"
@@ -332,6 +333,20 @@ func wgRangeCall(load func() []string) {
 			defer wg.Done()
 			work(w)
 		}()
+	}
+	wg.Wait()
+}
+
+// 99: a goroutine per chunk of an iterator (slices.Chunk): par.FromSeq
+// pulls the iterator as the loop did.
+func wgSeqChunks(words []string, out *sync.Map) {
+	var wg sync.WaitGroup
+	for chunk := range slices.Chunk(words, 8) { // want `fan-out: a goroutine per item with a sync.WaitGroup; gopar replaces it with par.FromSeq\(slices.Chunk\(words, 8\)\).ForEach`
+		wg.Go(func() {
+			for _, w := range chunk {
+				out.Store(w, work(w))
+			}
+		})
 	}
 	wg.Wait()
 }

@@ -153,3 +153,34 @@ func workersCountedLen(xs []string) []int {
 	}
 	return got
 }
+
+// 100: the worker skips an item with continue, which ends the callback's
+// call for that item: the rewrite writes return.
+func workersContinue(jobs []string, out *sync.Map) {
+	ch := make(chan string, len(jobs))
+	var wg sync.WaitGroup
+	for range 4 { // want `fan-out: a pool of 4 worker goroutines draining a channel`
+		wg.Go(func() {
+			for j := range ch {
+				if j == "" {
+					continue
+				}
+				for _, r := range j {
+					if r == ' ' {
+						continue // the inner loop's: it stays
+					}
+				}
+				switch len(j) {
+				case 1:
+					break // the switch's: it stays
+				}
+				out.Store(j, work(j))
+			}
+		})
+	}
+	for _, j := range jobs {
+		ch <- j
+	}
+	close(ch)
+	wg.Wait()
+}
