@@ -43,19 +43,19 @@ func (s *Spec[T]) EachIndex(lo, hi int, yield func(i int, v T)) {
 
 // Map applies f to every item. f runs only on items that survive the
 // filters before it.
-func (s Spec[T]) Map(f func(T) T) Spec[T] { return Spec[T](s.engine().Map(f)) }
+func (s Spec[T]) Map(f func(T) T) Spec[T] { return Spec[T](pipe.Spec[T](s).Map(f)) }
 
 // Filter keeps the items for which pred returns true.
-func (s Spec[T]) Filter(pred func(T) bool) Spec[T] { return Spec[T](s.engine().Filter(pred)) }
+func (s Spec[T]) Filter(pred func(T) bool) Spec[T] { return Spec[T](pipe.Spec[T](s).Filter(pred)) }
 
 // Config is how a loop runs: on which pool (Pool; nil is runtime.Default()),
 // within which bounds on the items handed out at a time (MinBlock,
 // MaxBlock), until which context is done (Context), on goroutines of its own
 // for callbacks that block (Blocking), and with which observers (Progress,
-// and Timeline, a *partition.Timeline). Buffer bounds what Stream computes ahead of its consumer.
-// Failure reports a source of the pipeline that can fail. Unordered is read
-// by package par's operations only. The zero Config runs on
-// runtime.Default() with no bounds, the schedule gopar is tuned for.
+// and Timeline, a *partition.Timeline). Buffer bounds what Stream computes
+// ahead of its consumer. Failure reports a source of the pipeline that can
+// fail. Unordered is read by package par's operations only. The zero Config
+// runs on runtime.Default() with no bounds, the schedule gopar is tuned for.
 type Config = pipe.Config
 
 // Failure is a source of items that can fail: Err returns its error (nil
