@@ -31,6 +31,7 @@ package main
 
 import (
 	"bytes"
+	"flag"
 	"fmt"
 	gobuild "go/build"
 	"go/build/constraint"
@@ -74,7 +75,23 @@ func main() {
 			fmt.Fprint(os.Stderr, taggedNote(taggedFiles(packageArgs(os.Args), tags, test || !given)))
 		}
 	}
+	flag.Usage = usage
 	multichecker.Main(callbackrace.Analyzer, fanout.Analyzer, lockheld.Analyzer)
+}
+
+// tagsUsage is -tags's line in parvet's help. The analysis driver
+// registers -tags as a flag with no effect; parvet takes it first
+// (takeTags).
+const tagsUsage = "comma-separated build tags, as go vet's -tags: files behind them are checked"
+
+// usage prints the flags, as the flag package does, with -tags described
+// as parvet treats it.
+func usage() {
+	if f := flag.Lookup("tags"); f != nil {
+		f.Usage = tagsUsage
+	}
+	fmt.Fprintf(flag.CommandLine.Output(), "Usage of %s:\n", os.Args[0])
+	flag.PrintDefaults()
 }
 
 // diffImpliesFix returns args with -fix added where -diff is given without

@@ -173,6 +173,15 @@ func TestTagsReachGoList(t *testing.T) {
 	}
 }
 
+// TestHelpDescribesTags runs parvet -h: -tags is described as parvet
+// treats it, not as the analysis driver's flag with no effect.
+func TestHelpDescribesTags(t *testing.T) {
+	out, _ := exec.Command(build(t), "-h").CombinedOutput()
+	if !strings.Contains(string(out), tagsUsage) || strings.Contains(string(out), "-tags string\n    \tno effect") {
+		t.Errorf("parvet -h does not describe -tags as parvet treats it:\n%s", out)
+	}
+}
+
 // TestNewerGo runs parvet, built from source, in a module that needs a Go
 // newer than the one that built it: it says which toolchain to build it
 // with, instead of the type checker's error for each package.
