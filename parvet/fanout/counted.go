@@ -129,15 +129,46 @@ func (p *pass) sendPerItem(f *fan) (*ast.RangeStmt, *ast.SendStmt) {
 // isSliceProducer reports whether pr is for _, x := range xs { ch <- x },
 // xs a slice.
 func (p *pass) isSliceProducer(pr *ast.RangeStmt, ch types.Object) bool {
-	if pr.Value == nil || len(pr.Body.List) != 1 || !pure(pr.X) {
-		return false
+	skips, ok := p.sliceProducer(pr, ch)
+	return ok && len(skips) == 0
+}
+
+// sliceProducer reports whether pr is a range over a slice xs that sends
+// each item x to ch, or skips it first: for _, x := range xs { if c {
+// continue }; ...; ch <- x }. It returns the conditions c of the items it
+// skips.
+func (p *pass) sliceProducer(pr *ast.RangeStmt, ch types.Object) (skips []ast.Expr, ok bool) {
+	l := pr.Body.List
+	if pr.Value == nil || len(l) == 0 || !pure(pr.X) {
+		return nil, false
 	}
-	send, ok := pr.Body.List[0].(*ast.SendStmt)
+	for _, st := range l[:len(l)-1] {
+		c := skipCond(st)
+		if c == nil {
+			return nil, false
+		}
+		skips = append(skips, c)
+	}
+	send, ok := l[len(l)-1].(*ast.SendStmt)
 	if !ok || p.objOf(send.Chan) != ch || p.objOf(send.Value) != p.objOf(pr.Value) {
-		return false
+		return nil, false
 	}
 	_, ok = p.TypesInfo.TypeOf(pr.X).Underlying().(*types.Slice)
-	return ok
+	return skips, ok
+}
+
+// skipCond returns c where st is if c { continue }, with no init, else or
+// label; else nil.
+func skipCond(st ast.Stmt) ast.Expr {
+	s, ok := st.(*ast.IfStmt)
+	if !ok || s.Init != nil || s.Else != nil || len(s.Body.List) != 1 {
+		return nil
+	}
+	br, ok := s.Body.List[0].(*ast.BranchStmt)
+	if !ok || br.Tok != token.CONTINUE || br.Label != nil {
+		return nil
+	}
+	return s.Cond
 }
 
 // closes reports whether st is close(ch).

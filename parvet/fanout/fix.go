@@ -330,6 +330,14 @@ func (p *pass) onlyInLit(obj types.Object, f *fan) bool {
 // cap, min and max, and reads only constants, the loop's variables and
 // variables that f's loop does not change (see movable).
 func (p *pass) safeExpr(e ast.Expr, f *fan) bool {
+	return p.safeRead(e, f, false)
+}
+
+// safeRead is safeExpr, where maps also allows reads of a map held in a
+// variable that f's goroutines do not mention (a read of a map cannot
+// panic, and gives the same value on any goroutine while nothing writes
+// it).
+func (p *pass) safeRead(e ast.Expr, f *fan, maps bool) bool {
 	safe := true
 	ast.Inspect(e, func(n ast.Node) bool {
 		switch n := n.(type) {
@@ -349,6 +357,12 @@ func (p *pass) safeExpr(e ast.Expr, f *fan) bool {
 				safe = false
 			}
 		case *ast.BasicLit, *ast.ParenExpr:
+		case *ast.IndexExpr:
+			_, isMap := p.TypesInfo.TypeOf(n.X).Underlying().(*types.Map)
+			m := identOf(n.X)
+			if !maps || !isMap || m == nil || f.lit == nil || p.mentions(f.lit, p.objOf(m)) {
+				safe = false
+			}
 		case *ast.BinaryExpr:
 			switch n.Op {
 			case token.QUO, token.REM, token.SHL, token.SHR:
@@ -968,9 +982,13 @@ func (p *pass) workersRewrite(f *fan) (*rewrite, string) {
 		return nil, why
 	}
 	// The producer and the close, before or after the workers; the wait.
+	var skips []ast.Expr
 	isProducer := func(st ast.Stmt) (*ast.RangeStmt, bool) {
 		pr, ok := st.(*ast.RangeStmt)
-		return pr, ok && p.isSliceProducer(pr, f.ch)
+		if ok {
+			skips, ok = p.sliceProducer(pr, f.ch)
+		}
+		return pr, ok
 	}
 	isClose := func(st ast.Stmt) bool { return p.closes(st, f.ch) }
 	var producer *ast.RangeStmt
@@ -1011,6 +1029,10 @@ func (p *pass) workersRewrite(f *fan) (*rewrite, string) {
 	if !ok {
 		return nil, "the item type names a package the file does not import"
 	}
+	source, why := p.filtered("par.Slice("+p.src(producer.X)+")", producer, t, skips, f)
+	if why != "" {
+		return nil, why
+	}
 	var remove []ast.Stmt
 	declared := map[types.Object]bool{}
 	for _, st := range l[:at] {
@@ -1043,7 +1065,7 @@ func (p *pass) workersRewrite(f *fan) (*rewrite, string) {
 	return &rewrite{
 		from:     first.Pos(),
 		to:       es.End(),
-		source:   "par.Slice(" + p.src(producer.X) + ")",
+		source:   source,
 		params:   p.src(rng.Key) + " " + t,
 		body:     itemText,
 		limit:    p.src(n),
@@ -1051,6 +1073,45 @@ func (p *pass) workersRewrite(f *fan) (*rewrite, string) {
 		ioish:    p.ioish(rng.Body),
 		remove:   remove,
 	}, ""
+}
+
+// filtered returns source with a Filter that keeps the items the producer
+// pr does not skip, where skips are its conditions for skipping (if c {
+// continue }), written over pr's variable of type t. The conditions must
+// read nothing that the workers or the loop change (safeRead), since the
+// filter runs beside the workers as the producer did, on other goroutines.
+func (p *pass) filtered(source string, pr *ast.RangeStmt, t string, skips []ast.Expr, f *fan) (string, string) {
+	if len(skips) == 0 {
+		return source, ""
+	}
+	var keep []string
+	for _, c := range skips {
+		if !p.safeRead(c, f, true) {
+			return "", "the producer skips items by a condition that calls something or reads what the loop changes"
+		}
+		keep = append(keep, p.negate(c))
+	}
+	return fmt.Sprintf("%s.Filter(func(%s %s) bool { return %s })", source, p.src(pr.Value), t, strings.Join(keep, " && ")), ""
+}
+
+// negate returns the text of !c.
+func (p *pass) negate(c ast.Expr) string {
+	text := p.src(c)
+	switch c := c.(type) {
+	case *ast.UnaryExpr:
+		if c.Op == token.NOT {
+			return strings.TrimPrefix(text, "!")
+		}
+	case *ast.Ident, *ast.SelectorExpr, *ast.IndexExpr, *ast.CallExpr, *ast.ParenExpr:
+		return "!" + text
+	case *ast.BinaryExpr:
+		// == and != only: the negation of an ordering is not the other
+		// ordering for a NaN.
+		if op, ok := map[token.Token]string{token.EQL: "!=", token.NEQ: "=="}[c.Op]; ok {
+			return p.src(c.X) + " " + op + " " + p.src(c.Y)
+		}
+	}
+	return "!(" + text + ")"
 }
 
 // chanRewrite returns the rewrite of a fixed pool of workers draining a

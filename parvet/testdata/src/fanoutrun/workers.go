@@ -193,6 +193,30 @@ func lettersByCounter(words []string) int {
 	return total
 }
 
+// lettersOfNew counts the letters of the jobs not already done, in workers
+// fed by a producer that skips the done ones.
+func lettersOfNew(jobs []string, done map[string]bool) int {
+	var total atomic.Int64
+	ch := make(chan string)
+	var wg sync.WaitGroup
+	for range 3 { // want `fan-out: a pool of 3 worker goroutines draining a channel`
+		wg.Go(func() {
+			for j := range ch {
+				total.Add(int64(len(j)))
+			}
+		})
+	}
+	for _, j := range jobs {
+		if done[j] {
+			continue
+		}
+		ch <- j
+	}
+	close(ch)
+	wg.Wait()
+	return int(total.Load())
+}
+
 // runWorkers drains a channel with a fixed pool of worker goroutines fed
 // by a producer, keeping each result under its job's key. Its output does
 // not depend on timing.
@@ -220,4 +244,5 @@ func runWorkers() {
 	fmt.Println("letters by a named closure:", lettersByNamed(jobs))
 	fmt.Println("letters by a function:", lettersByFunc(jobs))
 	fmt.Println("letters by a counter:", lettersByCounter(jobs))
+	fmt.Println("letters of the new jobs:", lettersOfNew(jobs, map[string]bool{"one": true, "six": true}))
 }

@@ -184,3 +184,75 @@ func workersContinue(jobs []string, out *sync.Map) {
 	close(ch)
 	wg.Wait()
 }
+
+// 101: the producer skips the items already done with continue: a Filter
+// before the workers' callback, over the producer's variable.
+func workersSkipDone(jobs []string, done map[string]bool, out *sync.Map) {
+	ch := make(chan string, len(jobs))
+	var wg sync.WaitGroup
+	for range 4 { // want `fan-out: a pool of 4 worker goroutines draining a channel`
+		wg.Go(func() {
+			for j := range ch {
+				out.Store(j, work(j))
+			}
+		})
+	}
+	for _, x := range jobs {
+		if done[x] {
+			continue
+		}
+		if x == "" || len(x) > 80 {
+			continue
+		}
+		ch <- x
+	}
+	close(ch)
+	wg.Wait()
+}
+
+// 101b: the producer's condition calls a function, which may depend on
+// the order of the calls or on what the workers did: no fix.
+func workersSkipCall(jobs []string, out *sync.Map) {
+	ch := make(chan string, len(jobs))
+	var wg sync.WaitGroup
+	for range 4 { // want `fan-out: a pool of 4 worker goroutines draining a channel.*no fix: the producer skips items by a condition that calls something`
+		wg.Go(func() {
+			for j := range ch {
+				out.Store(j, work(j))
+			}
+		})
+	}
+	for _, x := range jobs {
+		if work(x) == 0 {
+			continue
+		}
+		ch <- x
+	}
+	close(ch)
+	wg.Wait()
+}
+
+// 101c: the workers write the map that the producer's condition reads:
+// the condition's value depends on when it is read, so no fix (the
+// producer works with what the goroutines use).
+func workersSkipSeen(jobs []string, seen map[string]bool, mu *sync.Mutex) {
+	ch := make(chan string, len(jobs))
+	var wg sync.WaitGroup
+	for range 4 { // want `fan-out: a pool of 4 worker goroutines draining a channel.*no fix: the caller works between the loop and the Wait with variables the goroutines use`
+		wg.Go(func() {
+			for j := range ch {
+				mu.Lock()
+				seen[j] = true
+				mu.Unlock()
+			}
+		})
+	}
+	for _, x := range jobs {
+		if seen[x] {
+			continue
+		}
+		ch <- x
+	}
+	close(ch)
+	wg.Wait()
+}
