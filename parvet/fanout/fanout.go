@@ -1302,10 +1302,15 @@ func (p *pass) waitsOnOthers(f *fan) string {
 	if f.shape == "workers" || f.ch != nil {
 		return "" // waiting on the producer is what they do
 	}
-	return p.waits(f.body, f, map[*types.Func]bool{})
+	return p.waits(f.body, f.body, f, map[*types.Func]bool{})
 }
 
-func (p *pass) waits(body *ast.BlockStmt, f *fan, seen map[*types.Func]bool) string {
+// waits returns what in body, a part of the function body scope, waits on
+// something that other tasks of f may have to do, or "". A join of the
+// task's own (a WaitGroup, an errgroup or a channel that scope declares
+// and keeps to itself: the task's goroutines report to it) waits on its
+// own work, not on the other tasks.
+func (p *pass) waits(body, scope *ast.BlockStmt, f *fan, seen map[*types.Func]bool) string {
 	var found string
 	quote := func(n ast.Node) string {
 		text, _, _ := strings.Cut(p.src(n), "\n")
@@ -1321,7 +1326,7 @@ func (p *pass) waits(body *ast.BlockStmt, f *fan, seen map[*types.Func]bool) str
 			// watchdog): its waits are not the task's.
 			return false
 		case *ast.UnaryExpr:
-			if n.Op == token.ARROW && (f.sem == nil || p.outer(f, p.objOf(n.X)) != f.sem) && !p.timerChan(n.X) {
+			if n.Op == token.ARROW && (f.sem == nil || p.outer(f, p.objOf(n.X)) != f.sem) && !p.timerChan(n.X) && !p.ownLocal(n.X, scope) {
 				found = quote(n)
 			}
 		case *ast.SelectStmt:
@@ -1333,7 +1338,7 @@ func (p *pass) waits(body *ast.BlockStmt, f *fan, seen map[*types.Func]bool) str
 			// may still wait.
 			for _, c := range n.Body.List {
 				for _, st := range c.(*ast.CommClause).Body {
-					if w := p.waits(&ast.BlockStmt{List: []ast.Stmt{st}}, f, seen); w != "" && found == "" {
+					if w := p.waits(&ast.BlockStmt{List: []ast.Stmt{st}}, scope, f, seen); w != "" && found == "" {
 						found = w
 					}
 				}
@@ -1341,7 +1346,7 @@ func (p *pass) waits(body *ast.BlockStmt, f *fan, seen map[*types.Func]bool) str
 			return false
 		case *ast.RangeStmt:
 			if t := p.TypesInfo.TypeOf(n.X); t != nil {
-				if _, ok := t.Underlying().(*types.Chan); ok {
+				if _, ok := t.Underlying().(*types.Chan); ok && !p.ownLocal(n.X, scope) {
 					found = "a range over the channel " + quote(n.X)
 				}
 			}
@@ -1358,7 +1363,9 @@ func (p *pass) waits(body *ast.BlockStmt, f *fan, seen map[*types.Func]bool) str
 			recv := goparapi.RecvName(fn)
 			switch {
 			case fn.Name() == "Wait" && recv != "" && fn.Pkg() != nil && (fn.Pkg().Path() == "sync" || fn.Pkg().Path() == "golang.org/x/sync/errgroup"):
-				found = quote(n)
+				if sel, ok := ast.Unparen(n.Fun).(*ast.SelectorExpr); !ok || !p.ownLocal(sel.X, scope) {
+					found = quote(n)
+				}
 			case strings.HasPrefix(fn.Name(), "Serve") || strings.HasPrefix(fn.Name(), "Listen") || recv != "" && fn.Name() == "Accept":
 				found = quote(n) // a server: it runs until stopped
 			case f.shape == "group" && f.group != nil && p.outer(f, p.recvObj(n)) == f.group:
@@ -1366,7 +1373,7 @@ func (p *pass) waits(body *ast.BlockStmt, f *fan, seen map[*types.Func]bool) str
 			default:
 				if fd := p.funcs[fn]; fd != nil && !seen[fn] {
 					seen[fn] = true
-					if w := p.waits(fd.Body, f, seen); w != "" {
+					if w := p.waits(fd.Body, fd.Body, f, seen); w != "" {
 						found = w + " in " + fn.Name()
 					}
 				}
@@ -1375,6 +1382,135 @@ func (p *pass) waits(body *ast.BlockStmt, f *fan, seen map[*types.Func]bool) str
 		return found == ""
 	})
 	return found
+}
+
+// ownLocal reports whether x is a variable that scope declares with a
+// value of its own (freshDecl) and keeps to itself: it is only waited on,
+// received from, sent on, ranged over, closed, or handed to a goroutine
+// that scope starts (go worker(ch, &wg)). Each run of scope then has its
+// own, which no other task can reach.
+func (p *pass) ownLocal(x ast.Expr, scope *ast.BlockStmt) bool {
+	id := identOf(x)
+	if id == nil {
+		return false
+	}
+	v, ok := p.TypesInfo.Uses[id].(*types.Var)
+	if !ok || v.IsField() || v.Pos() < scope.Pos() || v.Pos() >= scope.End() || !p.freshDecl(v, scope) {
+		return false
+	}
+	kept := true
+	var stack []ast.Node
+	ast.Inspect(scope, func(n ast.Node) bool {
+		if n == nil {
+			stack = stack[:len(stack)-1]
+			return true
+		}
+		if use, ok := n.(*ast.Ident); ok && p.TypesInfo.Uses[use] == v && !p.keptUse(use, stack) {
+			kept = false
+		}
+		stack = append(stack, n)
+		return kept
+	})
+	return kept
+}
+
+// keptUse reports whether use, under the nodes of stack (its parent last),
+// keeps its variable to the scope: see ownLocal.
+func (p *pass) keptUse(use ast.Expr, stack []ast.Node) bool {
+	parent := stack[len(stack)-1]
+	if u, ok := parent.(*ast.UnaryExpr); ok && u.Op == token.AND && len(stack) > 1 {
+		use, parent = u, stack[len(stack)-2] // &wg, passed on
+		stack = stack[:len(stack)-1]
+	}
+	switch n := parent.(type) {
+	case *ast.SelectorExpr:
+		return n.X == use && p.TypesInfo.Selections[n] != nil && p.TypesInfo.Selections[n].Kind() == types.MethodVal && len(stack) > 1 && isCallOf(stack[len(stack)-2], n)
+	case *ast.UnaryExpr:
+		return n.Op == token.ARROW
+	case *ast.SendStmt:
+		return n.Chan == use
+	case *ast.RangeStmt:
+		return n.X == use
+	case *ast.CallExpr:
+		if b, ok := p.TypesInfo.Uses[identOf(n.Fun)].(*types.Builtin); ok {
+			return b.Name() == "close" || b.Name() == "len" || b.Name() == "cap"
+		}
+		if len(stack) < 2 {
+			return false
+		}
+		g, ok := stack[len(stack)-2].(*ast.GoStmt)
+		return ok && g.Call == n && n.Fun != use
+	}
+	return false
+}
+
+// isCallOf reports whether n is a call of fun.
+func isCallOf(n ast.Node, fun ast.Expr) bool {
+	call, ok := n.(*ast.CallExpr)
+	return ok && call.Fun == fun
+}
+
+// freshDecl reports whether scope declares v with a value of its own: its
+// zero value (var wg sync.WaitGroup), make, new, &T{...} or
+// errgroup.WithContext, not a copy of another variable's channel or
+// pointer.
+func (p *pass) freshDecl(v *types.Var, scope *ast.BlockStmt) bool {
+	fresh := false
+	ast.Inspect(scope, func(n ast.Node) bool {
+		var names []*ast.Ident
+		var values []ast.Expr
+		switch n := n.(type) {
+		case *ast.ValueSpec:
+			names, values = n.Names, n.Values
+		case *ast.AssignStmt:
+			if n.Tok != token.DEFINE {
+				return true
+			}
+			for _, l := range n.Lhs {
+				if id, ok := l.(*ast.Ident); ok {
+					names = append(names, id)
+				}
+			}
+			values = n.Rhs
+		default:
+			return true
+		}
+		for i, id := range names {
+			if p.TypesInfo.Defs[id] != v {
+				continue
+			}
+			switch {
+			case len(values) == 0:
+				fresh = true
+			case len(values) == len(names):
+				fresh = p.freshValue(values[i])
+			case len(values) == 1:
+				if call, ok := ast.Unparen(values[0]).(*ast.CallExpr); ok {
+					fn := goparapi.Callee(p.TypesInfo, call)
+					fresh = fn != nil && fn.Pkg() != nil && fn.Pkg().Path() == "golang.org/x/sync/errgroup" && fn.Name() == "WithContext"
+				}
+			}
+			return false
+		}
+		return true
+	})
+	return fresh
+}
+
+// freshValue reports whether e makes a new value: make(...), new(T) or
+// &T{...}.
+func (p *pass) freshValue(e ast.Expr) bool {
+	switch e := ast.Unparen(e).(type) {
+	case *ast.CallExpr:
+		b, ok := p.TypesInfo.Uses[identOf(e.Fun)].(*types.Builtin)
+		return ok && (b.Name() == "make" || b.Name() == "new")
+	case *ast.UnaryExpr:
+		_, ok := ast.Unparen(e.X).(*ast.CompositeLit)
+		return e.Op == token.AND && ok
+	case *ast.CompositeLit:
+		return true
+	}
+	return false
 }
 
 // timerChan reports whether ch is a timer's channel: time.After's or

@@ -1,0 +1,96 @@
+package fanouts
+
+import (
+	"sync"
+
+	"golang.org/x/sync/errgroup"
+)
+
+// compactParts runs a fork-join of its own: its goroutines report to a
+// WaitGroup that it declares, and its Wait waits on them alone.
+func compactParts(s string) int {
+	parts := make([]int, len(s))
+	var wg sync.WaitGroup
+	for i := range len(s) { // want `fan-out: a goroutine per item with a sync.WaitGroup; gopar replaces it`
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			parts[i] = int(s[i])
+		}()
+	}
+	wg.Wait()
+	return len(parts)
+}
+
+// writeChildren runs an errgroup of its own.
+func writeChildren(s string) error {
+	var g errgroup.Group
+	for i := range 2 { // want `fan-out: an errgroup loop`
+		g.Go(func() error { return check(nil, s[i:]) })
+	}
+	return g.Wait()
+}
+
+// 102: each task runs a fork-join of its own (a callee's WaitGroup and
+// errgroup, declared there): its Wait is not on the other tasks, so the
+// fan-out gets a fix.
+func nestedJoins(xs []string) {
+	var wg sync.WaitGroup
+	for _, x := range xs { // want `fan-out: a goroutine per item with a sync.WaitGroup; gopar replaces it`
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			compactParts(x)
+			_ = writeChildren(x)
+		}()
+	}
+	wg.Wait()
+}
+
+// 102b: each task waits on a channel that it makes and that only its own
+// goroutine sends on: a fix.
+func nestedChan(xs []string, out []int) {
+	var wg sync.WaitGroup
+	for i, x := range xs { // want `fan-out: a goroutine per item with a sync.WaitGroup; gopar replaces it`
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			done := make(chan int, 1)
+			go func() { done <- work(x) }()
+			out[i] = <-done
+		}()
+	}
+	wg.Wait()
+}
+
+// 102c: the task's channel is a copy of one the tasks share: a task may
+// wait for another's send, so no fix.
+func nestedSharedChan(xs []string, shared chan int) {
+	var wg sync.WaitGroup
+	for _, x := range xs { // want "fan-out: a goroutine per item with a sync.WaitGroup whose goroutines wait \\(`<-ch`\\).*no fix: a rewrite would cap how many run at once"
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			ch := shared
+			ch <- work(x)
+			<-ch
+		}()
+	}
+	wg.Wait()
+}
+
+// 102d: the task's channel is registered where the other tasks find it:
+// no fix.
+func nestedRegistered(xs []string, reg *sync.Map) {
+	var wg sync.WaitGroup
+	for _, x := range xs { // want "fan-out: a goroutine per item with a sync.WaitGroup whose goroutines wait \\(`<-mine`\\).*no fix: a rewrite would cap how many run at once"
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			mine := make(chan int)
+			reg.Store(x, mine)
+			<-mine
+		}()
+	}
+	wg.Wait()
+}
