@@ -585,10 +585,14 @@ func (p *pass) loopRewrite(f *fan) (*rewrite, string) {
 				key = p.objOf(l.Key)
 			}
 		}
+	} else if lo, hi, i := p.bounds(f); lo != "" {
+		r.source = "par.Range(" + lo + ", " + hi + ")"
+		r.limit = "max(" + hi + "-" + lo + ", 1)"
+		key = i
 	} else {
 		rs, ok := f.loop.(*ast.RangeStmt)
 		if !ok || (rs.Tok != token.DEFINE && rs.Key != nil) {
-			return nil, "the loop is not a range declaring its own variables"
+			return nil, "the loop is neither a range declaring its own variables nor a count from one bound to another"
 		}
 		// A range over a call (d.Paths()) evaluates it once, before the
 		// first goroutine; so does the rewrite, in its source's argument,
@@ -646,6 +650,7 @@ func (p *pass) loopRewrite(f *fan) (*rewrite, string) {
 	names := map[types.Object]string{} // loop variable -> the name the goroutine uses
 	alias := map[types.Object]types.Object{}
 	addInLoop := false
+	spawned := false // the loop has started the goroutine
 	for _, st := range loopBody(f.loop).List {
 		switch st := st.(type) {
 		case *ast.AssignStmt:
@@ -678,15 +683,24 @@ func (p *pass) loopRewrite(f *fan) (*rewrite, string) {
 			if len(call.Args) != 1 || !p.isWorker(call.Args[0], f) {
 				return nil, p.more(st)
 			}
+			spawned = true
 		case *ast.GoStmt:
 			if !p.isWorker(st.Call.Fun, f) {
 				return nil, p.more(st)
 			}
+			spawned = true
 		case *ast.SelectStmt:
 			if !p.stopsOnCtx(st, f) {
 				return nil, p.more(st)
 			}
 			r.ctxCheck = st
+		case *ast.IfStmt:
+			// if c { continue }: the callback returns at once for the items
+			// the loop skips, where c reads nothing the loop changes.
+			if c := skipCond(st); c == nil || spawned || !p.safeRead(c, f, true) {
+				return nil, p.more(st)
+			}
+			moved = append(moved, st)
 		default:
 			return nil, p.more(st)
 		}
@@ -739,8 +753,19 @@ func (p *pass) loopRewrite(f *fan) (*rewrite, string) {
 	})
 	// The moved declarations name the loop variables as the goroutine does.
 	for _, st := range moved {
-		for _, rhs := range st.(*ast.AssignStmt).Rhs {
-			ast.Inspect(rhs, func(n ast.Node) bool {
+		exprs, text := []ast.Expr(nil), p.src(st)
+		switch st := st.(type) {
+		case *ast.AssignStmt:
+			exprs = st.Rhs
+		case *ast.IfStmt:
+			exprs = []ast.Expr{st.Cond}
+			text = "if " + p.src(st.Cond) + " {\nreturn\n}"
+			if r.errs {
+				text = "if " + p.src(st.Cond) + " {\nreturn nil\n}"
+			}
+		}
+		for _, e := range exprs {
+			ast.Inspect(e, func(n ast.Node) bool {
 				if id, ok := n.(*ast.Ident); ok {
 					if o := resolve(info.Uses[id]); o != nil && (o == key || o == val) && !use(o, id.Name) {
 						bad = true
@@ -749,7 +774,7 @@ func (p *pass) loopRewrite(f *fan) (*rewrite, string) {
 				return !bad
 			})
 		}
-		r.prelude = append(r.prelude, p.src(st))
+		r.prelude = append(r.prelude, text)
 	}
 	if bad {
 		return nil, "the goroutine names a loop variable in two ways"
@@ -944,6 +969,50 @@ func (p *pass) loopRewrite(f *fan) (*rewrite, string) {
 	r.body = p.bodyWithout(f.lit.Body, strip)
 	r.ioish = p.ioish(f.lit.Body)
 	return r, ""
+}
+
+// bounds returns the bounds of a loop for i := lo; i < hi; i++ (or i <=
+// hi, whose bound is then hi+1) that counts with an int from one bound to
+// another, and i; "" where f's loop is not one. hi must not change in the
+// loop (safeExpr), nor i in its body.
+func (p *pass) bounds(f *fan) (lo, hi string, i types.Object) {
+	l, ok := f.loop.(*ast.ForStmt)
+	if !ok {
+		return "", "", nil
+	}
+	as, ok := l.Init.(*ast.AssignStmt)
+	if !ok || len(as.Lhs) != 1 || len(as.Rhs) != 1 || as.Tok != token.DEFINE {
+		return "", "", nil
+	}
+	i = p.TypesInfo.Defs[identOf(as.Lhs[0])]
+	cond, ok := l.Cond.(*ast.BinaryExpr)
+	inc, ok2 := l.Post.(*ast.IncDecStmt)
+	if i == nil || !ok || !ok2 || inc.Tok != token.INC || p.objOf(inc.X) != i || p.objOf(cond.X) != i {
+		return "", "", nil
+	}
+	v, _ := i.(*types.Var)
+	if v == nil || !types.Identical(v.Type(), types.Typ[types.Int]) || p.changedIn(v, l.Body) || !p.safeExpr(cond.Y, f) {
+		return "", "", nil
+	}
+	lo, hi = operand(as.Rhs[0], p.src(as.Rhs[0])), operand(cond.Y, p.src(cond.Y))
+	switch cond.Op {
+	case token.LSS:
+	case token.LEQ:
+		hi += "+1"
+	default:
+		return "", "", nil
+	}
+	return lo, hi, i
+}
+
+// operand returns text, the text of e, in parentheses unless e is an
+// operand that binds tighter than any operator.
+func operand(e ast.Expr, text string) string {
+	switch e.(type) {
+	case *ast.Ident, *ast.BasicLit, *ast.SelectorExpr, *ast.CallExpr, *ast.IndexExpr, *ast.ParenExpr:
+		return text
+	}
+	return "(" + text + ")"
 }
 
 // workersRewrite returns the rewrite of a fixed pool of workers draining a

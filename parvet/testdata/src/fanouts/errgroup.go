@@ -183,3 +183,42 @@ loop:
 	}
 	return g.Wait()
 }
+
+// 103: the loop counts from one bound to another (<=) and skips some
+// items with continue: par.Range over the bounds, the skip a return at
+// the callback's start.
+func egEpochs(ctx context.Context, first, last int, out []error) error {
+	g, ctx := errgroup.WithContext(ctx)
+	for n := first; n <= last; n++ { // want `fan-out: an errgroup loop; gopar replaces it`
+		if n < 0 {
+			continue
+		}
+		g.Go(func() error {
+			return check(ctx, string(rune('a'+n)))
+		})
+	}
+	return g.Wait()
+}
+
+// 103b: the skip comes after the task starts, where it skips nothing: it
+// may not move before the task, so no fix.
+func egSkipAfter(ctx context.Context, urls []string, bad map[string]bool) error {
+	g, ctx := errgroup.WithContext(ctx)
+	for _, u := range urls { // want "fan-out: an errgroup loop; .*no fix: the loop does more than start the goroutines \\(`if bad\\[u\\] {`\\)"
+		g.Go(func() error { return check(ctx, u) })
+		if bad[u] {
+			continue
+		}
+	}
+	return g.Wait()
+}
+
+// 103c: the bound changes in the loop: no fix.
+func egBoundMoves(ctx context.Context, lo, hi int) error {
+	g, ctx := errgroup.WithContext(ctx)
+	for i := lo; i < hi; i++ { // want "fan-out: an errgroup loop; .*no fix: the loop is neither a range"
+		g.Go(func() error { return check(ctx, string(rune(i))) })
+		hi--
+	}
+	return g.Wait()
+}
