@@ -59,8 +59,6 @@ func (p *pass) fixes(f *fan) ([]analysis.SuggestedFix, string) {
 	switch {
 	case f.shape == "group":
 		return nil, "the group is " + typeName(f.group.Type()) + ", whose Go and Wait the rewrite cannot carry over"
-	case f.semGo:
-		return nil, "a semaphore channel bounds the group's goroutines, which the rewrite carries over for a go statement only"
 	case f.deferred:
 		return nil, "the Wait is deferred: it runs when the function returns, after the statements that follow the loop"
 	case f.waitIn != "":
@@ -806,6 +804,11 @@ func (p *pass) loopRewrite(f *fan) (*rewrite, string) {
 		}
 	} else if p.mentionsOutside(f.lit.Body, f.group, nil) {
 		return nil, "the goroutine uses the group itself"
+	} else if f.semGo {
+		// sem <- struct{}{} before g.Go, <-sem in the task: Blocking(cap(sem)).
+		if len(strip) != 1 || p.mentionsOutside(f.lit.Body, f.sem, strip) || !isDefer(strip[0]) && (strip[0] != list[len(list)-1] || hasReturn(f.lit.Body)) {
+			return nil, "the semaphore is not released once, deferred or last, in the task"
+		}
 	}
 	// The results.
 	res := f.lit.Type.Results
@@ -881,7 +884,16 @@ func (p *pass) loopRewrite(f *fan) (*rewrite, string) {
 		}
 	}
 	// The limit.
-	if f.limit != nil {
+	if f.semGo {
+		capacity := p.chanCap(f.list[:f.at], f.sem)
+		switch {
+		case f.limit != nil:
+			return nil, "both SetLimit and a semaphore channel bound the group"
+		case capacity == nil:
+			return nil, "the semaphore channel's capacity is not in sight"
+		}
+		r.limit, r.hasLimit = p.src(capacity), true
+	} else if f.limit != nil {
 		if tv := info.Types[f.limit]; tv.Value != nil && constant.Sign(tv.Value) <= 0 {
 			return nil, "SetLimit sets no limit that Blocking takes" // SetLimit(-1), or 0
 		}

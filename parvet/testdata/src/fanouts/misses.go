@@ -233,17 +233,3 @@ func natConsumer(ctx context.Context, names []string) map[string]int {
 	<-done
 	return seen
 }
-
-// 79b: wg.Go bounded by a semaphore channel (syncthing's fsyncDirs).
-func wgGoSem(dirs []string, out *sync.Map) {
-	sem := make(chan struct{}, 4)
-	var wg sync.WaitGroup
-	for _, d := range dirs { // want `fan-out: a goroutine per item with a sync.WaitGroup; .*; no fix: a semaphore channel bounds the group's goroutines`
-		sem <- struct{}{}
-		wg.Go(func() {
-			defer func() { <-sem }()
-			out.Store(d, work(d))
-		})
-	}
-	wg.Wait()
-}
