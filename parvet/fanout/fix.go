@@ -75,8 +75,6 @@ func (p *pass) fixes(f *fan) ([]analysis.SuggestedFix, string) {
 		return nil, "the goroutine runs " + f.named + ", a named function, whose body the rewrite would have to move"
 	case f.shape == "counted" && f.ch == nil:
 		return nil, "the caller counts receives from " + f.sem.Name() + ", and may stop before the last"
-	case f.shape == "refill":
-		return nil, "the join refills the semaphore, which the rewrite would have to remove"
 	}
 	var r *rewrite
 	var why string
@@ -364,7 +362,12 @@ func (p *pass) safeRead(e ast.Expr, f *fan, maps bool) bool {
 		case *ast.BinaryExpr:
 			switch n.Op {
 			case token.QUO, token.REM, token.SHL, token.SHR:
-				safe = false
+				// Safe by a constant: a divisor other than 0, a shift
+				// count of at least 0.
+				tv := p.TypesInfo.Types[n.Y]
+				if tv.Value == nil || constant.Sign(tv.Value) < 0 || constant.Sign(tv.Value) == 0 && (n.Op == token.QUO || n.Op == token.REM) {
+					safe = false
+				}
 			}
 		case *ast.UnaryExpr:
 			if n.Op != token.SUB && n.Op != token.ADD && n.Op != token.NOT && n.Op != token.XOR {
@@ -788,7 +791,14 @@ func (p *pass) loopRewrite(f *fan) (*rewrite, string) {
 			strip = append(strip, st)
 		}
 	}
-	if f.shape == "waitgroup" || f.shape == "semaphore" {
+	released := func() bool { // the one strip is the semaphore's release, deferred or last
+		return len(strip) == 1 && !p.mentionsOutside(f.lit.Body, f.sem, strip) && (isDefer(strip[0]) || strip[0] == list[len(list)-1] && !hasReturn(f.lit.Body))
+	}
+	if f.shape == "refill" {
+		if !released() {
+			return nil, "the semaphore is not released once, deferred or last, in the goroutine"
+		}
+	} else if f.shape == "waitgroup" || f.shape == "semaphore" {
 		if len(strip) == 0 || p.mentionsOutside(f.lit.Body, f.group, strip) || (f.sem != nil && p.mentionsOutside(f.lit.Body, f.sem, strip)) {
 			return nil, "the goroutine uses the WaitGroup or the semaphore other than in its Done and release"
 		}
@@ -804,11 +814,9 @@ func (p *pass) loopRewrite(f *fan) (*rewrite, string) {
 		}
 	} else if p.mentionsOutside(f.lit.Body, f.group, nil) {
 		return nil, "the goroutine uses the group itself"
-	} else if f.semGo {
+	} else if f.semGo && !released() {
 		// sem <- struct{}{} before g.Go, <-sem in the task: Blocking(cap(sem)).
-		if len(strip) != 1 || p.mentionsOutside(f.lit.Body, f.sem, strip) || !isDefer(strip[0]) && (strip[0] != list[len(list)-1] || hasReturn(f.lit.Body)) {
-			return nil, "the semaphore is not released once, deferred or last, in the task"
-		}
+		return nil, "the semaphore is not released once, deferred or last, in the task"
 	}
 	// The results.
 	res := f.lit.Type.Results
@@ -824,7 +832,16 @@ func (p *pass) loopRewrite(f *fan) (*rewrite, string) {
 	if f.wait != f.at+1 {
 		return nil, p.between(f)
 	}
-	if !r.errs {
+	if f.shape == "refill" {
+		// for range cap(sem) { sem <- struct{}{} }, then close(sem) or not.
+		if !p.refills(f.list[f.wait], f) {
+			return nil, "the join is not one loop that fills the semaphore to its capacity"
+		}
+		r.from, r.to = f.list[f.at].Pos(), f.list[f.wait].End()
+		if next := f.wait + 1; next < len(f.list) && p.closes(f.list[next], f.sem) {
+			r.remove = append(r.remove, f.list[next])
+		}
+	} else if !r.errs {
 		es, ok := f.list[f.wait].(*ast.ExprStmt)
 		if !ok || ast.Unparen(es.X) != f.call {
 			return nil, "the Wait is part of a larger statement"
@@ -843,7 +860,7 @@ func (p *pass) loopRewrite(f *fan) (*rewrite, string) {
 			continue
 		}
 		if !p.setup(st, f) {
-			if p.mentions(st, f.group) || (f.sem != nil && p.mentions(st, f.sem)) {
+			if f.group != nil && p.mentions(st, f.group) || (f.sem != nil && p.mentions(st, f.sem)) {
 				return nil, p.line(st, "the group is used before the loop other than to declare it, Add or SetLimit")
 			}
 			continue
@@ -863,7 +880,7 @@ func (p *pass) loopRewrite(f *fan) (*rewrite, string) {
 	if (f.shape == "waitgroup" || f.shape == "semaphore") && addInLoop == addBefore {
 		return nil, "the WaitGroup's Add is neither 1 per item in the loop nor the number of items before it"
 	}
-	if !p.declaredIn(f.group, r.remove) || (f.sem != nil && !p.declaredIn(f.sem, r.remove)) {
+	if f.group != nil && !p.declaredIn(f.group, r.remove) || (f.sem != nil && !p.declaredIn(f.sem, r.remove)) {
 		return nil, "the group is not declared just for this loop (a parameter, a field or a variable declared elsewhere)"
 	}
 	// Nothing else uses the group, the semaphore or errgroup's context.
@@ -898,13 +915,13 @@ func (p *pass) loopRewrite(f *fan) (*rewrite, string) {
 			return nil, "SetLimit sets no limit that Blocking takes" // SetLimit(-1), or 0
 		}
 		r.limit, r.hasLimit = p.src(f.limit), true
-		if tv := info.Types[f.limit]; tv.Value == nil && f.shape != "semaphore" {
+		if tv := info.Types[f.limit]; tv.Value == nil && f.shape != "semaphore" && f.shape != "refill" {
 			// SetLimit(n) with n < 0 sets no limit, where Blocking(n)
 			// panics: the rewrite runs such a group one item at a time,
 			// the same calls with the same results.
 			r.limit = "max(" + r.limit + ", 1)"
 		}
-	} else if f.shape == "semaphore" {
+	} else if f.shape == "semaphore" || f.shape == "refill" {
 		return nil, "the semaphore channel's capacity is not in sight"
 	}
 	// The callback's parameters.
@@ -981,6 +998,21 @@ func (p *pass) loopRewrite(f *fan) (*rewrite, string) {
 	r.body = p.bodyWithout(f.lit.Body, strip)
 	r.ioish = p.ioish(f.lit.Body)
 	return r, ""
+}
+
+// refills reports whether st is a loop that fills f's semaphore to its
+// capacity: for range cap(sem) (or its capacity) { sem <- v }, one send
+// per round and nothing else.
+func (p *pass) refills(st ast.Stmt, f *fan) bool {
+	n, body := p.count(st), loopBody(st)
+	if n == nil || body == nil || len(body.List) != 1 {
+		return false
+	}
+	send, ok := body.List[0].(*ast.SendStmt)
+	if !ok || p.objOf(send.Chan) != f.sem {
+		return false
+	}
+	return p.src(n) == "cap("+f.sem.Name()+")" || f.limit != nil && p.src(n) == p.src(f.limit)
 }
 
 // bounds returns the bounds of a loop for i := lo; i < hi; i++ (or i <=
@@ -1424,10 +1456,10 @@ func (p *pass) mentionsBut(n ast.Node, obj types.Object, skip ...ast.Node) bool 
 // setup reports whether st sets up f's group or semaphore: declares it, or
 // calls Add or SetLimit on the group.
 func (p *pass) setup(st ast.Stmt, f *fan) bool {
-	if p.declares(st, f.group) || (f.sem != nil && p.declares(st, f.sem)) {
+	if f.group != nil && p.declares(st, f.group) || (f.sem != nil && p.declares(st, f.sem)) {
 		return true
 	}
-	if es, ok := st.(*ast.ExprStmt); ok {
+	if es, ok := st.(*ast.ExprStmt); ok && f.group != nil {
 		if call, ok := ast.Unparen(es.X).(*ast.CallExpr); ok && len(call.Args) == 1 {
 			return p.isCall(call, f.group, "Add") || p.isCall(call, f.group, "SetLimit")
 		}

@@ -3,6 +3,7 @@ package main
 import (
 	"fmt"
 	"sync"
+	"sync/atomic"
 )
 
 func collatz(n int) int {
@@ -55,6 +56,45 @@ func stepsBelow(n, limit int) []int {
 	return out
 }
 
+// stepsRefill counts the steps of every number in an errgroup-free
+// fan-out joined by refilling its semaphore, which it then closes.
+func stepsRefill(ns []int) []int {
+	out := make([]int, len(ns))
+	sem := make(chan struct{}, 3)
+	for i, n := range ns { // want `a goroutine per item bounded by a semaphore, joined by refilling it; gopar replaces it`
+		sem <- struct{}{}
+		go func() {
+			defer func() { <-sem }()
+			out[i] = collatz(n)
+		}()
+	}
+	for range cap(sem) {
+		sem <- struct{}{}
+	}
+	close(sem)
+	return out
+}
+
+// semLoads counts the steps of 1..n in errgroup-free tasks bounded by a
+// semaphore channel and started with wg.Go.
+func semLoads(n int) int {
+	var total atomic.Int64
+	sem := make(chan struct{}, 2)
+	var wg sync.WaitGroup
+	for i := 1; i <= n; i++ { // want `a goroutine per item with a sync.WaitGroup; gopar replaces it`
+		if i%7 == 0 {
+			continue
+		}
+		sem <- struct{}{}
+		wg.Go(func() {
+			defer func() { <-sem }()
+			total.Add(int64(collatz(i)))
+		})
+	}
+	wg.Wait()
+	return int(total.Load())
+}
+
 // runSemaphore fans out a goroutine per item bounded by a semaphore
 // channel, with results written by index. What it prints does not
 // depend on timing.
@@ -69,4 +109,6 @@ func runSemaphore() {
 		}
 	}
 	fmt.Println("below 300:", len(below), below[:10], best, at)
+	fmt.Println("refilled:", stepsRefill(ns))
+	fmt.Println("steps of 1..200 but sevens:", semLoads(200))
 }

@@ -81,10 +81,11 @@ func countedErrors(ctx context.Context, urls []string) error {
 	return nil
 }
 
-// 57: a semaphore joined by refilling it.
+// 57: a semaphore joined by refilling it: Blocking over its capacity, the
+// refill gone.
 func semRefill(words []string, out []int) {
 	sem := make(chan struct{}, 4)
-	for i, w := range words { // want `fan-out: a goroutine per item bounded by a semaphore, joined by refilling it; gopar replaces it with par.Slice\(words\).Blocking\(4\).ForEach .*; no fix: the join refills the semaphore`
+	for i, w := range words { // want `fan-out: a goroutine per item bounded by a semaphore, joined by refilling it; gopar replaces it with par.Slice\(words\).Blocking\(4\).ForEach`
 		sem <- struct{}{}
 		go func() {
 			defer func() { <-sem }()
@@ -93,6 +94,41 @@ func semRefill(words []string, out []int) {
 	}
 	for range cap(sem) {
 		sem <- struct{}{}
+	}
+}
+
+// 57b: the same, the refill counted by the capacity's name and the
+// semaphore closed after it (kopia's LoadSnapshots).
+func semRefillClose(ids []string, limit int) []int {
+	result := make([]int, len(ids))
+	sem := make(chan bool, limit)
+	for i, n := range ids { // want `fan-out: a goroutine per item bounded by a semaphore, joined by refilling it; gopar replaces it`
+		sem <- true
+		go func(i int, n string) {
+			defer func() { <-sem }()
+			result[i] = work(n)
+		}(i, n)
+	}
+	for i := 0; i < limit; i++ {
+		sem <- true
+	}
+	close(sem)
+	return result
+}
+
+// 57c: the refill fills half the capacity: it does not wait for every
+// goroutine, so no fix.
+func semRefillHalf(ids []string, out []int) {
+	sem := make(chan bool, 8)
+	for i, n := range ids { // want `fan-out: a goroutine per item bounded by a semaphore, joined by refilling it; .*no fix: the join is not one loop that fills the semaphore to its capacity`
+		sem <- true
+		go func() {
+			defer func() { <-sem }()
+			out[i] = work(n)
+		}()
+	}
+	for range 4 {
+		sem <- true
 	}
 }
 
