@@ -1109,6 +1109,10 @@ func (p *pass) report(f *fan) {
 	case "group":
 		what = fmt.Sprintf("a goroutine per item on a group with Go and Wait methods (%s)", typeName(f.group.Type()))
 		form = fmt.Sprintf("%s.TryForEach, or ForEachErr for every error, on the pool for CPU-bound work, or with Blocking(n) for work that blocks on I/O", src)
+		if isIndexed(f.group.Type()) {
+			what = "a goroutine per item on minio's errgroup, which keeps each task's error at its index"
+			form = fmt.Sprintf("%s.ForEach, each error kept at its index in a slice (errs[i] = f()), on the pool for CPU-bound work, or with Blocking(n) for work that blocks on I/O", src)
+		}
 	case "counted":
 		what = fmt.Sprintf("a goroutine per item joined by counting receives from %s", f.sem.Name())
 		form = fmt.Sprintf("%s.Map(...).Collect, or TryForEach for errors, on the pool for CPU-bound work, or with Blocking(%s) for work that blocks on I/O", src, limit)

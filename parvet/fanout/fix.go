@@ -41,6 +41,7 @@ type rewrite struct {
 	mapped     *mapping      // a pool joined by counted receives: Map and a range over Values
 	ctxCheck   ast.Stmt      // the loop's check of errgroup's context before each start, which WithContext does (stopsOnCtx)
 	task       string        // the group that runs the par call as a task of its own, where the group stays (groupTaskRewrite)
+	indexed    *indexing     // minio's errgroup: the errors kept by index in a slice of the rewrite's
 }
 
 // fixes returns the two suggested fixes of f, or none and what stops
@@ -57,7 +58,7 @@ func (p *pass) fixes(f *fan) ([]analysis.SuggestedFix, string) {
 		}
 	}
 	switch {
-	case f.shape == "group":
+	case f.shape == "group" && p.indexedGroup(f) == nil:
 		return nil, "the group is " + typeName(f.group.Type()) + ", whose Go and Wait the rewrite cannot carry over"
 	case f.deferred:
 		return nil, "the Wait is deferred: it runs when the function returns, after the statements that follow the loop"
@@ -207,7 +208,16 @@ func (p *pass) fixesOf(f *fan, r *rewrite) ([]analysis.SuggestedFix, string) {
 			}
 		}
 		var edits []analysis.TextEdit
-		if r.keepFirst {
+		if ix := r.indexed; ix != nil {
+			// errs := make([]error, n), the call, then the Wait's
+			// statement with errs in the Wait's place.
+			text := ix.name + " := make([]error, " + p.src(ix.n) + ")\n" + call
+			if r.waitCall != nil {
+				text += "\n" // the Wait's statement follows
+				edits = append(edits, analysis.TextEdit{Pos: r.waitCall.Pos(), End: r.waitCall.End(), NewText: []byte(ix.name)})
+			}
+			edits = append(edits, analysis.TextEdit{Pos: r.from, End: r.to, NewText: []byte(text)})
+		} else if r.keepFirst {
 			edits = append(edits, p.keepFirstEdits(r, expr, syncName, body)...)
 		} else if r.waitCall != nil {
 			edits = append(edits,
@@ -354,6 +364,9 @@ func (p *pass) safeRead(e ast.Expr, f *fan, maps bool) bool {
 			}
 		case *ast.BasicLit, *ast.ParenExpr:
 		case *ast.IndexExpr:
+			if p.rangedItem(n, f) {
+				return false // xs[i] in a loop for i := range xs: within bounds, the item the loop reads
+			}
 			_, isMap := p.TypesInfo.TypeOf(n.X).Underlying().(*types.Map)
 			m := identOf(n.X)
 			if !maps || !isMap || m == nil || f.lit == nil || p.mentions(f.lit, p.objOf(m)) {
@@ -384,6 +397,23 @@ func (p *pass) safeRead(e ast.Expr, f *fan, maps bool) bool {
 		return safe
 	})
 	return safe
+}
+
+// rangedItem reports whether e is xs[i] in f's loop for i := range xs
+// (or i, x), xs a slice or an array that is a variable or a field path:
+// an index within bounds, which reads what the loop's value would.
+func (p *pass) rangedItem(e *ast.IndexExpr, f *fan) bool {
+	rs, ok := f.loop.(*ast.RangeStmt)
+	if !ok || rs.Key == nil || rs.Tok != token.DEFINE || !pure(rs.X) || p.src(e.X) != p.src(rs.X) {
+		return false
+	}
+	switch p.TypesInfo.TypeOf(rs.X).Underlying().(type) {
+	case *types.Slice, *types.Array:
+	default:
+		return false
+	}
+	k := identOf(e.Index)
+	return k != nil && p.objOf(k) == p.objOf(rs.Key)
 }
 
 // identOf returns e as an identifier, or nil.
@@ -561,6 +591,8 @@ func (p *pass) loopRewrite(f *fan) (*rewrite, string) {
 		return nil, "a semaphore.Weighted's Acquire takes a context and may fail, which no gopar form does"
 	}
 	r := &rewrite{errs: f.shape == "errgroup"}
+	ix := p.indexedGroup(f) // minio's errgroup: one error per index
+	r.indexed = ix
 	// The items.
 	var key, val types.Object
 	var mapKey types.Type // the key type, where the loop ranges over a map
@@ -674,6 +706,10 @@ func (p *pass) loopRewrite(f *fan) (*rewrite, string) {
 			if !ok {
 				return nil, p.more(st)
 			}
+			if p.indexedSpawn(call, f, ix) {
+				spawned = true
+				continue
+			}
 			if p.isCall(call, f.group, "Add") {
 				if tv := info.Types[call.Args[0]]; tv.Value == nil || tv.Value.String() != "1" {
 					return nil, "the loop adds more than 1 to the WaitGroup per item"
@@ -777,6 +813,16 @@ func (p *pass) loopRewrite(f *fan) (*rewrite, string) {
 		}
 		r.prelude = append(r.prelude, text)
 	}
+	if ix != nil {
+		// Go's index is the loop's, and WithNErrs has a slot for each.
+		id := identOf(ix.index)
+		if id == nil || key == nil || mapKey != nil || resolve(p.objOf(id)) != key || !use(key, id.Name) {
+			return nil, "the group's index is not the loop's index"
+		}
+		if once || !p.covers(ix, over, r.source) {
+			return nil, "the group keeps a number of errors other than the loop's number of items"
+		}
+	}
 	if bad {
 		return nil, "the goroutine names a loop variable in two ways"
 	}
@@ -820,7 +866,7 @@ func (p *pass) loopRewrite(f *fan) (*rewrite, string) {
 	}
 	// The results.
 	res := f.lit.Type.Results
-	if r.errs != (res != nil && len(res.List) == 1) {
+	if r.errs != (res != nil && len(res.List) == 1) && ix == nil || ix != nil && (res == nil || len(res.List) != 1 || len(res.List[0].Names) > 1) {
 		return nil, "the goroutine's results do not match the group's"
 	}
 	// An errgroup without a context runs every item, even after one has
@@ -832,7 +878,11 @@ func (p *pass) loopRewrite(f *fan) (*rewrite, string) {
 	if f.wait != f.at+1 {
 		return nil, p.between(f)
 	}
-	if f.shape == "refill" {
+	if ix != nil {
+		if why := p.indexedWait(f, r, ix); why != "" {
+			return nil, why
+		}
+	} else if f.shape == "refill" {
 		// for range cap(sem) { sem <- struct{}{} }, then close(sem) or not.
 		if !p.refills(f.list[f.wait], f) {
 			return nil, "the join is not one loop that fills the semaphore to its capacity"
@@ -901,7 +951,9 @@ func (p *pass) loopRewrite(f *fan) (*rewrite, string) {
 		}
 	}
 	// The limit.
-	if f.semGo {
+	if ix != nil && ix.limit != nil {
+		r.limit, r.hasLimit = p.indexedLimit(ix), true
+	} else if f.semGo {
 		capacity := p.chanCap(f.list[:f.at], f.sem)
 		switch {
 		case f.limit != nil:
@@ -996,6 +1048,9 @@ func (p *pass) loopRewrite(f *fan) (*rewrite, string) {
 		r.params = valName + " " + t
 	}
 	r.body = p.bodyWithout(f.lit.Body, strip)
+	if ix != nil {
+		r.body = p.indexedBody(f, ix, keyName)
+	}
 	r.ioish = p.ioish(f.lit.Body)
 	return r, ""
 }
@@ -1500,6 +1555,9 @@ func declValue(info *types.Info, e ast.Expr) bool {
 		if fn := goparapi.Callee(info, e); fn != nil && fn.Pkg() != nil && fn.Pkg().Path() == "golang.org/x/sync/errgroup" && fn.Name() == "WithContext" {
 			return true
 		}
+		if t := info.TypeOf(e); t != nil && isIndexed(t) {
+			return true // minio's errgroup.WithNErrs(n), and its WithConcurrency(c)
+		}
 	}
 	return false
 }
@@ -1745,6 +1803,10 @@ func (p *pass) waitFirst(st ast.Stmt, wait *ast.CallExpr) string {
 		case *ast.SwitchStmt:
 			if child != n.Init && child != n.Tag {
 				return "the Wait runs only on some paths (in a switch's case)"
+			}
+		case *ast.RangeStmt:
+			if child != n.X {
+				return "the Wait runs only on some paths, or more than once"
 			}
 		default:
 			return "the Wait runs only on some paths, or more than once"
