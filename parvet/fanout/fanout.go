@@ -21,7 +21,9 @@
 //     package: a Go method given a function, on a value with a Wait method
 //     (minio's g.Go(f, index)), or a limiter whose method the goroutine
 //     defers and whose Wait follows the loop (wk.Take(); go func() { defer
-//     wk.Give() }(); wk.Wait()), reported without a fix;
+//     wk.Give() }(); wk.Wait()), reported without a fix but for minio's
+//     errgroup (github.com/minio/pkg/.../sync/errgroup), whose contract is
+//     known: its errors by index become a slice that the callback fills;
 //   - a goroutine per item joined by counting receives from a channel the
 //     goroutines send on (for range xs { <-errc });
 //   - a fixed pool of worker goroutines (or errgroup workers) that drain a
@@ -44,10 +46,13 @@
 // runs every item), on the pool for work that computes, or Blocking(n) for
 // work that blocks on I/O, with the fan-out's own limit where it has one.
 //
-// Where the rewrite keeps the program's meaning (the loop over a slice or a
-// count, or workers over a channel, the goroutine's body moved unchanged
-// into the callback, the group, the semaphore and the wait used nowhere
-// else, the limit and the context carried over), the report has two
+// Where the rewrite keeps the program's meaning (the loop over a slice, a
+// map, a channel, an iterator or a count from one bound to another, or
+// workers over a channel, the goroutine's body moved unchanged into the
+// callback, items that the loop or the producer skips with continue
+// skipped by the callback or a Filter, the group, the semaphore and the
+// wait used nowhere else, the limit and the context carried over), the
+// report has two
 // suggested fixes: one in Blocking mode, which keeps the goroutines and the
 // limit (one goroutine per item where the loop had no limit), and one on the
 // pool, for CPU-bound work. The analyzer cannot know whether the work
@@ -66,7 +71,9 @@
 // run all at once, which a pool or a limit would prevent, so they get a
 // report without a fix. A sleep on a timer, which a context may cut short,
 // is not such a wait, and neither is what a goroutine that the task starts
-// on its own waits for. An errgroup with no context, or one whose context
+// on its own waits for, nor a join of the task's own (a WaitGroup, an
+// errgroup or a channel that the task declares and keeps to itself). An
+// errgroup with no context, or one whose context
 // is discarded, whose callbacks can fail, runs every item after a failure,
 // where TryForEach starts none: its fix runs every item with ForEach and
 // keeps the first error, as the group's Wait returns it.

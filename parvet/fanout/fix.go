@@ -766,10 +766,22 @@ func (p *pass) loopRewrite(f *fan) (*rewrite, string) {
 		names[loopVar] = name
 		return true
 	}
+	var argCopies []string // name := arg, for the goroutine's parameters that are not loop variables
 	for k, a := range f.args {
 		o := resolve(p.objOf(a))
 		if o == nil || (o != key && o != val) {
-			return nil, fmt.Sprintf("the goroutine's argument %s is not a loop variable", p.src(a))
+			// A value the loop does not change (a variable of the caller's,
+			// a field, xs[i]): the callback reads it, where the goroutine
+			// got it, as a variable of its own where the goroutine assigns
+			// its parameter or names it otherwise.
+			param := info.Defs[litParams[k]]
+			if !p.safeRead(a, f, true) || param == nil || !types.Identical(info.TypeOf(a), param.Type()) {
+				return nil, fmt.Sprintf("the goroutine's argument %s is not a loop variable", p.src(a))
+			}
+			if id := identOf(a); litParams[k].Name != "_" && (id == nil || id.Name != litParams[k].Name || p.changedIn(param.(*types.Var), f.lit.Body)) {
+				argCopies = append(argCopies, litParams[k].Name+" := "+p.src(a))
+			}
+			continue
 		}
 		if !types.Identical(info.TypeOf(a), info.ObjectOf(litParams[k]).Type()) || !use(o, litParams[k].Name) {
 			return nil, "the goroutine names a loop variable in two ways"
@@ -813,6 +825,7 @@ func (p *pass) loopRewrite(f *fan) (*rewrite, string) {
 		}
 		r.prelude = append(r.prelude, text)
 	}
+	r.prelude = append(r.prelude, argCopies...)
 	if ix != nil {
 		// Go's index is the loop's, and WithNErrs has a slot for each.
 		id := identOf(ix.index)

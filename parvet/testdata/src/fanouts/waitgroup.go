@@ -350,3 +350,38 @@ func wgSeqChunks(words []string, out *sync.Map) {
 	}
 	wg.Wait()
 }
+
+// 106: the goroutine takes, besides the item, values of the caller's that
+// the loop does not change: the callback reads them where it is, as
+// variables of its own where the goroutine names its parameter otherwise
+// or assigns it.
+func wgOuterArgs(groups map[string][]string, prefix string, out *sync.Map) {
+	for name, tasks := range groups {
+		var wg sync.WaitGroup
+		for _, task := range tasks { // want `fan-out: a goroutine per item with a sync.WaitGroup; gopar replaces it`
+			wg.Add(1)
+			go func(name, p string, task string, limit int) {
+				defer wg.Done()
+				for len(p) > limit {
+					p = p[:limit]
+				}
+				out.Store(name+"/"+task, p+task)
+			}(name, prefix, task, len(tasks))
+		}
+		wg.Wait()
+	}
+}
+
+// 106b: an argument that calls a function, which the loop evaluates in
+// order before each start: no fix.
+func wgArgCall(tasks []string, out *sync.Map) {
+	var wg sync.WaitGroup
+	for _, task := range tasks { // want `fan-out: a goroutine per item with a sync.WaitGroup; .*no fix: the goroutine's argument strings.ToUpper\(task\) is not a loop variable`
+		wg.Add(1)
+		go func(t, u string) {
+			defer wg.Done()
+			out.Store(t, u)
+		}(task, strings.ToUpper(task))
+	}
+	wg.Wait()
+}
