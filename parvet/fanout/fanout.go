@@ -1341,7 +1341,7 @@ func (p *pass) waits(body, scope *ast.BlockStmt, f *fan, seen map[*types.Func]bo
 				found = quote(n)
 			}
 		case *ast.SelectStmt:
-			if !p.timedSelect(n) {
+			if !p.timedSelect(n, scope) {
 				found = "a select"
 				break
 			}
@@ -1398,7 +1398,7 @@ func (p *pass) waits(body, scope *ast.BlockStmt, f *fan, seen map[*types.Func]bo
 // ownLocal reports whether x is a variable that scope declares with a
 // value of its own (freshDecl) and keeps to itself: it is only waited on,
 // received from, sent on, ranged over, closed, or handed to a goroutine
-// that scope starts (go worker(ch, &wg)). Each run of scope then has its
+// that scope starts (go worker(ch, &wg)) or to a call it defers. Each run of scope then has its
 // own, which no other task can reach.
 func (p *pass) ownLocal(x ast.Expr, scope *ast.BlockStmt) bool {
 	id := identOf(x)
@@ -1446,11 +1446,18 @@ func (p *pass) keptUse(use ast.Expr, stack []ast.Node) bool {
 		if b, ok := p.TypesInfo.Uses[identOf(n.Fun)].(*types.Builtin); ok {
 			return b.Name() == "close" || b.Name() == "len" || b.Name() == "cap"
 		}
-		if len(stack) < 2 {
+		if len(stack) < 2 || n.Fun == use {
 			return false
 		}
-		g, ok := stack[len(stack)-2].(*ast.GoStmt)
-		return ok && g.Call == n && n.Fun != use
+		// An argument of a goroutine the scope starts, or of a call it
+		// defers (defer closeAll(ch)).
+		switch st := stack[len(stack)-2].(type) {
+		case *ast.GoStmt:
+			return st.Call == n
+		case *ast.DeferStmt:
+			return st.Call == n
+		}
+		return false
 	}
 	return false
 }
@@ -1555,40 +1562,48 @@ func (p *pass) ctxDone(ch ast.Expr) bool {
 	return fn != nil && fn.Name() == "Done" && fn.Pkg() != nil && fn.Pkg().Path() == "context"
 }
 
-// timedSelect reports whether sel ends by itself: each case receives from
-// a timer or a context's Done (or is the default), and some case is a
-// timer or the default, as in a back-off sleep that a context may cut
-// short. Such a select does not wait on the other tasks.
-func (p *pass) timedSelect(sel *ast.SelectStmt) bool {
-	timed := false
+// timedSelect reports whether sel does not wait on the other tasks: some
+// case is a timer or the default, so that it ends by itself (a back-off
+// sleep that a context or a signal may cut short), or every case is a
+// context's Done or a channel of the task's own (ownLocal in scope), as
+// in a send to the task's own goroutine that a context may cancel.
+func (p *pass) timedSelect(sel *ast.SelectStmt, scope *ast.BlockStmt) bool {
+	own := false
 	for _, c := range sel.Body.List {
-		comm := c.(*ast.CommClause).Comm
-		if comm == nil {
-			timed = true // the default
-			continue
-		}
-		var x ast.Expr
-		switch st := comm.(type) {
+		var ch ast.Expr
+		switch st := c.(*ast.CommClause).Comm.(type) {
+		case nil:
+			return true // the default
+		case *ast.SendStmt:
+			ch = st.Chan
 		case *ast.ExprStmt:
-			x = st.X
+			ch = recvChan(st.X)
 		case *ast.AssignStmt:
 			if len(st.Rhs) == 1 {
-				x = st.Rhs[0]
+				ch = recvChan(st.Rhs[0])
 			}
 		}
-		u, ok := ast.Unparen(x).(*ast.UnaryExpr)
-		if !ok || u.Op != token.ARROW {
-			return false
-		}
 		switch {
-		case p.timerChan(u.X):
-			timed = true
-		case p.ctxDone(u.X):
+		case ch == nil:
+			return false
+		case p.timerChan(ch):
+			return true
+		case p.ctxDone(ch):
+		case p.ownLocal(ch, scope):
+			own = true
 		default:
 			return false
 		}
 	}
-	return timed
+	return own
+}
+
+// recvChan returns the channel that e receives from, or nil.
+func recvChan(e ast.Expr) ast.Expr {
+	if u, ok := ast.Unparen(e).(*ast.UnaryExpr); ok && u.Op == token.ARROW {
+		return u.X
+	}
+	return nil
 }
 
 // hasExit reports whether body has a return, a break or a goto (outside

@@ -1,7 +1,9 @@
 package fanouts
 
 import (
+	"context"
 	"sync"
+	"time"
 
 	"golang.org/x/sync/errgroup"
 )
@@ -90,6 +92,85 @@ func nestedRegistered(xs []string, reg *sync.Map) {
 			mine := make(chan int)
 			reg.Store(x, mine)
 			<-mine
+		}()
+	}
+	wg.Wait()
+}
+
+// sleeper sleeps, cut short by a context or a change of its cycle.
+type sleeper struct{ cycle chan struct{} }
+
+func (s *sleeper) Sleep(ctx context.Context, d time.Duration) {
+	t := time.NewTimer(d)
+	defer t.Stop()
+	select {
+	case <-ctx.Done():
+	case <-t.C:
+	case <-s.cycle:
+	}
+}
+
+// handOff sends its result to a goroutine of its own, a send that a
+// context may cancel, and closes the channel when it returns.
+func handOff(ctx context.Context, s string) int {
+	ch := make(chan int)
+	defer closeInt(ch)
+	go func() {
+		for n := range ch {
+			_ = n
+		}
+	}()
+	select {
+	case ch <- work(s):
+	case <-ctx.Done():
+	}
+	return len(s)
+}
+
+func closeInt(ch chan int) { close(ch) }
+
+// 107: each task sleeps in a select with a timer, which also ends on a
+// signal of another channel: it ends by itself, so a fix.
+func nestedSleep(ctx context.Context, xs []string, s *sleeper) {
+	var wg sync.WaitGroup
+	for _, x := range xs { // want `fan-out: a goroutine per item with a sync.WaitGroup; gopar replaces it`
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			s.Sleep(ctx, time.Millisecond)
+			_ = work(x)
+		}()
+	}
+	wg.Wait()
+}
+
+// 107b: each task sends to a goroutine of its own in a select that a
+// context cancels: a fix.
+func nestedHandOff(ctx context.Context, xs []string, out []int) {
+	var wg sync.WaitGroup
+	for i, x := range xs { // want `fan-out: a goroutine per item with a sync.WaitGroup; gopar replaces it`
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			out[i] = handOff(ctx, x)
+		}()
+	}
+	wg.Wait()
+}
+
+// 107c: each task sends on a channel the caller drains only after the
+// Wait, in a select that a context cancels: the tasks wait on the caller,
+// so no fix.
+func nestedSendShared(ctx context.Context, xs []string, results chan int) {
+	var wg sync.WaitGroup
+	for _, x := range xs { // want "fan-out: a goroutine per item with a sync.WaitGroup whose goroutines wait \\(a select\\).*no fix: a rewrite would cap how many run at once"
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			select {
+			case results <- work(x):
+			case <-ctx.Done():
+			}
 		}()
 	}
 	wg.Wait()
