@@ -211,7 +211,10 @@ func (p *pass) fixesOf(f *fan, r *rewrite) ([]analysis.SuggestedFix, string) {
 		if ix := r.indexed; ix != nil {
 			// errs := make([]error, n), the call, then the Wait's
 			// statement with errs in the Wait's place.
-			text := ix.name + " := make([]error, " + p.src(ix.n) + ")\n" + call
+			text := call
+			if ix.name != "" {
+				text = ix.name + " := make([]error, " + p.src(ix.n) + ")\n" + call
+			}
 			if r.waitCall != nil {
 				text += "\n" // the Wait's statement follows
 				edits = append(edits, analysis.TextEdit{Pos: r.waitCall.Pos(), End: r.waitCall.End(), NewText: []byte(ix.name)})

@@ -20,7 +20,7 @@ type indexing struct {
 	n     ast.Expr // WithNErrs's count
 	limit ast.Expr // WithConcurrency's limit, if any
 	index ast.Expr // Go's index
-	name  string   // the errors' slice
+	name  string   // the errors' slice; "" where the caller drops them (g.Wait() as a statement)
 }
 
 // isIndexed reports whether t is minio's errgroup.Group, through a pointer.
@@ -97,6 +97,10 @@ func (p *pass) indexedWait(f *fan, r *rewrite, ix *indexing) string {
 		return why
 	}
 	r.from, r.to, r.waitCall = f.list[f.at].Pos(), f.list[f.wait].Pos(), f.call
+	if es, ok := f.list[f.wait].(*ast.ExprStmt); ok && ast.Unparen(es.X) == f.call {
+		r.to, r.waitCall = es.End(), nil // the errors are dropped
+		return ""
+	}
 	if as, ok := f.list[f.wait].(*ast.AssignStmt); ok && as.Tok == token.DEFINE && len(as.Lhs) == 1 && len(as.Rhs) == 1 && ast.Unparen(as.Rhs[0]) == f.call {
 		if id := identOf(as.Lhs[0]); id != nil && id.Name != "_" {
 			ix.name = id.Name
@@ -122,13 +126,33 @@ func (p *pass) indexedLimit(ix *indexing) string {
 }
 
 // indexedBody returns the callback's body: the task's error kept at the
-// item's index, errs[i] = f(), or errs[i] = x where the task is return x.
+// item's index, errs[i] = f(), or errs[i] = x where the task is return x;
+// where the caller drops the errors, the call f() (or x, where x is a
+// call) alone.
 func (p *pass) indexedBody(f *fan, ix *indexing, key string) string {
 	call := p.src(f.lit) + "()"
 	if l := f.lit.Body.List; len(l) == 1 && len(f.lit.Type.Results.List[0].Names) == 0 {
 		if ret, ok := l[0].(*ast.ReturnStmt); ok && len(ret.Results) == 1 {
-			call = p.src(ret.Results[0])
+			if _, isCall := ast.Unparen(ret.Results[0]).(*ast.CallExpr); isCall || ix.name != "" {
+				call = p.src(ret.Results[0])
+			}
 		}
 	}
+	if ix.name == "" {
+		// A task that ends with return nil, and returns nowhere else:
+		// its statements as they are.
+		l := f.lit.Body.List
+		if ret, ok := l[len(l)-1].(*ast.ReturnStmt); ok && len(ret.Results) == 1 && isNil(ret.Results[0]) &&
+			!hasReturn(&ast.BlockStmt{List: l[:len(l)-1]}) {
+			return p.bodyWithout(f.lit.Body, []ast.Stmt{ret})
+		}
+		return "{\n" + call + "\n}"
+	}
 	return "{\n" + ix.name + "[" + key + "] = " + call + "\n}"
+}
+
+// isNil reports whether e is the identifier nil.
+func isNil(e ast.Expr) bool {
+	id := identOf(e)
+	return id != nil && id.Name == "nil"
 }
