@@ -925,6 +925,10 @@ func (p *pass) loopRewrite(f *fan) (*rewrite, string) {
 			r.remove = append(r.remove, st)
 			continue
 		}
+		if specs := p.blockSpecs(st, f); specs != nil {
+			r.remove = append(r.remove, specs...)
+			continue
+		}
 		if !p.setup(st, f) {
 			if f.group != nil && p.mentions(st, f.group) || (f.sem != nil && p.mentions(st, f.sem)) {
 				return nil, p.line(st, "the group is used before the loop other than to declare it, Add or SetLimit")
@@ -1536,6 +1540,32 @@ func (p *pass) setup(st ast.Stmt, f *fan) bool {
 		}
 	}
 	return false
+}
+
+// blockSpecs returns, where st is a var block (var ( wg sync.WaitGroup; mu
+// sync.Mutex )) whose lines declare f's group or semaphore alone and whose
+// other lines do not mention them, those lines, each as a declaration of
+// its own that the rewrite removes; else nil.
+func (p *pass) blockSpecs(st ast.Stmt, f *fan) []ast.Stmt {
+	ds, ok := st.(*ast.DeclStmt)
+	if !ok {
+		return nil
+	}
+	gd, ok := ds.Decl.(*ast.GenDecl)
+	if !ok || gd.Tok != token.VAR || !gd.Lparen.IsValid() {
+		return nil
+	}
+	var specs []ast.Stmt
+	for _, spec := range gd.Specs {
+		one := &ast.DeclStmt{Decl: &ast.GenDecl{TokPos: spec.Pos(), Tok: token.VAR, Specs: []ast.Spec{spec}}}
+		switch {
+		case f.group != nil && p.declares(one, f.group), f.sem != nil && p.declares(one, f.sem):
+			specs = append(specs, one)
+		case f.group != nil && p.mentions(spec, f.group), f.sem != nil && p.mentions(spec, f.sem):
+			return nil
+		}
+	}
+	return specs
 }
 
 // declares reports whether st declares obj and nothing else the code

@@ -385,3 +385,24 @@ func wgArgCall(tasks []string, out *sync.Map) {
 	}
 	wg.Wait()
 }
+
+// 108: the WaitGroup is declared in a var block beside what the tasks
+// share: its line goes, the others stay.
+func wgVarBlock(tasks []string) []string {
+	var (
+		wg      sync.WaitGroup
+		mu      sync.Mutex
+		targets []string
+	)
+	for _, task := range tasks { // want `fan-out: a goroutine per item with a sync.WaitGroup; gopar replaces it`
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			mu.Lock()
+			targets = append(targets, task)
+			mu.Unlock()
+		}()
+	}
+	wg.Wait()
+	return targets
+}
