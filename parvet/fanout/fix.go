@@ -70,7 +70,7 @@ func (p *pass) fixes(f *fan) ([]analysis.SuggestedFix, string) {
 		return nil, p.line(f.between, "the caller works between the loop and the Wait with variables the goroutines use")
 	case f.waitGo:
 		return nil, "the Wait runs in a goroutine of its own, beside the caller"
-	case f.under != nil:
+	case f.under != nil && (f.shape == "workers" || f.shape == "counted"):
 		return nil, p.line(f.under, "the goroutine starts only under an if")
 	case f.named != "" && !p.inlineClosure(f) && !p.inlineFunc(f):
 		return nil, "the goroutine runs " + f.named + ", a named function, whose body the rewrite would have to move"
@@ -687,7 +687,16 @@ func (p *pass) loopRewrite(f *fan) (*rewrite, string) {
 	alias := map[types.Object]types.Object{}
 	addInLoop := false
 	spawned := false // the loop has started the goroutine
-	for _, st := range loopBody(f.loop).List {
+	stmts := loopBody(f.loop).List
+	if u, ok := f.under.(*ast.IfStmt); ok {
+		// The spawn under an if, the loop body's last statement: the
+		// callback returns at once where the condition is false.
+		if u != stmts[len(stmts)-1] || u.Init != nil || u.Else != nil || !p.safeRead(u.Cond, f, true) {
+			return nil, p.line(u, "the goroutine starts only under an if")
+		}
+		stmts = append(slices.Clip(stmts), u.Body.List...)
+	}
+	for _, st := range stmts {
 		switch st := st.(type) {
 		case *ast.AssignStmt:
 			if st.Tok == token.DEFINE && len(st.Lhs) == 1 && len(st.Rhs) == 1 {
@@ -735,6 +744,10 @@ func (p *pass) loopRewrite(f *fan) (*rewrite, string) {
 			}
 			r.ctxCheck = st
 		case *ast.IfStmt:
+			if ast.Stmt(st) == f.under {
+				moved = append(moved, st)
+				continue
+			}
 			// if c { continue }: the callback returns at once for the items
 			// the loop skips, where c reads nothing the loop changes.
 			if c := skipCond(st); c == nil || spawned || !p.safeRead(c, f, true) {
@@ -783,6 +796,18 @@ func (p *pass) loopRewrite(f *fan) (*rewrite, string) {
 			}
 			if id := identOf(a); litParams[k].Name != "_" && (id == nil || id.Name != litParams[k].Name || p.changedIn(param.(*types.Var), f.lit.Body)) {
 				argCopies = append(argCopies, litParams[k].Name+" := "+p.src(a))
+				named := true // the loop variables it reads, by the names it reads them
+				ast.Inspect(a, func(n ast.Node) bool {
+					if id, ok := n.(*ast.Ident); ok {
+						if o := resolve(info.Uses[id]); o != nil && (o == key || o == val) && !use(o, id.Name) {
+							named = false
+						}
+					}
+					return named
+				})
+				if !named {
+					return nil, "the goroutine names a loop variable in two ways"
+				}
 			}
 			continue
 		}
@@ -811,9 +836,13 @@ func (p *pass) loopRewrite(f *fan) (*rewrite, string) {
 			exprs = st.Rhs
 		case *ast.IfStmt:
 			exprs = []ast.Expr{st.Cond}
-			text = "if " + p.src(st.Cond) + " {\nreturn\n}"
+			cond := p.src(st.Cond)
+			if ast.Stmt(st) == f.under {
+				cond = p.negate(st.Cond) // if c { go ... }: return where !c
+			}
+			text = "if " + cond + " {\nreturn\n}"
 			if r.errs {
-				text = "if " + p.src(st.Cond) + " {\nreturn nil\n}"
+				text = "if " + cond + " {\nreturn nil\n}"
 			}
 		}
 		for _, e := range exprs {

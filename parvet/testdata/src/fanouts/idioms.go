@@ -50,11 +50,28 @@ loop:
 	wg.Wait()
 }
 
-// 55: the spawn under an if.
+// 55: the spawn under an if: the callback returns where the condition is
+// false.
 func wgUnderIf(words []string, out []int) {
 	var wg sync.WaitGroup
-	for i, w := range words { // want "fan-out: a goroutine per item with a sync.WaitGroup; .*; no fix: the goroutine starts only under an if \\(`if w != \"\" {`\\)"
+	for i, w := range words { // want "fan-out: a goroutine per item with a sync.WaitGroup; gopar replaces it"
 		if w != "" {
+			wg.Add(1)
+			go func() {
+				defer wg.Done()
+				out[i] = work(w)
+			}()
+		}
+	}
+	wg.Wait()
+}
+
+// 55b: the spawn under an if whose condition calls a function, which the
+// loop evaluates in order: no fix.
+func wgUnderIfCall(words []string, out []int) {
+	var wg sync.WaitGroup
+	for i, w := range words { // want "fan-out: a goroutine per item with a sync.WaitGroup; .*; no fix: the goroutine starts only under an if \\(`if work\\(w\\) > 0 {`\\)"
+		if work(w) > 0 {
 			wg.Add(1)
 			go func() {
 				defer wg.Done()

@@ -406,3 +406,20 @@ func wgVarBlock(tasks []string) []string {
 	wg.Wait()
 	return targets
 }
+
+// 106c: the goroutine's arguments read the map by the loop's key, which
+// the goroutine itself does not name: the callback names it as they do.
+func wgMapArgs(tasks map[string][]string, owners map[string]string, out *sync.Map) {
+	var wg sync.WaitGroup
+	for name, list := range tasks { // want `fan-out: a goroutine per item with a sync.WaitGroup; gopar replaces it`
+		if len(list) == 0 {
+			continue
+		}
+		wg.Add(1)
+		go func(owner string, list []string) {
+			defer wg.Done()
+			out.Store(owner, len(list))
+		}(owners[name], list)
+	}
+	wg.Wait()
+}
