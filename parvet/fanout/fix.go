@@ -20,28 +20,29 @@ import (
 
 // rewrite is what a fix needs to know about one fan-out.
 type rewrite struct {
-	from, to   token.Pos     // the statements the par call replaces
-	waitCall   *ast.CallExpr // errgroup: the g.Wait() call the par call replaces
-	source     string        // par.Slice(xs), par.Range(0, n)
-	params     string        // the callback's parameters, without ctx
-	itemFirst  string        // a statement that the body starts with (x := xs[i])
-	body       string        // the callback's body, braces included
-	errs       bool          // the callback returns an error
-	ctxName    string        // TryForEachContext's context parameter, if any
-	parent     string        // errgroup.WithContext's parent
-	limit      string        // the Blocking limit
-	remove     []ast.Stmt    // declarations and setup that go away
-	imports    []string      // what the fixed code uses
-	ioish      bool          // the body looks like it blocks
-	hasLimit   bool          // the fan-out had a limit of its own
-	useIndexed bool          // ForEachIndex
-	keepFirst  bool          // errgroup without a context: ForEach, every item, the first error kept
-	prelude    []string      // declarations of the loop body that the callback starts with (movable)
-	std        []string      // standard packages the rewrite uses besides context (maps, sync)
-	mapped     *mapping      // a pool joined by counted receives: Map and a range over Values
-	ctxCheck   ast.Stmt      // the loop's check of errgroup's context before each start, which WithContext does (stopsOnCtx)
-	task       string        // the group that runs the par call as a task of its own, where the group stays (groupTaskRewrite)
-	indexed    *indexing     // minio's errgroup: the errors kept by index in a slice of the rewrite's
+	from, to     token.Pos     // the statements the par call replaces
+	waitCall     *ast.CallExpr // errgroup: the g.Wait() call the par call replaces
+	source       string        // par.Slice(xs), par.Range(0, n)
+	params       string        // the callback's parameters, without ctx
+	itemFirst    string        // a statement that the body starts with (x := xs[i])
+	body         string        // the callback's body, braces included
+	errs         bool          // the callback returns an error
+	ctxName      string        // TryForEachContext's context parameter, if any
+	parent       string        // errgroup.WithContext's parent
+	limit        string        // the Blocking limit
+	remove       []ast.Stmt    // declarations and setup that go away
+	imports      []string      // what the fixed code uses
+	ioish        bool          // the body looks like it blocks
+	hasLimit     bool          // the fan-out had a limit of its own
+	useIndexed   bool          // ForEachIndex
+	keepFirst    bool          // errgroup without a context: ForEach, every item, the first error kept
+	prelude      []string      // declarations of the loop body that the callback starts with (movable)
+	std          []string      // standard packages the rewrite uses besides context (maps, sync)
+	mapped       *mapping      // a pool joined by counted receives: Map and a range over Values
+	ctxCheck     ast.Stmt      // the loop's check of errgroup's context before each start, which WithContext does (stopsOnCtx)
+	task         string        // the group that runs the par call as a task of its own, where the group stays (groupTaskRewrite)
+	indexed      *indexing     // minio's errgroup: the errors kept by index in a slice of the rewrite's
+	keepsBetween bool          // declarations between the loop and the Wait stay: the edit ends at the loop's end
 }
 
 // fixes returns the two suggested fixes of f, or none and what stops
@@ -216,7 +217,7 @@ func (p *pass) fixesOf(f *fan, r *rewrite) ([]analysis.SuggestedFix, string) {
 				text = ix.name + " := make([]error, " + p.src(ix.n) + ")\n" + call
 			}
 			if r.waitCall != nil {
-				text += "\n" // the Wait's statement follows
+				text += newlineUnless(r.keepsBetween) // the Wait's statement follows
 				edits = append(edits, analysis.TextEdit{Pos: r.waitCall.Pos(), End: r.waitCall.End(), NewText: []byte(ix.name)})
 			}
 			edits = append(edits, analysis.TextEdit{Pos: r.from, End: r.to, NewText: []byte(text)})
@@ -224,7 +225,7 @@ func (p *pass) fixesOf(f *fan, r *rewrite) ([]analysis.SuggestedFix, string) {
 			edits = append(edits, p.keepFirstEdits(r, expr, syncName, body)...)
 		} else if r.waitCall != nil {
 			edits = append(edits,
-				analysis.TextEdit{Pos: r.from, End: r.to, NewText: nil},
+				p.deleteLine(span{r.from, r.to}),
 				analysis.TextEdit{Pos: r.waitCall.Pos(), End: r.waitCall.End(), NewText: []byte(call)})
 		} else {
 			edits = append(edits, analysis.TextEdit{Pos: r.from, End: r.to, NewText: []byte(call)})
@@ -471,7 +472,7 @@ func (p *pass) keepFirstEdits(r *rewrite, expr, syncName, body string) []analysi
 		firstOnceName + ".Do(func() { " + firstErrName + " = err })\n}\n})"
 	decls := "var " + firstErrName + " error\nvar " + firstOnceName + " " + syncName + ".Once\n"
 	return []analysis.TextEdit{
-		{Pos: r.from, End: r.to, NewText: []byte(decls + call + "\n")},
+		{Pos: r.from, End: r.to, NewText: []byte(decls + call + newlineUnless(r.keepsBetween))},
 		{Pos: r.waitCall.Pos(), End: r.waitCall.End(), NewText: []byte(firstErrName)},
 	}
 }
@@ -515,6 +516,52 @@ func (p *pass) between(f *fan) string {
 		return p.line(f.list[f.at+1], "statements between the loop and the Wait would run after the work instead of beside it")
 	}
 	return "statements between the loop and the Wait would run after the work instead of beside it"
+}
+
+// span is the node of the source from one position to another.
+type span struct{ from, to token.Pos }
+
+func (s span) Pos() token.Pos { return s.from }
+func (s span) End() token.Pos { return s.to }
+
+// newlineUnless returns "\n", the line break before the statement that
+// follows an edit, unless the edit ends at the loop's end (keepsBetween),
+// where the loop's own line break stays.
+func newlineUnless(keepsBetween bool) string {
+	if keepsBetween {
+		return ""
+	}
+	return "\n"
+}
+
+// inert reports whether st, between f's loop and its Wait, declares
+// variables from values that read nothing the loop changes (safeRead):
+// it gives the same values before the work, beside it or after it.
+func (p *pass) inert(st ast.Stmt, f *fan) bool {
+	var values []ast.Expr
+	switch st := st.(type) {
+	case *ast.AssignStmt:
+		if st.Tok != token.DEFINE {
+			return false
+		}
+		values = st.Rhs
+	case *ast.DeclStmt:
+		gd, ok := st.Decl.(*ast.GenDecl)
+		if !ok || gd.Tok != token.VAR {
+			return false
+		}
+		for _, spec := range gd.Specs {
+			values = append(values, spec.(*ast.ValueSpec).Values...)
+		}
+	default:
+		return false
+	}
+	for _, v := range values {
+		if !p.safeRead(v, f, true) {
+			return false
+		}
+	}
+	return true
 }
 
 // kindOf names the kind of a ranged type.
@@ -568,7 +615,7 @@ func mergeImportEdits(a, b []analysis.TextEdit) []analysis.TextEdit {
 
 // deleteLine returns the edit that deletes st with its line, where st is
 // alone on it.
-func (p *pass) deleteLine(st ast.Stmt) analysis.TextEdit {
+func (p *pass) deleteLine(st ast.Node) analysis.TextEdit {
 	tf := p.Fset.File(st.Pos())
 	content, _ := p.ReadFile(tf.Name())
 	start, end := tf.Offset(st.Pos()), tf.Offset(st.End())
@@ -920,8 +967,14 @@ func (p *pass) loopRewrite(f *fan) (*rewrite, string) {
 	// first error as the group does (keepFirst).
 	r.keepFirst = r.errs && (f.gctx == nil || f.gctx.Name() == "_") && p.mayFail(f.body)
 	// Set-up before the loop, and the wait after it.
-	if f.wait != f.at+1 {
-		return nil, p.between(f)
+	// Declarations between the loop and the Wait that read nothing the
+	// loop changes stay where they are: they run before the work or after
+	// it, with the same values.
+	between := f.list[f.at+1 : f.wait]
+	for _, st := range between {
+		if !p.inert(st, f) || f.shape == "refill" {
+			return nil, p.between(f)
+		}
 	}
 	if ix != nil {
 		if why := p.indexedWait(f, r, ix); why != "" {
@@ -947,6 +1000,14 @@ func (p *pass) loopRewrite(f *fan) (*rewrite, string) {
 			return nil, why
 		}
 		r.from, r.to, r.waitCall = f.list[f.at].Pos(), f.list[f.wait].Pos(), f.call
+	}
+	if len(between) > 0 {
+		// The call takes the loop's place, or the Wait's in its statement;
+		// the declarations stay, and a statement that only waits goes.
+		if r.to == f.list[f.wait].End() {
+			r.remove = append(r.remove, f.list[f.wait])
+		}
+		r.to, r.keepsBetween = f.list[f.at].End(), true
 	}
 	addBefore := false
 	for _, st := range f.list[:f.at] {

@@ -103,7 +103,7 @@ func (p *pass) indexedWait(f *fan, r *rewrite, ix *indexing) string {
 	}
 	if as, ok := f.list[f.wait].(*ast.AssignStmt); ok && as.Tok == token.DEFINE && len(as.Lhs) == 1 && len(as.Rhs) == 1 && ast.Unparen(as.Rhs[0]) == f.call {
 		if id := identOf(as.Lhs[0]); id != nil && id.Name != "_" {
-			ix.name = id.Name
+			ix.name = id.Name // errs := g.Wait(): the rewrite declares errs instead
 			r.to, r.waitCall = as.End(), nil
 			return ""
 		}

@@ -423,3 +423,38 @@ func wgMapArgs(tasks map[string][]string, owners map[string]string, out *sync.Ma
 	}
 	wg.Wait()
 }
+
+// 109b: the same with a WaitGroup: the Wait's line goes.
+func wgBetween(xs []string, out []int) int {
+	var wg sync.WaitGroup
+	for i, x := range xs { // want `fan-out: a goroutine per item with a sync.WaitGroup; gopar replaces it`
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			out[i] = work(x)
+		}()
+	}
+	n := len(xs)
+	wg.Wait()
+	return n
+}
+
+// 109c: the declaration reads what the goroutines write: it would read it
+// after the work instead of beside it, so no fix.
+func wgBetweenShared(xs []string) int {
+	var wg sync.WaitGroup
+	var total int
+	var mu sync.Mutex
+	for _, x := range xs { // want "fan-out: a goroutine per item with a sync.WaitGroup; .*no fix: the caller works between the loop and the Wait with variables the goroutines use"
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			mu.Lock()
+			total += work(x)
+			mu.Unlock()
+		}()
+	}
+	seen := total
+	wg.Wait()
+	return seen
+}
