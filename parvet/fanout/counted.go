@@ -4,6 +4,7 @@ import (
 	"go/ast"
 	"go/token"
 	"go/types"
+	"strings"
 )
 
 // mapping is what the rewrite of a worker pool joined by counted receives
@@ -13,7 +14,8 @@ import (
 type mapping struct {
 	result string         // the results' type: the callback's
 	value  string         // what a worker sends per item: the callback returns it
-	loop   *ast.RangeStmt // the caller's loop of counted receives
+	loop   ast.Stmt       // the caller's loop of counted receives
+	body   *ast.BlockStmt // its body
 	recv   *ast.UnaryExpr // the receive in it
 	name   string         // the variable that takes the receive's place
 }
@@ -104,7 +106,7 @@ func (p *pass) countedRewrite(f *fan) (*rewrite, string) {
 		hasLimit: true,
 		ioish:    p.ioish(rng.Body),
 		remove:   remove,
-		mapped:   &mapping{result: res, value: p.src(send.Value), loop: consumer, recv: recv, name: name},
+		mapped:   &mapping{result: res, value: p.src(send.Value), loop: consumer, body: consumer.Body, recv: recv, name: name},
 	}, ""
 }
 
@@ -203,8 +205,52 @@ func (p *pass) countedLoop(st ast.Stmt, results types.Object, xs ast.Expr) (*ast
 	if p.objOf(over) == nil || p.objOf(over) != p.objOf(xs) {
 		return nil, nil
 	}
+	recv := p.oneReceive(loop.Body, results)
+	if recv == nil {
+		return nil, nil
+	}
+	return loop, recv
+}
+
+// receiveLoop returns st, the caller's loop of receives after a goroutine
+// per item, and its receive, where it runs once per item to its end and
+// receives from results once per round: a range over the items' slice
+// (xs), or a count of them (for range n, for i := 0; i < n; i++, where
+// count is n's text). Else nil.
+func (p *pass) receiveLoop(st ast.Stmt, results types.Object, xs ast.Expr, count string) (ast.Stmt, *ast.BlockStmt, *ast.UnaryExpr) {
+	body := loopBody(st)
+	if body == nil || hasBranch(body) {
+		return nil, nil, nil
+	}
+	if xs != nil {
+		loop, recv := p.countedLoop(st, results, xs)
+		if loop == nil {
+			return nil, nil, nil
+		}
+		return loop, loop.Body, recv
+	}
+	n := p.count(st)
+	if n == nil || p.src(n) != count {
+		return nil, nil, nil
+	}
+	if l, ok := st.(*ast.RangeStmt); ok && (l.Key != nil || l.Value != nil) {
+		return nil, nil, nil
+	}
+	if l, ok := st.(*ast.ForStmt); ok && p.mentions(l.Body, p.TypesInfo.Defs[identOf(l.Init.(*ast.AssignStmt).Lhs[0])]) {
+		return nil, nil, nil // the round's number is used
+	}
+	recv := p.oneReceive(body, results)
+	if recv == nil {
+		return nil, nil, nil
+	}
+	return st, body, recv
+}
+
+// oneReceive returns the one receive from results in body (outside
+// function literals), where body uses results nowhere else; else nil.
+func (p *pass) oneReceive(body *ast.BlockStmt, results types.Object) *ast.UnaryExpr {
 	var recvs []*ast.UnaryExpr
-	ast.Inspect(loop.Body, func(n ast.Node) bool {
+	ast.Inspect(body, func(n ast.Node) bool {
 		if _, ok := n.(*ast.FuncLit); ok {
 			return false
 		}
@@ -213,19 +259,58 @@ func (p *pass) countedLoop(st ast.Stmt, results types.Object, xs ast.Expr) (*ast
 		}
 		return true
 	})
-	if len(recvs) != 1 || p.mentionsBut(loop.Body, results, recvs[0]) {
-		return nil, nil
+	if len(recvs) != 1 || p.mentionsBut(body, results, recvs[0]) {
+		return nil
 	}
-	return loop, recvs[0]
+	return recvs[0]
 }
 
 // text returns the loop that takes the place of the receives: a range over
 // the values that the pool's callback, fn, returns for the items of expr.
-func (m *mapping) text(p *pass, parName, expr, params string) string {
-	body := p.src(m.loop.Body)
-	start := int(m.recv.Pos() - m.loop.Body.Pos())
-	end := int(m.recv.End() - m.loop.Body.Pos())
+func (m *mapping) text(p *pass, parName, expr, params, fn string) string {
+	body := p.src(m.body)
+	start := int(m.recv.Pos() - m.body.Pos())
+	end := int(m.recv.End() - m.body.Pos())
 	body = body[:start] + m.name + body[end:]
+	if fn == "" {
+		fn = "{ return " + m.value + " }"
+	}
 	return "for " + m.name + " := range " + parName + ".Map(" + expr + ", func(" + params + ") " + m.result +
-		" { return " + m.value + " }).Values() " + body
+		" " + fn + ").Values() " + body
+}
+
+// receivesJoin sets r to take the place of the caller's loop of counted
+// receives after a goroutine per item that sends its result (sent) on
+// f.sem, over the items of over (nil for a count): a range over
+// par.Map(...).Values() with the goroutine's body as the callback. The
+// values come in the items' order, one order the goroutines could have
+// finished in; a loop that may stop before the last receive gets no fix.
+func (p *pass) receivesJoin(f *fan, r *rewrite, sent *ast.SendStmt, over ast.Expr) string {
+	count := ""
+	if over == nil {
+		count = strings.TrimSuffix(strings.TrimPrefix(r.source, "par.Range(0, "), ")")
+		if count == r.source {
+			return "the loop does not count from 0"
+		}
+	}
+	consumer, body, recv := p.receiveLoop(f.list[f.wait], f.sem, over, count)
+	if consumer == nil {
+		return p.line(f.list[f.wait], "the receives are not one per item in a loop over the items that runs to its end")
+	}
+	rc, isChan := f.sem.Type().Underlying().(*types.Chan)
+	if !isChan {
+		return "the results are not received from a channel"
+	}
+	res, ok := p.typeString(rc.Elem())
+	if !ok {
+		return "the result type names a package the file does not import"
+	}
+	name := p.freeName("r", consumer.Pos(), body)
+	if name == "" {
+		return "no name is free for the received value"
+	}
+	r.from, r.to = consumer.Pos(), consumer.End()
+	r.remove = append(r.remove, f.list[f.at])
+	r.mapped = &mapping{result: res, value: p.src(sent.Value), loop: consumer, body: body, recv: recv, name: name}
+	return ""
 }

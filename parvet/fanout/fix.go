@@ -75,12 +75,10 @@ func (p *pass) fixes(f *fan) ([]analysis.SuggestedFix, string) {
 		return nil, p.line(f.under, "the goroutine starts only under an if")
 	case f.named != "" && !p.inlineClosure(f) && !p.inlineFunc(f):
 		return nil, "the goroutine runs " + f.named + ", a named function, whose body the rewrite would have to move"
-	case f.shape == "counted" && f.ch == nil:
-		return nil, "the caller counts receives from " + f.sem.Name() + ", and may stop before the last"
 	}
 	var r *rewrite
 	var why string
-	if f.shape == "counted" {
+	if f.shape == "counted" && f.ch != nil {
 		r, why = p.countedRewrite(f)
 	} else if f.shape == "workers" {
 		r, why = p.workersRewrite(f)
@@ -199,7 +197,7 @@ func (p *pass) fixesOf(f *fan, r *rewrite) ([]analysis.SuggestedFix, string) {
 		}
 		call := expr + "." + op + "(" + fn + " " + body + ")"
 		if r.mapped != nil {
-			call = r.mapped.text(p, parName, expr, params)
+			call = r.mapped.text(p, parName, expr, params, strings.TrimSpace(body))
 		}
 		if r.task != "" {
 			if r.errs {
@@ -523,6 +521,38 @@ type span struct{ from, to token.Pos }
 
 func (s span) Pos() token.Pos { return s.from }
 func (s span) End() token.Pos { return s.to }
+
+// redeclares reports whether body declares, among its own statements,
+// one of the names.
+func (p *pass) redeclares(body *ast.BlockStmt, names ...string) bool {
+	for _, st := range body.List {
+		var ids []*ast.Ident
+		switch st := st.(type) {
+		case *ast.AssignStmt:
+			if st.Tok == token.DEFINE {
+				for _, l := range st.Lhs {
+					if id := identOf(l); id != nil {
+						ids = append(ids, id)
+					}
+				}
+			}
+		case *ast.DeclStmt:
+			if gd, ok := st.Decl.(*ast.GenDecl); ok {
+				for _, spec := range gd.Specs {
+					if vs, ok := spec.(*ast.ValueSpec); ok {
+						ids = append(ids, vs.Names...)
+					}
+				}
+			}
+		}
+		for _, id := range ids {
+			if p.TypesInfo.Defs[id] != nil && slices.Contains(names, id.Name) && id.Name != "" && id.Name != "_" {
+				return true
+			}
+		}
+	}
+	return false
+}
 
 // newlineUnless returns "\n", the line break before the statement that
 // follows an edit, unless the edit ends at the loop's end (keepsBetween),
@@ -932,7 +962,14 @@ func (p *pass) loopRewrite(f *fan) (*rewrite, string) {
 	released := func() bool { // the one strip is the semaphore's release, deferred or last
 		return len(strip) == 1 && !p.mentionsOutside(f.lit.Body, f.sem, strip) && (isDefer(strip[0]) || strip[0] == list[len(list)-1] && !hasReturn(f.lit.Body))
 	}
-	if f.shape == "refill" {
+	counted := f.shape == "counted" // a goroutine per item, joined by counting receives
+	var sent *ast.SendStmt             // its one send, its last statement
+	if counted {
+		sent, _ = list[len(list)-1].(*ast.SendStmt)
+		if sent == nil || p.objOf(sent.Chan) != f.sem || p.mentionsBut(f.lit.Body, f.sem, sent.Chan) || hasReturn(f.lit.Body) {
+			return nil, "the goroutine does more than end with one send of its result"
+		}
+	} else if f.shape == "refill" {
 		if !released() {
 			return nil, "the semaphore is not released once, deferred or last, in the goroutine"
 		}
@@ -989,6 +1026,10 @@ func (p *pass) loopRewrite(f *fan) (*rewrite, string) {
 		if next := f.wait + 1; next < len(f.list) && p.closes(f.list[next], f.sem) {
 			r.remove = append(r.remove, f.list[next])
 		}
+	} else if counted {
+		if why := p.receivesJoin(f, r, sent, over); why != "" {
+			return nil, why
+		}
 	} else if !r.errs {
 		es, ok := f.list[f.wait].(*ast.ExprStmt)
 		if !ok || ast.Unparen(es.X) != f.call {
@@ -1001,7 +1042,7 @@ func (p *pass) loopRewrite(f *fan) (*rewrite, string) {
 		}
 		r.from, r.to, r.waitCall = f.list[f.at].Pos(), f.list[f.wait].Pos(), f.call
 	}
-	if len(between) > 0 {
+	if len(between) > 0 && !counted {
 		// The call takes the loop's place, or the Wait's in its statement;
 		// the declarations stay, and a statement that only waits goes.
 		if r.to == f.list[f.wait].End() {
@@ -1125,7 +1166,7 @@ func (p *pass) loopRewrite(f *fan) (*rewrite, string) {
 		if !ok {
 			return nil, "the item type names a package the file does not import"
 		}
-		if r.errs {
+		if r.errs || counted {
 			if _, isID := ast.Unparen(over).(*ast.Ident); !isID {
 				return nil, "the ranged expression is not a plain name"
 			}
@@ -1160,6 +1201,17 @@ func (p *pass) loopRewrite(f *fan) (*rewrite, string) {
 	r.body = p.bodyWithout(f.lit.Body, strip)
 	if ix != nil {
 		r.body = p.indexedBody(f, ix, keyName)
+	}
+	if counted {
+		// The goroutine's statements, its result returned where it sent it.
+		body := p.bodyWithout(f.lit.Body, []ast.Stmt{sent})
+		r.body = strings.TrimRight(body[:len(body)-1], " \t\n") + "\nreturn " + p.src(sent.Value) + "\n}"
+	}
+	if ix == nil && p.redeclares(f.lit.Body, keyName, valName, r.ctxName) {
+		// u := strings.TrimSpace(u) in the goroutine, whose u is now the
+		// callback's parameter: the body goes in a block of its own, where
+		// the name may be declared again, as it was in the goroutine.
+		r.body = "{\n" + r.body + "\n}"
 	}
 	r.ioish = p.ioish(f.lit.Body)
 	return r, ""

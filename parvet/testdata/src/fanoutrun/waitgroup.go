@@ -77,6 +77,23 @@ func cubes(n int) []int {
 // runWaitGroup fans out over a slice and over a count with a
 // sync.WaitGroup: results written by index, summed after the wait, and a
 // total kept in an atomic. Its output does not depend on timing.
+// sumCounted sums the squares of xs, a goroutine per item sending its
+// square, joined by one receive per item.
+func sumCounted(xs []int) int {
+	squares := make(chan int)
+	for _, x := range xs { // want `a goroutine per item joined by counting receives from squares; gopar replaces it`
+		go func() {
+			sq := x * x
+			squares <- sq
+		}()
+	}
+	sum := 0
+	for range xs {
+		sum += <-squares
+	}
+	return sum
+}
+
 func runWaitGroup() {
 	xs := make([]int, 1000)
 	for i := range xs {
@@ -89,6 +106,7 @@ func runWaitGroup() {
 	}
 	fmt.Println("squares:", len(sq), sq[:4], sq[len(sq)-1], sum)
 	fmt.Println("total:", total(xs))
+	fmt.Println("sum of squares, counted:", sumCounted(xs))
 	words := strings.Fields("the quick brown fox jumps over the lazy dog")
 	up, letters := upper(words)
 	fmt.Println("upper:", len(up), up["quick"], up["dog"], letters)

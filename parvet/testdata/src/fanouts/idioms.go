@@ -2,6 +2,7 @@ package fanouts
 
 import (
 	"context"
+	"strings"
 	"sync"
 
 	"golang.org/x/sync/errgroup"
@@ -82,10 +83,12 @@ func wgUnderIfCall(words []string, out []int) {
 	wg.Wait()
 }
 
-// 56: joined by counting receives, with no group.
+// 56: joined by counting receives, with no group, the first error
+// returned before the last receive: no fix (the rest of the work would
+// stop with it).
 func countedErrors(ctx context.Context, urls []string) error {
 	errc := make(chan error, len(urls))
-	for _, u := range urls { // want `fan-out: a goroutine per item joined by counting receives from errc; .*; no fix: the caller counts receives from errc, and may stop before the last`
+	for _, u := range urls { // want `fan-out: a goroutine per item joined by counting receives from errc; .*; no fix: the receives are not one per item in a loop over the items that runs to its end`
 		go func() {
 			errc <- check(ctx, u)
 		}()
@@ -96,6 +99,42 @@ func countedErrors(ctx context.Context, urls []string) error {
 		}
 	}
 	return nil
+}
+
+// 56b: the same, every receive made: a range over Map's values, in the
+// items' order.
+func countedAll(ctx context.Context, urls []string) (failed int) {
+	errc := make(chan error, len(urls))
+	for _, u := range urls { // want `fan-out: a goroutine per item joined by counting receives from errc; gopar replaces it`
+		go func() {
+			u := strings.TrimSpace(u)
+			errc <- check(ctx, u)
+		}()
+	}
+	for range urls {
+		if err := <-errc; err != nil {
+			failed++
+		}
+	}
+	return failed
+}
+
+// 56c: a count of goroutines doing the same work (badger's Flatten),
+// joined by as many receives.
+func countedWorkers(ctx context.Context, workers int) (success int) {
+	errCh := make(chan error, 1)
+	for i := 0; i < workers; i++ { // want `fan-out: a goroutine per item joined by counting receives from errCh; gopar replaces it`
+		go func() {
+			errCh <- check(ctx, "compact")
+		}()
+	}
+	for i := 0; i < workers; i++ {
+		err := <-errCh
+		if err == nil {
+			success++
+		}
+	}
+	return success
 }
 
 // 57: a semaphore joined by refilling it: Blocking over its capacity, the

@@ -98,11 +98,10 @@ func wgDoneInBranch(words []string) {
 }
 
 // 60: the task declares ctx again with :=, which the rewrite's callback
-// already has as its parameter: the fix would not compile, so none is
-// offered.
+// has as its parameter: the callback's body goes in a block of its own.
 func egShadowedCtx(parent context.Context, urls []string) error {
 	g, ctx := errgroup.WithContext(parent)
-	for _, u := range urls { // want `fan-out: an errgroup loop; .*; no fix: the rewrite would not compile: line \d+: no new variables on left side of :=`
+	for _, u := range urls { // want `fan-out: an errgroup loop; gopar replaces it`
 		g.Go(func() error {
 			ctx := context.WithValue(ctx, keyURL{}, u)
 			return check(ctx, u)
@@ -112,6 +111,18 @@ func egShadowedCtx(parent context.Context, urls []string) error {
 }
 
 type keyURL struct{}
+
+// 60b: the loop declares its variable again before the task starts, which
+// the rewrite moves into the callback beside the parameter of that name:
+// the fix would not compile, so none is offered.
+func egShadowedItem(ctx context.Context, urls []string) error {
+	g, ctx := errgroup.WithContext(ctx)
+	for _, u := range urls { // want `fan-out: an errgroup loop; .*; no fix: the rewrite would not compile: line \d+: no new variables on left side of :=`
+		u := u + "/"
+		g.Go(func() error { return check(ctx, u) })
+	}
+	return g.Wait()
+}
 
 // 61: declarations in the loop that the rewrite may not move into the
 // callback: one calls a function, one divides (it may panic), one reads a
