@@ -963,7 +963,7 @@ func (p *pass) loopRewrite(f *fan) (*rewrite, string) {
 		return len(strip) == 1 && !p.mentionsOutside(f.lit.Body, f.sem, strip) && (isDefer(strip[0]) || strip[0] == list[len(list)-1] && !hasReturn(f.lit.Body))
 	}
 	counted := f.shape == "counted" // a goroutine per item, joined by counting receives
-	var sent *ast.SendStmt             // its one send, its last statement
+	var sent *ast.SendStmt          // its one send, its last statement
 	if counted {
 		sent, _ = list[len(list)-1].(*ast.SendStmt)
 		if sent == nil || p.objOf(sent.Chan) != f.sem || p.mentionsBut(f.lit.Body, f.sem, sent.Chan) || hasReturn(f.lit.Body) {
