@@ -86,6 +86,7 @@ import (
 	"go/types"
 	"slices"
 	"strings"
+	"unicode"
 
 	"golang.org/x/tools/go/analysis"
 
@@ -1377,7 +1378,7 @@ func (p *pass) waits(body, scope *ast.BlockStmt, f *fan, seen map[*types.Func]bo
 				if sel, ok := ast.Unparen(n.Fun).(*ast.SelectorExpr); !ok || !p.ownLocal(sel.X, scope) {
 					found = quote(n)
 				}
-			case strings.HasPrefix(fn.Name(), "Serve") || strings.HasPrefix(fn.Name(), "Listen") || recv != "" && fn.Name() == "Accept":
+			case word(fn.Name(), "Serve") || word(fn.Name(), "Listen") || recv != "" && fn.Name() == "Accept":
 				found = quote(n) // a server: it runs until stopped
 			case f.shape == "group" && f.group != nil && p.outer(f, p.recvObj(n)) == f.group:
 				// The group's own methods (a limiter's Give) are its join.
@@ -1393,6 +1394,13 @@ func (p *pass) waits(body, scope *ast.BlockStmt, f *fan, seen map[*types.Func]bo
 		return found == ""
 	})
 	return found
+}
+
+// word reports whether name is w or begins with the word w: Serve,
+// ServeHTTP and ListenAndServe, not ServerInfo or Listeners.
+func word(name, w string) bool {
+	rest, ok := strings.CutPrefix(name, w)
+	return ok && (rest == "" || unicode.IsUpper(rune(rest[0])))
 }
 
 // ownLocal reports whether x is a variable that scope declares with a

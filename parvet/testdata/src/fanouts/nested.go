@@ -175,3 +175,23 @@ func nestedSendShared(ctx context.Context, xs []string, results chan int) {
 	}
 	wg.Wait()
 }
+
+type peer struct{ name string }
+
+// ServerInfo asks the peer for its state: a call that returns, not a
+// server.
+func (p *peer) ServerInfo() string { return p.name }
+
+// 110: a task per peer that calls ServerInfo, which is not a server's
+// Serve: a fix.
+func peersInfo(peers []*peer, out []string) {
+	var wg sync.WaitGroup
+	for i, p := range peers { // want `fan-out: a goroutine per item with a sync.WaitGroup; gopar replaces it`
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			out[i] = p.ServerInfo()
+		}()
+	}
+	wg.Wait()
+}
