@@ -1576,7 +1576,7 @@ func (p *pass) ctxDone(ch ast.Expr) bool {
 // context's Done or a channel of the task's own (ownLocal in scope), as
 // in a send to the task's own goroutine that a context may cancel.
 func (p *pass) timedSelect(sel *ast.SelectStmt, scope *ast.BlockStmt) bool {
-	own := false
+	var chans []ast.Expr
 	for _, c := range sel.Body.List {
 		var ch ast.Expr
 		switch st := c.(*ast.CommClause).Comm.(type) {
@@ -1591,11 +1591,16 @@ func (p *pass) timedSelect(sel *ast.SelectStmt, scope *ast.BlockStmt) bool {
 				ch = recvChan(st.Rhs[0])
 			}
 		}
+		if ch != nil && p.timerChan(ch) {
+			return true
+		}
+		chans = append(chans, ch)
+	}
+	own := false
+	for _, ch := range chans {
 		switch {
 		case ch == nil:
 			return false
-		case p.timerChan(ch):
-			return true
 		case p.ctxDone(ch):
 		case p.ownLocal(ch, scope):
 			own = true

@@ -195,3 +195,27 @@ func peersInfo(peers []*peer, out []string) {
 	}
 	wg.Wait()
 }
+
+// queue takes operations when it has room, and drops them otherwise.
+type queue struct{ ops chan string }
+
+func (q *queue) offer(op string) {
+	select {
+	case q.ops <- op:
+	default:
+	}
+}
+
+// 110b: each task offers to a shared queue in a select with a default,
+// which never waits: a fix.
+func nestedOffer(xs []string, q *queue) {
+	var wg sync.WaitGroup
+	for _, x := range xs { // want `fan-out: a goroutine per item with a sync.WaitGroup; gopar replaces it`
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			q.offer(x)
+		}()
+	}
+	wg.Wait()
+}
