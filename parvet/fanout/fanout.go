@@ -1570,45 +1570,51 @@ func (p *pass) ctxDone(ch ast.Expr) bool {
 	return fn != nil && fn.Name() == "Done" && fn.Pkg() != nil && fn.Pkg().Path() == "context"
 }
 
-// timedSelect reports whether sel does not wait on the other tasks: some
-// case is a timer or the default, so that it ends by itself (a back-off
-// sleep that a context or a signal may cut short), or every case is a
-// context's Done or a channel of the task's own (ownLocal in scope), as
-// in a send to the task's own goroutine that a context may cancel.
+// timedSelect reports whether sel does not wait on the other tasks. Its
+// receives are all from a timer, a context's Done or a channel of the
+// task's own (ownLocal in scope), and it ends by itself (a timer case or
+// the default: a back-off sleep that a context may cut short, an offer
+// that drops what a full channel cannot take), or it has a case on a
+// channel of the task's own (a send to the task's own goroutine that a
+// context may cancel). A receive from any other channel may wait for
+// another task, or poll for a stop: such a select waits.
 func (p *pass) timedSelect(sel *ast.SelectStmt, scope *ast.BlockStmt) bool {
-	var chans []ast.Expr
+	ends, own, foreignSend := false, false, false
 	for _, c := range sel.Body.List {
-		var ch ast.Expr
 		switch st := c.(*ast.CommClause).Comm.(type) {
 		case nil:
-			return true // the default
+			ends = true // the default
 		case *ast.SendStmt:
-			ch = st.Chan
-		case *ast.ExprStmt:
-			ch = recvChan(st.X)
-		case *ast.AssignStmt:
-			if len(st.Rhs) == 1 {
-				ch = recvChan(st.Rhs[0])
+			if p.ownLocal(st.Chan, scope) {
+				own = true
+			} else {
+				foreignSend = true
+			}
+		default:
+			var x ast.Expr
+			switch st := st.(type) {
+			case *ast.ExprStmt:
+				x = st.X
+			case *ast.AssignStmt:
+				if len(st.Rhs) == 1 {
+					x = st.Rhs[0]
+				}
+			}
+			ch := recvChan(x)
+			switch {
+			case ch == nil:
+				return false
+			case p.timerChan(ch):
+				ends = true
+			case p.ctxDone(ch):
+			case p.ownLocal(ch, scope):
+				own = true
+			default:
+				return false
 			}
 		}
-		if ch != nil && p.timerChan(ch) {
-			return true
-		}
-		chans = append(chans, ch)
 	}
-	own := false
-	for _, ch := range chans {
-		switch {
-		case ch == nil:
-			return false
-		case p.ctxDone(ch):
-		case p.ownLocal(ch, scope):
-			own = true
-		default:
-			return false
-		}
-	}
-	return own
+	return ends || own && !foreignSend
 }
 
 // recvChan returns the channel that e receives from, or nil.

@@ -130,10 +130,12 @@ func handOff(ctx context.Context, s string) int {
 func closeInt(ch chan int) { close(ch) }
 
 // 107: each task sleeps in a select with a timer, which also ends on a
-// signal of another channel: it ends by itself, so a fix.
+// receive from another channel. A loop around such a select may poll for a
+// stop, so a receive from a channel that is not the task's own counts as a
+// wait: no fix.
 func nestedSleep(ctx context.Context, xs []string, s *sleeper) {
 	var wg sync.WaitGroup
-	for _, x := range xs { // want `fan-out: a goroutine per item with a sync.WaitGroup; gopar replaces it`
+	for _, x := range xs { // want "fan-out: a goroutine per item with a sync.WaitGroup whose goroutines wait \\(a select in Sleep\\)"
 		wg.Add(1)
 		go func() {
 			defer wg.Done()
