@@ -58,6 +58,9 @@ func (p *pass) fixes(f *fan) ([]analysis.SuggestedFix, string) {
 			return p.fixesOf(f, r)
 		}
 	}
+	if res := p.workerResource(f); res != "" {
+		return nil, "each goroutine is a worker over a share of the items that keeps " + res + " for them and releases it at its end, which a callback per item would do per item (ForEachInit has no release)"
+	}
 	switch {
 	case f.shape == "group" && p.indexedGroup(f) == nil:
 		return nil, "the group is " + typeName(f.group.Type()) + ", whose Go and Wait the rewrite cannot carry over"
@@ -2145,4 +2148,44 @@ func (p *pass) itemBody(body *ast.BlockStmt) (text string, ok bool) {
 		text = text[:from] + "return" + text[to:]
 	}
 	return text, ok
+}
+
+// workerResource returns, where f's goroutines are workers (the loop counts
+// them, and each loops over items) that each make a resource and release it
+// at their end (x := ...; defer x.Close()), that resource's name; else "".
+// A rewrite over the worker count would only restate the workers, and one
+// over the items has no place for the release.
+func (p *pass) workerResource(f *fan) string {
+	if f.body == nil || f.shape == "workers" || p.count(f.loop) == nil {
+		return ""
+	}
+	loops := false
+	ast.Inspect(f.body, func(n ast.Node) bool {
+		switch n.(type) {
+		case *ast.GoStmt:
+			return false
+		case *ast.ForStmt, *ast.RangeStmt:
+			loops = true
+		}
+		return !loops
+	})
+	if !loops {
+		return ""
+	}
+	for _, st := range f.body.List {
+		d, ok := st.(*ast.DeferStmt)
+		if !ok {
+			continue
+		}
+		sel, ok := ast.Unparen(d.Call.Fun).(*ast.SelectorExpr)
+		if !ok {
+			continue
+		}
+		if id := identOf(sel.X); id != nil {
+			if v, ok := p.TypesInfo.Uses[id].(*types.Var); ok && f.body.Pos() <= v.Pos() && v.Pos() < f.body.End() {
+				return id.Name
+			}
+		}
+	}
+	return ""
 }

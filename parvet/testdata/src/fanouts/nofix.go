@@ -337,3 +337,31 @@ func workersBreak(jobs chan string, out *sync.Map) {
 	}
 	wg.Wait()
 }
+
+// decoder stands for a resource a worker makes once and releases at its
+// end.
+type decoder struct{ buf []byte }
+
+func newDecoder() *decoder             { return &decoder{} }
+func (d *decoder) Close()              { d.buf = nil }
+func (d *decoder) Decode(s string) int { return len(s) + len(d.buf) }
+
+// 111: n workers, each over every n-th item, each with a decoder it
+// releases at its end: a rewrite over the workers would only restate
+// them, and one over the items would make and release a decoder per item,
+// so no fix.
+func workersWithDecoder(items []string, out []int, n int) {
+	var wg sync.WaitGroup
+	for w := 0; w < n; w++ { // want "fan-out: .*no fix: each goroutine is a worker over a share of the items that keeps dec for them and releases it at its end"
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			dec := newDecoder()
+			defer dec.Close()
+			for i := w; i < len(items); i += n {
+				out[i] = dec.Decode(items[i])
+			}
+		}()
+	}
+	wg.Wait()
+}
