@@ -299,10 +299,12 @@ func nonEmpty(s string) []string {
 // declaration that the rewrite may move into the callback, where it runs
 // at another time and on another goroutine, with the same result: it
 // declares new variables (:=) that only the goroutine uses, from
-// expressions that cannot panic and call nothing (constants, arithmetic
-// other than division and shifts, comparisons, len, cap, min and max) over
-// the loop's variables and variables that nothing in the loop, the
-// goroutine included, assigns or takes the address of.
+// expressions that call nothing (constants, arithmetic other than division
+// and shifts by a variable, comparisons, field reads, dereferences, len,
+// cap, min and max) over the loop's variables and variables and fields
+// that nothing in the loop, the goroutine included, assigns or takes the
+// address of. A nil pointer that such a read panics on panics in the
+// callback, and gopar passes the panic on to the caller (as a *par.Panic).
 func (p *pass) movable(st *ast.AssignStmt, f *fan) bool {
 	if st.Tok != token.DEFINE || len(st.Lhs) != len(st.Rhs) {
 		return false
@@ -337,9 +339,10 @@ func (p *pass) onlyInLit(obj types.Object, f *fan) bool {
 	return true
 }
 
-// safeExpr reports whether e neither panics nor calls anything but len,
-// cap, min and max, and reads only constants, the loop's variables and
-// variables that f's loop does not change (see movable).
+// safeExpr reports whether e calls nothing but len, cap, min and max,
+// panics only where it reads through a nil pointer, and reads only
+// constants, the loop's variables, and variables and fields that f's loop
+// does not change (see movable).
 func (p *pass) safeExpr(e ast.Expr, f *fan) bool {
 	return p.safeRead(e, f, false)
 }
@@ -367,7 +370,29 @@ func (p *pass) safeRead(e ast.Expr, f *fan, maps bool) bool {
 			default:
 				safe = false
 			}
-		case *ast.BasicLit, *ast.ParenExpr:
+		case *ast.BasicLit, *ast.ParenExpr, *ast.StarExpr:
+			// *p panics only on a nil pointer, as a field read through one
+			// does: such a panic moves into the callback, and gopar passes
+			// it on to the caller.
+		case *ast.SelectorExpr:
+			if sel := p.TypesInfo.Selections[n]; sel != nil {
+				field, ok := sel.Obj().(*types.Var)
+				if sel.Kind() != types.FieldVal || !ok || p.changedIn(field, f.loop) {
+					safe = false // a method value, or a field the loop writes
+				}
+				break
+			}
+			// pkg.Name: a package's variable or constant, as an identifier.
+			switch p.TypesInfo.Uses[n.Sel].(type) {
+			case *types.Var:
+				if p.changedIn(p.TypesInfo.Uses[n.Sel].(*types.Var), f.loop) {
+					safe = false
+				}
+			case *types.Const:
+			default:
+				safe = false
+			}
+			return false
 		case *ast.IndexExpr:
 			if p.rangedItem(n, f) {
 				return false // xs[i] in a loop for i := range xs: within bounds, the item the loop reads

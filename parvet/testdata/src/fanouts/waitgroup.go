@@ -458,3 +458,40 @@ func wgBetweenShared(xs []string) int {
 	wg.Wait()
 	return seen
 }
+
+type asset struct {
+	Name string
+	Size int
+}
+
+// 112: the loop reads fields and dereferences before the goroutine starts
+// (codespaceName := c.Name, a := *p): the declarations move into the
+// callback.
+func wgFields(assets []*asset, out *sync.Map) {
+	var wg sync.WaitGroup
+	for _, p := range assets { // want `fan-out: a goroutine per item with a sync.WaitGroup; gopar replaces it`
+		name := p.Name
+		a := *p
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			out.Store(name, a.Size)
+		}()
+	}
+	wg.Wait()
+}
+
+// 112b: the goroutines write the field that the loop reads: no fix.
+func wgFieldWritten(assets []*asset, out *sync.Map) {
+	var wg sync.WaitGroup
+	for _, p := range assets { // want "fan-out: a goroutine per item with a sync.WaitGroup; .*no fix: the loop does more than start the goroutines \\(`size := p.Size`\\)"
+		size := p.Size
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			p.Size = size * 2
+			out.Store(p.Name, size)
+		}()
+	}
+	wg.Wait()
+}
