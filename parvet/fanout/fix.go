@@ -1728,6 +1728,14 @@ func (p *pass) blockSpecs(st ast.Stmt, f *fan) []ast.Stmt {
 	var specs []ast.Stmt
 	for _, spec := range gd.Specs {
 		one := &ast.DeclStmt{Decl: &ast.GenDecl{TokPos: spec.Pos(), Tok: token.VAR, Specs: []ast.Spec{spec}}}
+		if names := spec.(*ast.ValueSpec).Names; len(names) > 1 && (f.gctx == nil || p.TypesInfo.Defs[names[1]] != f.gctx) {
+			// g, ctx = errgroup.WithContext(...) where the analysis did
+			// not take ctx for the group's: the line stays.
+			if f.group != nil && p.mentions(spec, f.group) || f.sem != nil && p.mentions(spec, f.sem) {
+				return nil
+			}
+			continue
+		}
 		switch {
 		case f.group != nil && p.declares(one, f.group), f.sem != nil && p.declares(one, f.sem):
 			specs = append(specs, one)

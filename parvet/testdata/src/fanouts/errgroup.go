@@ -236,3 +236,18 @@ func egBetween(ctx context.Context, urls []string, prefix string) error {
 	}
 	return nil
 }
+
+// 109c: the group and its context declared in a var block beside the
+// limit's variable: the rewrite would remove the context's declaration
+// with the group's, so no fix.
+func egVarBlock(urls []string) error {
+	var (
+		g, ctx  = errgroup.WithContext(context.Background())
+		workers = len(urls) / 2
+	)
+	g.SetLimit(workers + 1)
+	for i := 0; i < len(urls); i++ { // want "fan-out: an errgroup loop; .*no fix: the group is used before the loop other than to declare it"
+		g.Go(func() error { return check(ctx, urls[i]) })
+	}
+	return g.Wait()
+}
