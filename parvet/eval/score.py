@@ -6,7 +6,8 @@ Usage: score.py CORPUSDIR [LABELDIR]   (CORPUSDIR holds
 ./...` run in each checkout; LABELDIR, corpus/ beside this script unless
 given, holds <owner>+<name>.tsv)
 
-It matches each report to a label by file and loop line, and prints recall
+It matches each report to a label by file and loop line, and prints, per
+application, its labelled fan-outs, negatives and reports, then recall
 (fan-outs reported / fan-outs labelled) and precision (reports on fan-outs /
 reports on labelled loops) per shape, with the misses, the reports on
 negatives and the reports on loops that no label names. Where the labels have
@@ -23,6 +24,7 @@ rep = re.compile(r'^(.*?\.go):(\d+):\d+: (fan-out: .*)$')
 tot = collections.defaultdict(lambda: [0, 0, 0])  # shape: labelled fan-outs, found, reports on negatives
 misses, falses, unlabelled, found_msgs = [], [], [], []
 fixed = {}  # application: [yes found, yes fixed, no found, no fixed, yes labelled, no labelled]
+apps = {}  # application: [fan-outs, negatives, reports]
 unfixed = []
 for tsv in sorted(glob.glob(os.path.join(labeldir, '*.tsv'))):
     name = os.path.basename(tsv)[:-4]
@@ -45,6 +47,7 @@ for tsv in sorted(glob.glob(os.path.join(labeldir, '*.tsv'))):
         f = os.path.relpath(m.group(1), root) if os.path.isabs(m.group(1)) else m.group(1)
         reports[f'{f}:{m.group(2)}'] = m.group(3)
     fx = fixed.setdefault(name, [0] * 6)
+    apps[name] = [sum(1 for l in labels.values() if l[1] == 'fanout'), sum(1 for l in labels.values() if l[1] == 'neg'), len(reports)]
     for loc, (shape, label, note, rewrite) in labels.items():
         if label == 'fanout':
             tot[shape][0] += 1
@@ -67,6 +70,11 @@ for tsv in sorted(glob.glob(os.path.join(labeldir, '*.tsv'))):
     for loc, msg in reports.items():
         if loc not in labels and not loc.split(':')[0].endswith('_test.go'):
             unlabelled.append(f'{name} {loc}: {msg[:140]}')
+print('| application | fan-outs | negatives | reports |')
+print('| --- | --- | --- | --- |')
+for name, (n, neg, r) in sorted(apps.items()):
+    print(f'| {name.replace("+", "/")} | {n} | {neg} | {r} |')
+print()
 print('| shape | fan-outs | found | recall | reports on negatives | precision |')
 print('| --- | --- | --- | --- | --- | --- |')
 T = [0, 0, 0]
