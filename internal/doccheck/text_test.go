@@ -77,6 +77,7 @@ var diaryWord = regexp.MustCompile(`(?i)\b` + "sess" + `ions?\b`)
 // is measured on), each with the reason.
 var diaryWordAllowed = map[string]string{
 	"parvet/eval/corpus/syncthing+syncthing.tsv": "labels of syncthing's relay server, where the word is the name of a file and a loop of that server",
+	"parvet/eval/corpus/kopia+kopia.tsv":         "labels of kopia's gRPC server, where the word is the name of a file and of the server's per-client loop",
 }
 
 // diaryLines returns the numbers of the lines of text that hold the word.

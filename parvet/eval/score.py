@@ -44,7 +44,7 @@ for tsv in sorted(glob.glob(os.path.join(labeldir, '*.tsv'))):
         m = rep.match(line.strip())
         if not m:
             continue
-        f = os.path.relpath(m.group(1), root) if os.path.isabs(m.group(1)) else m.group(1)
+        f = os.path.relpath(os.path.realpath(m.group(1)), os.path.realpath(root)) if os.path.isabs(m.group(1)) else m.group(1)
         reports[f'{f}:{m.group(2)}'] = m.group(3)
     fx = fixed.setdefault(name, [0] * 6)
     apps[name] = [sum(1 for l in labels.values() if l[1] == 'fanout'), sum(1 for l in labels.values() if l[1] == 'neg'), len(reports)]
