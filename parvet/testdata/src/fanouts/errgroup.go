@@ -237,7 +237,7 @@ func egBetween(ctx context.Context, urls []string, prefix string) error {
 	return nil
 }
 
-// 109c: the group and its context declared in a var block beside the
+// 108b: the group and its context declared in a var block beside the
 // limit's variable: the rewrite would remove the context's declaration
 // with the group's, so no fix.
 func egVarBlock(urls []string) error {
