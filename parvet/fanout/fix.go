@@ -314,12 +314,40 @@ func (p *pass) movable(st *ast.AssignStmt, f *fan) bool {
 		if !ok || id.Name == "_" {
 			return false
 		}
-		if obj := p.TypesInfo.Defs[id]; obj == nil || !p.onlyInLit(obj, f) {
+		if obj := p.TypesInfo.Defs[id]; obj == nil || !p.onlyInLit(obj, f) && !p.onlyMoved(obj, f, st) {
 			return false
 		}
 	}
 	for _, rhs := range st.Rhs {
-		if !p.safeExpr(rhs, f) {
+		if !p.safeRead(rhs, f, true) {
+			return false
+		}
+	}
+	return true
+}
+
+// onlyMoved reports whether every use of obj, which st declares, is inside
+// f's goroutine or in a declaration or a skip (if c { continue }) of the
+// loop's body after st, which move into the callback with it
+// (owner := owners[x] after x := xs[i]).
+func (p *pass) onlyMoved(obj types.Object, f *fan, st ast.Stmt) bool {
+	if f.lit == nil {
+		return false
+	}
+	var moves []ast.Stmt
+	for _, s := range loopBody(f.loop).List {
+		if s.Pos() <= st.Pos() {
+			continue
+		}
+		if as, ok := s.(*ast.AssignStmt); ok && as.Tok == token.DEFINE || skipCond(s) != nil {
+			moves = append(moves, s)
+		}
+	}
+	for id, o := range p.TypesInfo.Uses {
+		if o != obj || f.lit.Pos() <= id.Pos() && id.Pos() < f.lit.End() {
+			continue
+		}
+		if !slices.ContainsFunc(moves, func(s ast.Stmt) bool { return s.Pos() <= id.Pos() && id.Pos() < s.End() }) {
 			return false
 		}
 	}
@@ -347,10 +375,10 @@ func (p *pass) safeExpr(e ast.Expr, f *fan) bool {
 	return p.safeRead(e, f, false)
 }
 
-// safeRead is safeExpr, where maps also allows reads of a map held in a
-// variable that f's goroutines do not mention (a read of a map cannot
-// panic, and gives the same value on any goroutine while nothing writes
-// it).
+// safeRead is safeExpr, where maps also allows reads of a map, a variable
+// or a field path, that f's loop, its goroutines included, does not write
+// (a read of a map cannot panic, and gives the same value on any goroutine
+// while nothing writes it).
 func (p *pass) safeRead(e ast.Expr, f *fan, maps bool) bool {
 	safe := true
 	ast.Inspect(e, func(n ast.Node) bool {
@@ -398,8 +426,7 @@ func (p *pass) safeRead(e ast.Expr, f *fan, maps bool) bool {
 				return false // xs[i] in a loop for i := range xs: within bounds, the item the loop reads
 			}
 			_, isMap := p.TypesInfo.TypeOf(n.X).Underlying().(*types.Map)
-			m := identOf(n.X)
-			if !maps || !isMap || m == nil || f.lit == nil || p.mentions(f.lit, p.objOf(m)) {
+			if !maps || !isMap || !pure(n.X) || p.mapWritten(n.X, f.loop) {
 				safe = false
 			}
 		case *ast.BinaryExpr:
@@ -429,21 +456,103 @@ func (p *pass) safeRead(e ast.Expr, f *fan, maps bool) bool {
 	return safe
 }
 
-// rangedItem reports whether e is xs[i] in f's loop for i := range xs
-// (or i, x), xs a slice or an array that is a variable or a field path:
-// an index within bounds, which reads what the loop's value would.
+// rangedItem reports whether e is xs[i], an index within bounds: in f's
+// loop for i := range xs (or i, x), or for i := 0; i < len(xs); i++ (or
+// for i := range len(xs)), xs a slice or an array that is a variable or a
+// field path that the loop does not change, or in a loop that counts i up
+// to a constant no larger than the length of xs, an array.
 func (p *pass) rangedItem(e *ast.IndexExpr, f *fan) bool {
-	rs, ok := f.loop.(*ast.RangeStmt)
-	if !ok || rs.Key == nil || rs.Tok != token.DEFINE || !pure(rs.X) || p.src(e.X) != p.src(rs.X) {
-		return false
-	}
-	switch p.TypesInfo.TypeOf(rs.X).Underlying().(type) {
-	case *types.Slice, *types.Array:
-	default:
-		return false
-	}
 	k := identOf(e.Index)
-	return k != nil && p.objOf(k) == p.objOf(rs.Key)
+	if k == nil || !pure(e.X) {
+		return false
+	}
+	var t types.Type = p.TypesInfo.TypeOf(e.X)
+	if t == nil {
+		return false
+	}
+	if ptr, ok := t.Underlying().(*types.Pointer); ok {
+		t = ptr.Elem() // p[i] where p points to an array
+	}
+	arr, isArray := t.Underlying().(*types.Array)
+	if _, isSlice := t.Underlying().(*types.Slice); !isSlice && !isArray {
+		return false
+	}
+	if x := identOf(e.X); x != nil {
+		if v, ok := p.objOf(x).(*types.Var); ok && p.changedIn(v, f.loop) {
+			return false
+		}
+	}
+	if rs, ok := f.loop.(*ast.RangeStmt); ok && rs.Key != nil && rs.Tok == token.DEFINE && pure(rs.X) && p.src(e.X) == p.src(rs.X) {
+		return p.objOf(k) == p.objOf(rs.Key)
+	}
+	// A counted loop: its variable, and the count.
+	n := p.count(f.loop)
+	if n == nil {
+		return false
+	}
+	var i types.Object
+	switch l := f.loop.(type) {
+	case *ast.RangeStmt:
+		if l.Key == nil {
+			return false
+		}
+		i = p.objOf(l.Key)
+	case *ast.ForStmt:
+		i = p.TypesInfo.Defs[identOf(l.Init.(*ast.AssignStmt).Lhs[0])]
+		if v, ok := i.(*types.Var); !ok || p.changedIn(v, l.Body) {
+			return false
+		}
+	}
+	if i == nil || p.objOf(k) != i {
+		return false
+	}
+	if p.src(n) == "len("+p.src(e.X)+")" {
+		return true
+	}
+	tv := p.TypesInfo.Types[n]
+	if !isArray || tv.Value == nil {
+		return false
+	}
+	c, exact := constant.Int64Val(tv.Value)
+	return exact && c <= arr.Len()
+}
+
+// mapWritten reports whether n may write the map m, a variable or a field
+// path: it assigns m or one of its entries, deletes from it, clears it, or
+// passes it to a function (which may write it).
+func (p *pass) mapWritten(m ast.Expr, n ast.Node) bool {
+	text := p.src(m)
+	is := func(e ast.Expr) bool { return e != nil && p.src(ast.Unparen(e)) == text }
+	written := false
+	ast.Inspect(n, func(n ast.Node) bool {
+		switch n := n.(type) {
+		case *ast.AssignStmt:
+			for _, l := range n.Lhs {
+				if ix, ok := ast.Unparen(l).(*ast.IndexExpr); ok && is(ix.X) || is(l) {
+					written = true
+				}
+			}
+		case *ast.IncDecStmt:
+			if ix, ok := ast.Unparen(n.X).(*ast.IndexExpr); ok && is(ix.X) {
+				written = true
+			}
+		case *ast.UnaryExpr:
+			if n.Op == token.AND && is(n.X) {
+				written = true
+			}
+		case *ast.CallExpr:
+			if b, ok := p.TypesInfo.Uses[identOf(n.Fun)].(*types.Builtin); ok && b.Name() == "len" {
+				break
+			}
+			for _, a := range n.Args {
+				if is(a) {
+					written = true // delete(m, k), clear(m), f(m)
+				}
+			}
+		}
+		return !written
+	})
+	return written
 }
 
 // identOf returns e as an identifier, or nil.

@@ -495,3 +495,55 @@ func wgFieldWritten(assets []*asset, out *sync.Map) {
 	}
 	wg.Wait()
 }
+
+// 113: a counted loop reads its item by index (xs[i], in bounds for i <
+// len(xs)) and a map's entry before the goroutine starts: the
+// declarations move into the callback.
+func wgIndexed(xs []string, owners map[string]string, out []string) {
+	var wg sync.WaitGroup
+	for i := 0; i < len(xs); i++ { // want `fan-out: a goroutine per item with a sync.WaitGroup; gopar replaces it`
+		x := xs[i]
+		owner := owners[x]
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			out[i] = owner + "/" + x
+		}()
+	}
+	wg.Wait()
+}
+
+type node struct{ children [17]*node }
+
+// 113b: a loop over the first 16 children of a 17-slot array (go-ethereum's
+// hasher): children[i] is in bounds, and the skip moves.
+func wgChildren(n *node, out []int) {
+	var wg sync.WaitGroup
+	for i := 0; i < 16; i++ { // want `fan-out: a goroutine per item with a sync.WaitGroup; gopar replaces it`
+		if n.children[i] == nil {
+			continue
+		}
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			out[i] = len(n.children[i].children)
+		}()
+	}
+	wg.Wait()
+}
+
+// 113c: the goroutines write the map that the loop reads: no fix.
+func wgMapWritten(xs []string, seen map[string]int, mu *sync.Mutex) {
+	var wg sync.WaitGroup
+	for _, x := range xs { // want "fan-out: a goroutine per item with a sync.WaitGroup; .*no fix: the loop does more than start the goroutines \\(`n := seen\\[x\\]`\\)"
+		n := seen[x]
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			mu.Lock()
+			seen[x] = n + 1
+			mu.Unlock()
+		}()
+	}
+	wg.Wait()
+}
