@@ -4,7 +4,6 @@ import (
 	"go/ast"
 	"go/token"
 	"go/types"
-	"strings"
 )
 
 // mapping is what the rewrite of a worker pool joined by counted receives
@@ -288,10 +287,11 @@ func (m *mapping) text(p *pass, parName, expr, params, fn string) string {
 func (p *pass) receivesJoin(f *fan, r *rewrite, sent *ast.SendStmt, over ast.Expr) string {
 	count := ""
 	if over == nil {
-		count = strings.TrimSuffix(strings.TrimPrefix(r.source, "par.Range(0, "), ")")
-		if count == r.source {
+		n := p.count(f.loop)
+		if n == nil {
 			return "the loop does not count from 0"
 		}
+		count = p.src(n)
 	}
 	consumer, body, recv := p.receiveLoop(f.list[f.wait], f.sem, over, count)
 	if consumer == nil {

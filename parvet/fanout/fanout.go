@@ -1477,9 +1477,9 @@ func isCallOf(n ast.Node, fun ast.Expr) bool {
 }
 
 // freshDecl reports whether scope declares v with a value of its own: its
-// zero value (var wg sync.WaitGroup), make, new, &T{...} or
-// errgroup.WithContext, not a copy of another variable's channel or
-// pointer.
+// zero value (var wg sync.WaitGroup), or one that makes a group or a
+// channel (declValue: make, new, &T{}, errgroup.WithContext), not a copy
+// of another variable's channel or pointer.
 func (p *pass) freshDecl(v *types.Var, scope *ast.BlockStmt) bool {
 	fresh := false
 	ast.Inspect(scope, func(n ast.Node) bool {
@@ -1509,34 +1509,15 @@ func (p *pass) freshDecl(v *types.Var, scope *ast.BlockStmt) bool {
 			case len(values) == 0:
 				fresh = true
 			case len(values) == len(names):
-				fresh = p.freshValue(values[i])
-			case len(values) == 1:
-				if call, ok := ast.Unparen(values[0]).(*ast.CallExpr); ok {
-					fn := goparapi.Callee(p.TypesInfo, call)
-					fresh = fn != nil && fn.Pkg() != nil && fn.Pkg().Path() == "golang.org/x/sync/errgroup" && fn.Name() == "WithContext"
-				}
+				fresh = declValue(p.TypesInfo, values[i])
+			case len(values) == 1: // g, ctx := errgroup.WithContext(ctx)
+				fresh = declValue(p.TypesInfo, values[0])
 			}
 			return false
 		}
 		return true
 	})
 	return fresh
-}
-
-// freshValue reports whether e makes a new value: make(...), new(T) or
-// &T{...}.
-func (p *pass) freshValue(e ast.Expr) bool {
-	switch e := ast.Unparen(e).(type) {
-	case *ast.CallExpr:
-		b, ok := p.TypesInfo.Uses[identOf(e.Fun)].(*types.Builtin)
-		return ok && (b.Name() == "make" || b.Name() == "new")
-	case *ast.UnaryExpr:
-		_, ok := ast.Unparen(e.X).(*ast.CompositeLit)
-		return e.Op == token.AND && ok
-	case *ast.CompositeLit:
-		return true
-	}
-	return false
 }
 
 // timerChan reports whether ch is a timer's channel: time.After's or
@@ -1591,16 +1572,7 @@ func (p *pass) timedSelect(sel *ast.SelectStmt, scope *ast.BlockStmt) bool {
 				foreignSend = true
 			}
 		default:
-			var x ast.Expr
-			switch st := st.(type) {
-			case *ast.ExprStmt:
-				x = st.X
-			case *ast.AssignStmt:
-				if len(st.Rhs) == 1 {
-					x = st.Rhs[0]
-				}
-			}
-			ch := recvChan(x)
+			ch := commRecv(st)
 			switch {
 			case ch == nil:
 				return false
@@ -1615,6 +1587,20 @@ func (p *pass) timedSelect(sel *ast.SelectStmt, scope *ast.BlockStmt) bool {
 		}
 	}
 	return ends || own && !foreignSend
+}
+
+// commRecv returns the channel that comm, a select case, receives from
+// (<-ch, v := <-ch, v, ok = <-ch), or nil.
+func commRecv(comm ast.Stmt) ast.Expr {
+	switch st := comm.(type) {
+	case *ast.ExprStmt:
+		return recvChan(st.X)
+	case *ast.AssignStmt:
+		if len(st.Rhs) == 1 {
+			return recvChan(st.Rhs[0])
+		}
+	}
+	return nil
 }
 
 // recvChan returns the channel that e receives from, or nil.

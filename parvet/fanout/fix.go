@@ -298,12 +298,13 @@ func nonEmpty(s string) []string {
 // movable reports whether st, a statement of f's loop body, is a
 // declaration that the rewrite may move into the callback, where it runs
 // at another time and on another goroutine, with the same result: it
-// declares new variables (:=) that only the goroutine uses, from
-// expressions that call nothing (constants, arithmetic other than division
-// and shifts by a variable, comparisons, field reads, dereferences, len,
-// cap, min and max) over the loop's variables and variables and fields
-// that nothing in the loop, the goroutine included, assigns or takes the
-// address of. A nil pointer that such a read panics on panics in the
+// declares new variables (:=) that only the goroutine and the loop's later
+// moved statements use (onlyMoved), from expressions that call nothing
+// (constants, arithmetic other than division and shifts by a variable,
+// comparisons, field reads, dereferences, items within bounds, map reads,
+// len, cap, min and max) over the loop's variables and variables and
+// fields that nothing in the loop, the goroutine included, assigns or takes
+// the address of (safeRead). A nil pointer that such a read panics on panics in the
 // callback, and gopar passes the panic on to the caller (as a *par.Panic).
 func (p *pass) movable(st *ast.AssignStmt, f *fan) bool {
 	if st.Tok != token.DEFINE || len(st.Lhs) != len(st.Rhs) {
@@ -314,7 +315,7 @@ func (p *pass) movable(st *ast.AssignStmt, f *fan) bool {
 		if !ok || id.Name == "_" {
 			return false
 		}
-		if obj := p.TypesInfo.Defs[id]; obj == nil || !p.onlyInLit(obj, f) && !p.onlyMoved(obj, f, st) {
+		if obj := p.TypesInfo.Defs[id]; obj == nil || !p.onlyMoved(obj, f, st) {
 			return false
 		}
 	}
@@ -348,19 +349,6 @@ func (p *pass) onlyMoved(obj types.Object, f *fan, st ast.Stmt) bool {
 			continue
 		}
 		if !slices.ContainsFunc(moves, func(s ast.Stmt) bool { return s.Pos() <= id.Pos() && id.Pos() < s.End() }) {
-			return false
-		}
-	}
-	return true
-}
-
-// onlyInLit reports whether every use of obj is inside f's goroutine.
-func (p *pass) onlyInLit(obj types.Object, f *fan) bool {
-	if f.lit == nil {
-		return false
-	}
-	for id, o := range p.TypesInfo.Uses {
-		if o == obj && (id.Pos() < f.lit.Pos() || id.Pos() >= f.lit.End()) {
 			return false
 		}
 	}
@@ -1078,7 +1066,7 @@ func (p *pass) loopRewrite(f *fan) (*rewrite, string) {
 		if id == nil || key == nil || mapKey != nil || resolve(p.objOf(id)) != key || !use(key, id.Name) {
 			return nil, "the group's index is not the loop's index"
 		}
-		if once || !p.covers(ix, over, r.source) {
+		if once || !p.covers(f, ix, over) {
 			return nil, "the group keeps a number of errors other than the loop's number of items"
 		}
 	}

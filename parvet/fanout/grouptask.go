@@ -251,11 +251,7 @@ func (p *pass) doneOf(comm ast.Stmt) types.Object {
 	if !ok {
 		return nil
 	}
-	recv, ok := ast.Unparen(es.X).(*ast.UnaryExpr)
-	if !ok || recv.Op != token.ARROW {
-		return nil
-	}
-	call, ok := ast.Unparen(recv.X).(*ast.CallExpr)
+	call, ok := ast.Unparen(recvChan(es.X)).(*ast.CallExpr)
 	if !ok || len(call.Args) != 0 {
 		return nil
 	}

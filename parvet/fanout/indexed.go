@@ -81,12 +81,13 @@ func (p *pass) indexedSpawn(call *ast.CallExpr, f *fan, ix *indexing) bool {
 // covers reports whether WithNErrs's count is the loop's number of items:
 // len(xs) for a range over xs, or the count of a counted loop; every index
 // then has its slot, as in the group.
-func (p *pass) covers(ix *indexing, over ast.Expr, source string) bool {
+func (p *pass) covers(f *fan, ix *indexing, over ast.Expr) bool {
 	n := p.src(ix.n)
 	if over != nil {
 		return n == "len("+p.src(over)+")"
 	}
-	return source == "par.Range(0, "+n+")"
+	count := p.count(f.loop)
+	return count != nil && p.src(count) == n
 }
 
 // indexedWait names the errors' slice: the variable that the Wait's
@@ -142,17 +143,10 @@ func (p *pass) indexedBody(f *fan, ix *indexing, key string) string {
 		// A task that ends with return nil, and returns nowhere else:
 		// its statements as they are.
 		l := f.lit.Body.List
-		if ret, ok := l[len(l)-1].(*ast.ReturnStmt); ok && len(ret.Results) == 1 && isNil(ret.Results[0]) &&
-			!hasReturn(&ast.BlockStmt{List: l[:len(l)-1]}) {
-			return p.bodyWithout(f.lit.Body, []ast.Stmt{ret})
+		if last := l[len(l)-1]; isReturnNil(last) && !hasReturn(&ast.BlockStmt{List: l[:len(l)-1]}) {
+			return p.bodyWithout(f.lit.Body, []ast.Stmt{last})
 		}
 		return "{\n" + call + "\n}"
 	}
 	return "{\n" + ix.name + "[" + key + "] = " + call + "\n}"
-}
-
-// isNil reports whether e is the identifier nil.
-func isNil(e ast.Expr) bool {
-	id := identOf(e)
-	return id != nil && id.Name == "nil"
 }
