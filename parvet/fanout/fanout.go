@@ -52,8 +52,16 @@
 // callback, items that the loop or the producer skips with continue
 // skipped by the callback or a Filter, the group, the semaphore and the
 // wait used nowhere else, the limit and the context carried over), the
-// report has two
-// suggested fixes: one in Blocking mode, which keeps the goroutines and the
+// report has two suggested fixes. What the loop does before the start
+// moves into the callback where running it there, later and on another
+// goroutine, gives the same result: declarations and skips that only read
+// (fields, items, map entries, type assertions, and calls of functions of
+// the package that only read, what the loop and its goroutines leave
+// alone, or of a String or Error method), and writes of the item's own
+// slots (errs[i] = err, a slot that only item i names). A read that
+// panics (a nil pointer, an index out of range, a failed assertion)
+// panics in the callback, and gopar passes the panic on to the caller.
+// The two fixes: one in Blocking mode, which keeps the goroutines and the
 // limit (one goroutine per item where the loop had no limit), and one on the
 // pool, for CPU-bound work. The analyzer cannot know whether the work
 // blocks; the first fix is the one its guess favours: Blocking where the
@@ -72,7 +80,9 @@
 // report without a fix. A sleep on a timer, which a context may cut short,
 // is not such a wait, and neither is what a goroutine that the task starts
 // on its own waits for, nor a join of the task's own (a WaitGroup, an
-// errgroup or a channel that the task declares and keeps to itself). An
+// errgroup or a channel that the task declares and keeps to itself,
+// closing it with close or with a function whose name ends in Close and
+// whose one parameter is a channel, as minio's SafeClose). An
 // errgroup with no context, or one whose context
 // is discarded, whose callbacks can fail, runs every item after a failure,
 // where TryForEach starts none: its fix runs every item with ForEach and
@@ -112,6 +122,9 @@ type pass struct {
 	*analysis.Pass
 	file  *ast.File
 	funcs map[*types.Func]*ast.FuncDecl // the package's functions and methods with a body
+	// effects holds what the package's functions do (effectsOf), for
+	// all the package's files.
+	effects map[*types.Func]*effects
 }
 
 func run(p *analysis.Pass) (any, error) {
@@ -125,8 +138,9 @@ func run(p *analysis.Pass) (any, error) {
 			}
 		}
 	}
+	effects := map[*types.Func]*effects{}
 	for _, f := range p.Files {
-		ps := &pass{p, f, funcs}
+		ps := &pass{p, f, funcs, effects}
 		ast.Inspect(f, func(n ast.Node) bool {
 			var list []ast.Stmt
 			switch n := n.(type) {
@@ -1405,9 +1419,10 @@ func word(name, w string) bool {
 
 // ownLocal reports whether x is a variable that scope declares with a
 // value of its own (freshDecl) and keeps to itself: it is only waited on,
-// received from, sent on, ranged over, closed, or handed to a goroutine
-// that scope starts (go worker(ch, &wg)) or to a call it defers. Each run of scope then has its
-// own, which no other task can reach.
+// received from, sent on, ranged over, closed (by close or a closer), or
+// handed to a goroutine that scope starts (go worker(ch, &wg)) or to a
+// call it defers. Each run of scope then has its own, which no other task
+// can reach.
 func (p *pass) ownLocal(x ast.Expr, scope *ast.BlockStmt) bool {
 	id := identOf(x)
 	if id == nil {
@@ -1457,6 +1472,9 @@ func (p *pass) keptUse(use ast.Expr, stack []ast.Node) bool {
 		if len(stack) < 2 || n.Fun == use {
 			return false
 		}
+		if p.closer(n) {
+			return true
+		}
 		// An argument of a goroutine the scope starts, or of a call it
 		// defers (defer closeAll(ch)).
 		switch st := stack[len(stack)-2].(type) {
@@ -1468,6 +1486,23 @@ func (p *pass) keptUse(use ast.Expr, stack []ast.Node) bool {
 		return false
 	}
 	return false
+}
+
+// closer reports whether call closes the channel it takes: a function
+// (not a method) named Close or ending in Close (SafeClose, closeChan is
+// not) whose one parameter is a channel, as a close that tolerates a
+// closed channel is.
+func (p *pass) closer(call *ast.CallExpr) bool {
+	fn := goparapi.Callee(p.TypesInfo, call)
+	if fn == nil || goparapi.RecvName(fn) != "" || !strings.HasSuffix(fn.Name(), "Close") && fn.Name() != "close" {
+		return false
+	}
+	sig := fn.Type().(*types.Signature)
+	if sig.Params().Len() != 1 || sig.Results().Len() != 0 {
+		return false
+	}
+	_, ok := sig.Params().At(0).Type().Underlying().(*types.Chan)
+	return ok
 }
 
 // isCallOf reports whether n is a call of fun.

@@ -299,15 +299,17 @@ func nonEmpty(s string) []string {
 // declaration that the rewrite may move into the callback, where it runs
 // at another time and on another goroutine, with the same result: it
 // declares new variables (:=) that only the goroutine and the loop's later
-// moved statements use (onlyMoved), from expressions that call nothing
+// moved statements use (onlyMoved), from expressions that only read
 // (constants, arithmetic other than division and shifts by a variable,
-// comparisons, field reads, dereferences, items within bounds, map reads,
-// len, cap, min and max) over the loop's variables and variables and
-// fields that nothing in the loop, the goroutine included, assigns or takes
-// the address of (safeRead). A nil pointer that such a read panics on panics in the
+// comparisons, field reads, dereferences, type assertions, composite
+// literals, items of slices, arrays and maps, len, cap, min and max, calls
+// of functions that only read: readOnlyCall) over the loop's variables and variables,
+// fields and items that nothing in the loop, the goroutine included,
+// assigns or takes the address of (safeRead). A nil pointer, an index out
+// of range or a failed assertion that such a read panics on panics in the
 // callback, and gopar passes the panic on to the caller (as a *par.Panic).
 func (p *pass) movable(st *ast.AssignStmt, f *fan) bool {
-	if st.Tok != token.DEFINE || len(st.Lhs) != len(st.Rhs) {
+	if st.Tok != token.DEFINE || len(st.Lhs) != len(st.Rhs) && len(st.Rhs) != 1 {
 		return false
 	}
 	for _, lhs := range st.Lhs {
@@ -328,9 +330,9 @@ func (p *pass) movable(st *ast.AssignStmt, f *fan) bool {
 }
 
 // onlyMoved reports whether every use of obj, which st declares, is inside
-// f's goroutine or in a declaration or a skip (if c { continue }) of the
-// loop's body after st, which move into the callback with it
-// (owner := owners[x] after x := xs[i]).
+// f's goroutine or its arguments, or in an assignment or an if of the
+// loop's body after st, which the rewrite moves into the callback with it
+// or gives up on (owner := owners[x] after x := xs[i]).
 func (p *pass) onlyMoved(obj types.Object, f *fan, st ast.Stmt) bool {
 	if f.lit == nil {
 		return false
@@ -340,15 +342,17 @@ func (p *pass) onlyMoved(obj types.Object, f *fan, st ast.Stmt) bool {
 		if s.Pos() <= st.Pos() {
 			continue
 		}
-		if as, ok := s.(*ast.AssignStmt); ok && as.Tok == token.DEFINE || skipCond(s) != nil {
+		switch s.(type) {
+		case *ast.AssignStmt, *ast.IfStmt:
 			moves = append(moves, s)
 		}
 	}
+	in := func(n ast.Node, id *ast.Ident) bool { return n.Pos() <= id.Pos() && id.Pos() < n.End() }
 	for id, o := range p.TypesInfo.Uses {
-		if o != obj || f.lit.Pos() <= id.Pos() && id.Pos() < f.lit.End() {
+		if o != obj || in(f.lit, id) || slices.ContainsFunc(f.args, func(a ast.Expr) bool { return in(a, id) }) {
 			continue
 		}
-		if !slices.ContainsFunc(moves, func(s ast.Stmt) bool { return s.Pos() <= id.Pos() && id.Pos() < s.End() }) {
+		if !slices.ContainsFunc(moves, func(s ast.Stmt) bool { return in(s, id) }) {
 			return false
 		}
 	}
@@ -404,7 +408,7 @@ func (p *pass) safeRead(e ast.Expr, f *fan, maps bool) bool {
 				if p.changedIn(p.TypesInfo.Uses[n.Sel].(*types.Var), f.loop) {
 					safe = false
 				}
-			case *types.Const:
+			case *types.Const, *types.TypeName:
 			default:
 				safe = false
 			}
@@ -413,8 +417,19 @@ func (p *pass) safeRead(e ast.Expr, f *fan, maps bool) bool {
 			if p.rangedItem(n, f) {
 				return false // xs[i] in a loop for i := range xs: within bounds, the item the loop reads
 			}
-			_, isMap := p.TypesInfo.TypeOf(n.X).Underlying().(*types.Map)
-			if !maps || !isMap || !pure(n.X) || p.mapWritten(n.X, f.loop) {
+			// A map's entry, or an item of a slice or an array: one that
+			// the loop, its goroutines included, does not write. An index
+			// out of range panics in the callback, as a nil pointer does.
+			t := p.TypesInfo.TypeOf(n.X).Underlying()
+			if ptr, ok := t.(*types.Pointer); ok {
+				t = ptr.Elem().Underlying()
+			}
+			switch t.(type) {
+			case *types.Map, *types.Slice, *types.Array:
+			default:
+				safe = false
+			}
+			if !maps || !pure(n.X) || p.mapWritten(n.X, repeated(f.loop)) {
 				safe = false
 			}
 		case *ast.BinaryExpr:
@@ -431,17 +446,169 @@ func (p *pass) safeRead(e ast.Expr, f *fan, maps bool) bool {
 			if n.Op != token.SUB && n.Op != token.ADD && n.Op != token.NOT && n.Op != token.XOR {
 				safe = false
 			}
+		case *ast.TypeAssertExpr:
+			// x.(T): a failed assertion panics in the callback, as a nil
+			// pointer does.
+		case *ast.CompositeLit, *ast.KeyValueExpr:
+			// T{f: v}: a value made of safe reads.
 		case *ast.CallExpr:
-			b, ok := p.TypesInfo.Uses[identOf(n.Fun)].(*types.Builtin)
-			if !ok || (b.Name() != "len" && b.Name() != "cap" && b.Name() != "min" && b.Name() != "max") {
-				safe = false
+			if b, ok := p.TypesInfo.Uses[identOf(n.Fun)].(*types.Builtin); ok {
+				if b.Name() != "len" && b.Name() != "cap" && b.Name() != "min" && b.Name() != "max" {
+					safe = false
+				}
+				break
 			}
+			// A call of a function that only reads what the loop leaves
+			// alone (readOnlyCall), on operands that are safe reads.
+			if !maps || !p.readOnlyCall(n, f) {
+				safe = false
+				break
+			}
+			operands := slices.Clip(n.Args)
+			if sel, ok := ast.Unparen(n.Fun).(*ast.SelectorExpr); ok && p.TypesInfo.Selections[sel] != nil {
+				operands = append(operands, sel.X)
+			}
+			for _, a := range operands {
+				if !p.safeRead(a, f, maps) || p.itemsWritten(a, f) {
+					safe = false
+				}
+			}
+			return false
 		default:
 			safe = false
 		}
 		return safe
 	})
 	return safe
+}
+
+// keyOf returns a test of whether an object is f's loop's key: key, a
+// copy of it that the loop declares (alias), or the goroutine's parameter
+// that takes it.
+func (p *pass) keyOf(f *fan, key types.Object, alias map[types.Object]types.Object) func(types.Object) bool {
+	var params []types.Object
+	if f.lit != nil {
+		for _, fld := range f.lit.Type.Params.List {
+			for _, n := range fld.Names {
+				params = append(params, p.TypesInfo.Defs[n])
+			}
+		}
+	}
+	return func(o types.Object) bool {
+		if o == nil || key == nil {
+			return false
+		}
+		if o == key || alias[o] == key {
+			return true
+		}
+		k := slices.Index(params, o)
+		if k < 0 || k >= len(f.args) {
+			return false
+		}
+		a := p.objOf(f.args[k])
+		return a == key || alias[a] == key
+	}
+}
+
+// ownSlot reports whether st, a statement of f's loop body, writes only
+// the item's own slots (errs[i] = v, with i the loop's key, isKey): items
+// of slices or arrays that the loop, its goroutines included, names only
+// at the item's key, so that no other item's callback reads or writes
+// them. The values are safe reads (safeRead). In the callback the write
+// runs before the goroutine's body, as in the loop.
+func (p *pass) ownSlot(st *ast.AssignStmt, f *fan, isKey func(types.Object) bool) bool {
+	if st.Tok != token.ASSIGN || len(st.Lhs) != len(st.Rhs) {
+		return false
+	}
+	for k, l := range st.Lhs {
+		ix, ok := ast.Unparen(l).(*ast.IndexExpr)
+		if !ok || !pure(ix.X) || !isKey(p.objOf(ix.Index)) || !p.safeRead(st.Rhs[k], f, true) {
+			return false
+		}
+		switch p.TypesInfo.TypeOf(ix.X).Underlying().(type) {
+		case *types.Slice, *types.Array:
+		default:
+			return false
+		}
+		text := p.src(ix.X)
+		atKey := true
+		var stack []ast.Node
+		ast.Inspect(f.loop, func(n ast.Node) bool {
+			if n == nil {
+				stack = stack[:len(stack)-1]
+				return true
+			}
+			if e, ok := n.(ast.Expr); ok && pure(e) && p.src(e) == text {
+				parent, _ := stack[len(stack)-1].(*ast.IndexExpr)
+				if parent == nil || parent.X != e || !isKey(p.objOf(parent.Index)) {
+					atKey = false
+				}
+			}
+			stack = append(stack, n)
+			return atKey
+		})
+		if !atKey {
+			return false
+		}
+	}
+	return true
+}
+
+// skip reports whether s, an if of f's loop body, skips items: if c {
+// ...; continue }, whose condition is a safe read (safeRead) over what
+// its init declares from safe reads, and whose body holds writes of the
+// item's own slots (ownSlot), skips of its own, and a continue at its
+// end. In the callback it returns where the loop continues (skipText).
+func (p *pass) skip(s *ast.IfStmt, f *fan, isKey func(types.Object) bool) bool {
+	if s.Else != nil || !p.safeRead(s.Cond, f, true) {
+		return false
+	}
+	if s.Init != nil {
+		as, ok := s.Init.(*ast.AssignStmt)
+		if !ok || as.Tok != token.DEFINE || slices.ContainsFunc(as.Rhs, func(e ast.Expr) bool { return !p.safeRead(e, f, true) }) {
+			return false
+		}
+	}
+	for k, st := range s.Body.List {
+		switch st := st.(type) {
+		case *ast.BranchStmt:
+			if st.Tok != token.CONTINUE || st.Label != nil || k != len(s.Body.List)-1 {
+				return false
+			}
+		case *ast.AssignStmt:
+			if !p.ownSlot(st, f, isKey) {
+				return false
+			}
+		case *ast.IfStmt:
+			if !p.skip(st, f, isKey) {
+				return false
+			}
+		default:
+			return false
+		}
+	}
+	return true
+}
+
+// skipText returns s, a skip, as the callback runs it: each continue a
+// return (of nil, where the callback returns an error).
+func (p *pass) skipText(s *ast.IfStmt, errs bool) string {
+	text, base := p.src(s), s.Pos()
+	ret := "return"
+	if errs {
+		ret = "return nil"
+	}
+	var conts []*ast.BranchStmt
+	ast.Inspect(s, func(n ast.Node) bool {
+		if br, ok := n.(*ast.BranchStmt); ok && br.Tok == token.CONTINUE {
+			conts = append(conts, br)
+		}
+		return true
+	})
+	for _, c := range slices.Backward(conts) {
+		text = text[:c.Pos()-base] + ret + text[c.End()-base:]
+	}
+	return text
 }
 
 // rangedItem reports whether e is xs[i], an index within bounds: in f's
@@ -505,27 +672,44 @@ func (p *pass) rangedItem(e *ast.IndexExpr, f *fan) bool {
 	return exact && c <= arr.Len()
 }
 
-// mapWritten reports whether n may write the map m, a variable or a field
-// path: it assigns m or one of its entries, deletes from it, clears it, or
+// mapWritten reports whether n may write the map, slice or array m, a
+// variable or a field path: it assigns m or one of its entries (or a field
+// of one), takes the address of either, deletes from it, clears it, or
 // passes it to a function (which may write it).
 func (p *pass) mapWritten(m ast.Expr, n ast.Node) bool {
 	text := p.src(m)
 	is := func(e ast.Expr) bool { return e != nil && p.src(ast.Unparen(e)) == text }
+	// entry reports whether e is m, or m[k] or a field path below it.
+	entry := func(e ast.Expr) bool {
+		for {
+			if is(e) {
+				return true
+			}
+			switch x := ast.Unparen(e).(type) {
+			case *ast.IndexExpr:
+				e = x.X
+			case *ast.SelectorExpr:
+				e = x.X
+			default:
+				return false
+			}
+		}
+	}
 	written := false
 	ast.Inspect(n, func(n ast.Node) bool {
 		switch n := n.(type) {
 		case *ast.AssignStmt:
 			for _, l := range n.Lhs {
-				if ix, ok := ast.Unparen(l).(*ast.IndexExpr); ok && is(ix.X) || is(l) {
+				if entry(l) {
 					written = true
 				}
 			}
 		case *ast.IncDecStmt:
-			if ix, ok := ast.Unparen(n.X).(*ast.IndexExpr); ok && is(ix.X) {
+			if entry(n.X) {
 				written = true
 			}
 		case *ast.UnaryExpr:
-			if n.Op == token.AND && is(n.X) {
+			if n.Op == token.AND && entry(n.X) {
 				written = true
 			}
 		case *ast.CallExpr:
@@ -541,6 +725,26 @@ func (p *pass) mapWritten(m ast.Expr, n ast.Node) bool {
 		return !written
 	})
 	return written
+}
+
+// itemsWritten reports whether a, an operand of a call that only reads,
+// is a slice or a map whose items the loop, its goroutines included, may
+// write (mapWritten): the call would read them.
+func (p *pass) itemsWritten(a ast.Expr, f *fan) bool {
+	switch p.TypesInfo.TypeOf(a).Underlying().(type) {
+	case *types.Slice, *types.Map:
+		return !pure(a) || p.mapWritten(a, repeated(f.loop))
+	}
+	return false
+}
+
+// repeated returns what of loop runs at each item: a range's body (its
+// range expression runs once, before the first), or a for loop.
+func repeated(loop ast.Stmt) ast.Node {
+	if rs, ok := loop.(*ast.RangeStmt); ok {
+		return rs.Body
+	}
+	return loop
 }
 
 // identOf returns e as an identifier, or nil.
@@ -907,7 +1111,7 @@ func (p *pass) loopRewrite(f *fan) (*rewrite, string) {
 					continue
 				}
 			}
-			if !p.movable(st, f) {
+			if !p.movable(st, f) && !p.ownSlot(st, f, p.keyOf(f, key, alias)) {
 				return nil, p.more(st)
 			}
 			moved = append(moved, st)
@@ -951,8 +1155,8 @@ func (p *pass) loopRewrite(f *fan) (*rewrite, string) {
 				continue
 			}
 			// if c { continue }: the callback returns at once for the items
-			// the loop skips, where c reads nothing the loop changes.
-			if c := skipCond(st); c == nil || spawned || !p.safeRead(c, f, true) {
+			// the loop skips (skip).
+			if spawned || !p.skip(st, f, p.keyOf(f, key, alias)) {
 				return nil, p.more(st)
 			}
 			moved = append(moved, st)
@@ -1032,19 +1236,16 @@ func (p *pass) loopRewrite(f *fan) (*rewrite, string) {
 	})
 	// The moved declarations name the loop variables as the goroutine does.
 	for _, st := range moved {
-		exprs, text := []ast.Expr(nil), p.src(st)
-		switch st := st.(type) {
-		case *ast.AssignStmt:
-			exprs = st.Rhs
-		case *ast.IfStmt:
-			exprs = []ast.Expr{st.Cond}
-			cond := p.src(st.Cond)
+		exprs, text := []ast.Node{st}, p.src(st)
+		if st, ok := st.(*ast.IfStmt); ok {
 			if ast.Stmt(st) == f.under {
-				cond = p.negate(st.Cond) // if c { go ... }: return where !c
-			}
-			text = "if " + cond + " {\nreturn\n}"
-			if r.errs {
-				text = "if " + cond + " {\nreturn nil\n}"
+				// if c { go ... }: return where !c
+				exprs, text = []ast.Node{st.Cond}, "if "+p.negate(st.Cond)+" {\nreturn\n}"
+				if r.errs {
+					text = "if " + p.negate(st.Cond) + " {\nreturn nil\n}"
+				}
+			} else {
+				text = p.skipText(st, r.errs)
 			}
 		}
 		for _, e := range exprs {

@@ -8,4 +8,5 @@ func main() {
 	runErrgroup()
 	runSemaphore()
 	runWorkers()
+	runMoved()
 }

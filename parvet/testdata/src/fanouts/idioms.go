@@ -67,12 +67,12 @@ func wgUnderIf(words []string, out []int) {
 	wg.Wait()
 }
 
-// 55b: the spawn under an if whose condition calls a function, which the
-// loop evaluates in order: no fix.
+// 55b: the spawn under an if whose condition calls a function that
+// writes, which the loop evaluates in order: no fix.
 func wgUnderIfCall(words []string, out []int) {
 	var wg sync.WaitGroup
-	for i, w := range words { // want "fan-out: a goroutine per item with a sync.WaitGroup; .*; no fix: the goroutine starts only under an if \\(`if work\\(w\\) > 0 {`\\)"
-		if work(w) > 0 {
+	for i, w := range words { // want "fan-out: a goroutine per item with a sync.WaitGroup; .*; no fix: the goroutine starts only under an if \\(`if tally\\(w\\) > 0 {`\\)"
+		if tally(w) > 0 {
 			wg.Add(1)
 			go func() {
 				defer wg.Done()

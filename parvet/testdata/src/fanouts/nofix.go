@@ -125,12 +125,12 @@ func egShadowedItem(ctx context.Context, urls []string) error {
 }
 
 // 61: declarations in the loop that the rewrite may not move into the
-// callback: one calls a function, one divides (it may panic), one reads a
+// callback: one calls a function that writes, one divides (it may panic), one reads a
 // variable that the loop changes.
 func wgUnmovable(xs []int, n int) {
 	var wg sync.WaitGroup
 	for i := range xs { // want `fan-out: a goroutine per item with a sync.WaitGroup; .*; no fix: the loop does more than start the goroutines`
-		y := work("x")
+		y := tally("x")
 		wg.Add(1)
 		go func() { defer wg.Done(); xs[i] = y }()
 	}

@@ -372,16 +372,16 @@ func wgOuterArgs(groups map[string][]string, prefix string, out *sync.Map) {
 	}
 }
 
-// 106b: an argument that calls a function, which the loop evaluates in
-// order before each start: no fix.
+// 106b: an argument that calls a function that writes, which the loop
+// evaluates in order before each start: no fix.
 func wgArgCall(tasks []string, out *sync.Map) {
 	var wg sync.WaitGroup
-	for _, task := range tasks { // want `fan-out: a goroutine per item with a sync.WaitGroup; .*no fix: the goroutine's argument strings.ToUpper\(task\) is not a loop variable`
+	for _, task := range tasks { // want `fan-out: a goroutine per item with a sync.WaitGroup; .*no fix: the goroutine's argument tally\(task\) is not a loop variable`
 		wg.Add(1)
-		go func(t, u string) {
+		go func(t string, u int) {
 			defer wg.Done()
 			out.Store(t, u)
-		}(task, strings.ToUpper(task))
+		}(task, tally(task))
 	}
 	wg.Wait()
 }

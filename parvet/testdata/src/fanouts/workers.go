@@ -210,8 +210,8 @@ func workersSkipDone(jobs []string, done map[string]bool, out *sync.Map) {
 	wg.Wait()
 }
 
-// 101b: the producer's condition calls a function, which may depend on
-// the order of the calls or on what the workers did: no fix.
+// 101b: the producer's condition calls a function that writes, whose
+// result may depend on the order of the calls: no fix.
 func workersSkipCall(jobs []string, out *sync.Map) {
 	ch := make(chan string, len(jobs))
 	var wg sync.WaitGroup
@@ -223,7 +223,7 @@ func workersSkipCall(jobs []string, out *sync.Map) {
 		})
 	}
 	for _, x := range jobs {
-		if work(x) == 0 {
+		if tally(x) == 0 {
 			continue
 		}
 		ch <- x

@@ -1,0 +1,422 @@
+package fanouts
+
+import (
+	"context"
+	"sync"
+)
+
+// tallies counts tally's calls.
+var tallies int
+
+// tally counts its calls: a call of it is not a read.
+func tally(s string) int {
+	tallies++
+	return len(s)
+}
+
+// pools holds state that a fan-out's loop reads through methods.
+type pools struct {
+	mu        sync.RWMutex
+	suspended map[int]bool
+	names     []string
+	refreshed int
+}
+
+// isSuspended only reads, under a read lock.
+func (z *pools) isSuspended(i int) bool {
+	z.mu.RLock()
+	defer z.mu.RUnlock()
+	return z.suspended[i]
+}
+
+// lookup only reads, and counts nothing.
+func (z *pools) lookup(i int) (string, bool) {
+	if i >= len(z.names) {
+		return "", false
+	}
+	return z.names[i], true
+}
+
+// client refreshes what it reads: a call with an effect.
+func (z *pools) client(i int) string {
+	z.mu.Lock()
+	defer z.mu.Unlock()
+	z.refreshed++
+	return z.names[i]
+}
+
+// suspend writes what isSuspended reads.
+func (z *pools) suspend(i int) {
+	z.mu.Lock()
+	z.suspended[i] = true
+	z.mu.Unlock()
+}
+
+// 114: the loop skips the items that a method reads as suspended, a
+// method that only reads (under a read lock): the skip moves into the
+// callback.
+func wgSkipReadOnly(z *pools, xs []string, out []int) {
+	var wg sync.WaitGroup
+	for i, x := range xs { // want `fan-out: a goroutine per item with a sync.WaitGroup; gopar replaces it`
+		if z.isSuspended(i) {
+			continue
+		}
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			out[i] = work(x)
+		}()
+	}
+	wg.Wait()
+}
+
+// 114b: the method the loop calls writes (it counts refreshes): moving it
+// would change when and on which goroutine it runs, so no fix.
+func wgDeclCalls(z *pools, xs []string, out []int) {
+	var wg sync.WaitGroup
+	for i := range xs { // want "fan-out: a goroutine per item with a sync.WaitGroup; .*no fix: the loop does more than start the goroutines \\(`name := z.client\\(i\\)`\\)"
+		name := z.client(i)
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			out[i] = work(name)
+		}()
+	}
+	wg.Wait()
+}
+
+// 114c: the method only reads, but the goroutines suspend pools, which
+// changes what it reads: no fix.
+func wgSkipWritten(z *pools, xs []string) {
+	var wg sync.WaitGroup
+	for i := range xs { // want "fan-out: a goroutine per item with a sync.WaitGroup; .*no fix: the loop does more than start the goroutines \\(`if z.isSuspended\\(i\\) {`\\)"
+		if z.isSuspended(i) {
+			continue
+		}
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			z.suspend(i + 1)
+		}()
+	}
+	wg.Wait()
+}
+
+// 114d: a read-only method with two results, and a String method, in the
+// loop's declarations: both move.
+func wgTwoResults(z *pools, xs []int, ids []stringer, out []int) {
+	var wg sync.WaitGroup
+	for i, x := range xs { // want `fan-out: a goroutine per item with a sync.WaitGroup; gopar replaces it`
+		name, ok := z.lookup(x)
+		id := ids[i].String()
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			if ok {
+				out[i] = work(name + id)
+			}
+		}()
+	}
+	wg.Wait()
+}
+
+type stringer struct{ s string }
+
+func (s stringer) String() string { return s.s }
+
+// 115: the goroutine's argument is an item of another slice, at the
+// loop's index (minio's poolOpts[i]): the callback reads it.
+func wgOtherSlice(xs []string, opts []int, out []int) {
+	var wg sync.WaitGroup
+	for i, x := range xs { // want `fan-out: a goroutine per item with a sync.WaitGroup; gopar replaces it`
+		wg.Add(1)
+		go func(x string, opt int) {
+			defer wg.Done()
+			out[i] = work(x) + opt
+		}(x, opts[i])
+	}
+	wg.Wait()
+}
+
+// 115b: the goroutines write the items of the slice that the loop reads
+// for the argument: no fix.
+func wgOtherSliceWritten(xs []string, opts []int) {
+	var wg sync.WaitGroup
+	for i, x := range xs { // want "fan-out: a goroutine per item with a sync.WaitGroup; .*no fix: the goroutine's argument opts\\[i\\] is not a loop variable"
+		wg.Add(1)
+		go func(x string, opt int) {
+			defer wg.Done()
+			opts[(i+1)%len(opts)] = work(x) + opt
+		}(x, opts[i])
+	}
+	wg.Wait()
+}
+
+type shape interface{ area() int }
+
+type square struct{ side int }
+
+func (s *square) area() int { return s.side * s.side }
+
+// 116: the loop keeps the items of one type (esbuild's linker): the
+// assertion and its skip move into the callback.
+func wgAssert(files []shape, out []int) {
+	var wg sync.WaitGroup
+	for i, f := range files { // want `fan-out: a goroutine per item with a sync.WaitGroup; gopar replaces it`
+		sq, ok := f.(*square)
+		if !ok {
+			continue
+		}
+		wg.Add(1)
+		go func(i int, sq *square) {
+			defer wg.Done()
+			out[i] = sq.area()
+		}(i, sq)
+	}
+	wg.Wait()
+}
+
+// safeClose closes a channel that may be closed already.
+func safeClose[T any](c chan<- T) {
+	defer func() { _ = recover() }()
+	close(c)
+}
+
+// subscribe hands c to a hub, which sends on it.
+func subscribe(c chan<- bool) { hub = append(hub, c) }
+
+var hub []chan<- bool
+
+// readAll asks each disk on goroutines of its own and counts the answers
+// on a channel of its own, which safeClose closes.
+func readAll(ctx context.Context, disks []string) int {
+	done := make(chan bool, len(disks))
+	go func() {
+		var wg sync.WaitGroup
+		for _, d := range disks { // want `fan-out: a goroutine per item with a sync.WaitGroup`
+			wg.Go(func() { done <- check(ctx, d) == nil })
+		}
+		wg.Wait()
+		safeClose(done)
+	}()
+	n := 0
+	for ok := range done {
+		if ok {
+			n++
+		}
+	}
+	return n
+}
+
+// 117: each task ranges over a channel of its own (readAll's done), closed
+// by a close that tolerates a closed channel: not a wait on the other
+// tasks, and the fan-out gets its fix.
+func wgOwnClosed(ctx context.Context, sets [][]string, out []int) {
+	var wg sync.WaitGroup
+	for i, s := range sets { // want `fan-out: a goroutine per item with a sync.WaitGroup; gopar replaces it`
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			out[i] = readAll(ctx, s)
+		}()
+	}
+	wg.Wait()
+}
+
+// listen hands its channel to the hub, and waits for what the hub sends.
+func listen() int {
+	c := make(chan bool)
+	subscribe(c)
+	n := 0
+	for range c {
+		n++
+	}
+	return n
+}
+
+// 117b: each task hands its channel to a hub that others send on: the
+// range waits on them, and there is no fix.
+func wgSubscribed(xs []string, out []int) {
+	var wg sync.WaitGroup
+	for i := range xs { // want "fan-out: a goroutine per item with a sync.WaitGroup whose goroutines wait \\(a range over the channel `c` in listen\\)"
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			out[i] = listen()
+		}()
+	}
+	wg.Wait()
+}
+
+// 118: the loop writes the item's own slots before the start, and a skip
+// records why it skips (minio's DeleteObject): the writes move into the
+// callback, which no other item's callback shares.
+func wgOwnSlots(z *pools, xs []string, sizes, out []int, errs []error) {
+	var wg sync.WaitGroup
+	for i, x := range xs { // want `fan-out: a goroutine per item with a sync.WaitGroup; gopar replaces it`
+		if z.isSuspended(i) {
+			errs[i] = context.Canceled
+			continue
+		}
+		sizes[i] = len(x)
+		wg.Add(1)
+		go func(i int, x string) {
+			defer wg.Done()
+			out[i] = work(x)
+		}(i, x)
+	}
+	wg.Wait()
+}
+
+// 118b: the goroutines read the slot of the item before theirs, which the
+// loop writes: that slot is not the item's own, so no fix.
+func wgOtherSlot(xs []string, sizes []int, out []int) {
+	var wg sync.WaitGroup
+	for i, x := range xs { // want "fan-out: a goroutine per item with a sync.WaitGroup; .*no fix: the loop does more than start the goroutines \\(`sizes\\[i\\] = len\\(x\\)`\\)"
+		sizes[i] = len(x)
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			if i > 0 {
+				out[i] = sizes[i-1]
+			}
+		}()
+	}
+	wg.Wait()
+}
+
+// 118c: the loop writes a map's entry: the callbacks would write the map
+// at once, so no fix.
+func wgMapSlot(xs []string, sizes map[string]int, out []int) {
+	var wg sync.WaitGroup
+	for i, x := range xs { // want "fan-out: a goroutine per item with a sync.WaitGroup; .*no fix: the loop does more than start the goroutines \\(`sizes\\[x\\] = len\\(x\\)`\\)"
+		sizes[x] = len(x)
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			out[i] = work(x)
+		}()
+	}
+	wg.Wait()
+}
+
+type quorumErr struct{ meta bool }
+
+func (quorumErr) Error() string { return "quorum" }
+
+// 118d: the skip declares what it tests (minio's DeleteObject), and
+// records the item's error: it moves with its declaration.
+func wgSkipAssert(found []error, errs []error, out []int) {
+	var wg sync.WaitGroup
+	for i, e := range found { // want `fan-out: a goroutine per item with a sync.WaitGroup; gopar replaces it`
+		if q, ok := e.(quorumErr); ok && !q.meta {
+			errs[i] = quorumErr{meta: true}
+			continue
+		}
+		wg.Add(1)
+		go func(i int) {
+			defer wg.Done()
+			out[i] = len(e.Error())
+		}(i)
+	}
+	wg.Wait()
+}
+
+type remote struct{ host stringer }
+
+// 119: skips nested under an if, one reading a map by what a String
+// method gives (minio's GetMetrics): they move as they are, each continue
+// a return.
+func wgNestedSkip(peers []*remote, hosts map[string]bool, out []int) {
+	var wg sync.WaitGroup
+	for i, c := range peers { // want `fan-out: a goroutine per item with a sync.WaitGroup; gopar replaces it`
+		if c == nil {
+			continue
+		}
+		host := c.host.String()
+		if len(hosts) > 0 {
+			if _, ok := hosts[host]; !ok {
+				continue
+			}
+		}
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			out[i] = work(host)
+		}()
+	}
+	wg.Wait()
+}
+
+// 119b: a nested if that does more than skip (it counts): no fix.
+func wgNestedCount(peers []*remote, out []int) int {
+	n := 0
+	var wg sync.WaitGroup
+	for i, c := range peers { // want "fan-out: a goroutine per item with a sync.WaitGroup; .*no fix: the loop does more than start the goroutines \\(`if c == nil {`\\)"
+		if c == nil {
+			if i > 0 {
+				n++
+			}
+			continue
+		}
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			out[i] = work(c.host.s)
+		}()
+	}
+	wg.Wait()
+	return n
+}
+
+// has only reads the items it is given.
+func has(xs []string, x string) bool {
+	for _, y := range xs {
+		if y == x {
+			return true
+		}
+	}
+	return false
+}
+
+// 114e: the skip calls a function that only reads, but reads the items of
+// a slice that the goroutines write: no fix.
+func wgSkipReadsWritten(xs, done []string) {
+	var wg sync.WaitGroup
+	for i, x := range xs { // want "fan-out: a goroutine per item with a sync.WaitGroup; .*no fix: the loop does more than start the goroutines \\(`if has\\(done, x\\) {`\\)"
+		if has(done, x) {
+			continue
+		}
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			done[i] = x
+		}()
+	}
+	wg.Wait()
+}
+
+// depth calls itself: what it does is not worked out, and a call of it
+// does not move.
+func depth(n *node) int {
+	if n == nil {
+		return 0
+	}
+	return 1 + depth(n.children[0])
+}
+
+// 114f: the skip calls a recursive function: no fix.
+func wgSkipRecursive(ns []*node, out []int) {
+	var wg sync.WaitGroup
+	for i, n := range ns { // want "fan-out: a goroutine per item with a sync.WaitGroup; .*no fix: the loop does more than start the goroutines \\(`if depth\\(n\\) > 8 {`\\)"
+		if depth(n) > 8 {
+			continue
+		}
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			out[i] = len(n.children)
+		}()
+	}
+	wg.Wait()
+}
