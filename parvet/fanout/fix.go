@@ -43,6 +43,9 @@ type rewrite struct {
 	task         string        // the group that runs the par call as a task of its own, where the group stays (groupTaskRewrite)
 	indexed      *indexing     // minio's errgroup: the errors kept by index in a slice of the rewrite's
 	keepsBetween bool          // declarations between the loop and the Wait stay: the edit ends at the loop's end
+	// redeclare holds declarations of remove that become another text: a
+	// group that a later fan-out assigns afresh keeps its name (var g T).
+	redeclare map[ast.Stmt]string
 }
 
 // fixes returns the two suggested fixes of f, or none and what stops
@@ -215,7 +218,11 @@ func (p *pass) fixesOf(f *fan, r *rewrite) ([]analysis.SuggestedFix, string) {
 			// statement with errs in the Wait's place.
 			text := call
 			if ix.name != "" {
-				text = ix.name + " := make([]error, " + p.src(ix.n) + ")\n" + call
+				define := " := "
+				if ix.assigned {
+					define = " = "
+				}
+				text = ix.name + define + "make([]error, " + p.src(ix.n) + ")\n" + call
 			}
 			if r.waitCall != nil {
 				text += newlineUnless(r.keepsBetween) // the Wait's statement follows
@@ -232,6 +239,10 @@ func (p *pass) fixesOf(f *fan, r *rewrite) ([]analysis.SuggestedFix, string) {
 			edits = append(edits, analysis.TextEdit{Pos: r.from, End: r.to, NewText: []byte(call)})
 		}
 		for _, st := range r.remove {
+			if text, ok := r.redeclare[st]; ok {
+				edits = append(edits, analysis.TextEdit{Pos: st.Pos(), End: st.End(), NewText: []byte(text)})
+				continue
+			}
 			edits = append(edits, p.deleteLine(st))
 		}
 		edits = append(edits, importEdits...)
@@ -302,8 +313,8 @@ func nonEmpty(s string) []string {
 // moved statements use (onlyMoved), from expressions that only read
 // (constants, arithmetic other than division and shifts by a variable,
 // comparisons, field reads, dereferences, type assertions, composite
-// literals, items of slices, arrays and maps, len, cap, min and max, calls
-// of functions that only read: readOnlyCall) over the loop's variables and variables,
+// literals, items of slices, arrays and maps and their addresses, len,
+// cap, min and max, calls of functions that only read: readOnlyCall) over the loop's variables and variables,
 // fields and items that nothing in the loop, the goroutine included,
 // assigns or takes the address of (safeRead). A nil pointer, an index out
 // of range or a failed assertion that such a read panics on panics in the
@@ -443,6 +454,19 @@ func (p *pass) safeRead(e ast.Expr, f *fan, maps bool) bool {
 				}
 			}
 		case *ast.UnaryExpr:
+			if ix, ok := ast.Unparen(n.X).(*ast.IndexExpr); ok && n.Op == token.AND && maps {
+				// &xs[i]: an item's address, which reads no item; xs a
+				// slice or an array that the loop does not assign.
+				switch p.TypesInfo.TypeOf(ix.X).Underlying().(type) {
+				case *types.Slice, *types.Array:
+					if !pure(ix.X) || !p.safeRead(ix.X, f, maps) || !p.safeRead(ix.Index, f, maps) {
+						safe = false
+					}
+				default:
+					safe = false
+				}
+				return false
+			}
 			if n.Op != token.SUB && n.Op != token.ADD && n.Op != token.NOT && n.Op != token.XOR {
 				safe = false
 			}
@@ -1413,6 +1437,10 @@ func (p *pass) loopRewrite(f *fan) (*rewrite, string) {
 	// Nothing else uses the group, the semaphore or errgroup's context.
 	for _, o := range []types.Object{f.group, f.sem} {
 		if o != nil && p.usedElsewhere(o, f, r.remove) {
+			if text := p.reused(o, f, r.remove); text != "" {
+				r.redeclare = map[ast.Stmt]string{p.declOf(o, r.remove): text}
+				continue
+			}
 			return nil, "the group or the semaphore is used again outside the loop and its wait"
 		}
 	}
@@ -2002,6 +2030,10 @@ func (p *pass) setup(st ast.Stmt, f *fan) bool {
 	if f.group != nil && p.declares(st, f.group) || (f.sem != nil && p.declares(st, f.sem)) {
 		return true
 	}
+	// g = errgroup.WithNErrs(n), for a group declared without a value.
+	if as, ok := st.(*ast.AssignStmt); ok && f.group != nil && as.Tok == token.ASSIGN && len(as.Lhs) == 1 && len(as.Rhs) == 1 && p.objOf(as.Lhs[0]) == f.group && declValue(p.TypesInfo, as.Rhs[0]) {
+		return true
+	}
 	if es, ok := st.(*ast.ExprStmt); ok && f.group != nil {
 		if call, ok := ast.Unparen(es.X).(*ast.CallExpr); ok && len(call.Args) == 1 {
 			return p.isCall(call, f.group, "Add") || p.isCall(call, f.group, "SetLimit")
@@ -2098,6 +2130,47 @@ func (p *pass) declaredIn(obj types.Object, stmts []ast.Stmt) bool {
 // wait statement and the setup statements removed.
 func (p *pass) usedElsewhere(obj types.Object, f *fan, removed []ast.Stmt) bool {
 	return p.usedOutside(obj, removed, f.loop.Pos(), f.list[f.wait].End())
+}
+
+// reused returns, where obj, f's group, is used after f's Wait only from
+// a statement of f's block that assigns it afresh (g = errgroup.WithNErrs(n),
+// for the next fan-out) on, and declared by one of removed with a value
+// (g := ...), the declaration that keeps its name for that statement:
+// var g T. Otherwise "".
+func (p *pass) reused(obj types.Object, f *fan, removed []ast.Stmt) string {
+	decl := p.declOf(obj, removed)
+	as, ok := decl.(*ast.AssignStmt)
+	if !ok || len(as.Lhs) != 1 {
+		return ""
+	}
+	for _, st := range f.list[f.wait+1:] {
+		if !p.mentions(st, obj) {
+			continue
+		}
+		again, ok := st.(*ast.AssignStmt)
+		if !ok || again.Tok != token.ASSIGN || len(again.Lhs) != 1 || p.objOf(again.Lhs[0]) != obj || p.mentions(again.Rhs[0], obj) {
+			return ""
+		}
+		if p.usedOutside(obj, removed, f.loop.Pos(), f.list[len(f.list)-1].End()) {
+			return ""
+		}
+		t, ok := p.typeString(obj.Type())
+		if !ok {
+			return ""
+		}
+		return "var " + obj.Name() + " " + t
+	}
+	return ""
+}
+
+// declOf returns the statement of stmts that declares obj, or nil.
+func (p *pass) declOf(obj types.Object, stmts []ast.Stmt) ast.Stmt {
+	for _, st := range stmts {
+		if p.declares(st, obj) {
+			return st
+		}
+	}
+	return nil
 }
 
 // usedOutside reports whether obj is used outside [from, to) and the

@@ -5,6 +5,7 @@ import (
 	"go/constant"
 	"go/token"
 	"go/types"
+	"slices"
 	"strings"
 )
 
@@ -21,6 +22,9 @@ type indexing struct {
 	limit ast.Expr // WithConcurrency's limit, if any
 	index ast.Expr // Go's index
 	name  string   // the errors' slice; "" where the caller drops them (g.Wait() as a statement)
+	// assigned: the errors' slice is a variable declared before (errs =
+	// g.Wait()), which the rewrite assigns.
+	assigned bool
 }
 
 // isIndexed reports whether t is minio's errgroup.Group, through a pointer.
@@ -43,9 +47,11 @@ func (p *pass) indexedGroup(f *fan) *indexing {
 	if f.group == nil || !isIndexed(f.group.Type()) {
 		return nil
 	}
-	for _, st := range f.list[:f.at] {
+	// The last assignment before the loop: g := errgroup.WithNErrs(n),
+	// or g = ... where the group was declared without a value.
+	for _, st := range slices.Backward(f.list[:f.at]) {
 		as, ok := st.(*ast.AssignStmt)
-		if !ok || as.Tok != token.DEFINE || len(as.Lhs) != 1 || len(as.Rhs) != 1 || p.TypesInfo.Defs[identOf(as.Lhs[0])] != f.group {
+		if !ok || len(as.Lhs) != 1 || len(as.Rhs) != 1 || p.objOf(as.Lhs[0]) != f.group {
 			continue
 		}
 		ix := &indexing{}
@@ -102,9 +108,11 @@ func (p *pass) indexedWait(f *fan, r *rewrite, ix *indexing) string {
 		r.to, r.waitCall = es.End(), nil // the errors are dropped
 		return ""
 	}
-	if as, ok := f.list[f.wait].(*ast.AssignStmt); ok && as.Tok == token.DEFINE && len(as.Lhs) == 1 && len(as.Rhs) == 1 && ast.Unparen(as.Rhs[0]) == f.call {
+	if as, ok := f.list[f.wait].(*ast.AssignStmt); ok && (as.Tok == token.DEFINE || as.Tok == token.ASSIGN) && len(as.Lhs) == 1 && len(as.Rhs) == 1 && ast.Unparen(as.Rhs[0]) == f.call {
 		if id := identOf(as.Lhs[0]); id != nil && id.Name != "_" {
-			ix.name = id.Name // errs := g.Wait(): the rewrite declares errs instead
+			// errs := g.Wait(): the rewrite declares errs instead; errs =
+			// g.Wait(): it assigns errs a slice of its own.
+			ix.name, ix.assigned = id.Name, as.Tok == token.ASSIGN
 			r.to, r.waitCall = as.End(), nil
 			return ""
 		}

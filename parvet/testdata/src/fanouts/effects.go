@@ -420,3 +420,35 @@ func wgSkipRecursive(ns []*node, out []int) {
 	}
 	wg.Wait()
 }
+
+type result struct{ n int }
+
+// 115c: each goroutine gets the address of its own result (esbuild's
+// linker): the callback takes it.
+func wgItemAddr(xs []string, results []result) {
+	var wg sync.WaitGroup
+	for i, x := range xs { // want `fan-out: a goroutine per item with a sync.WaitGroup; gopar replaces it`
+		wg.Add(1)
+		go func(x string, r *result) {
+			defer wg.Done()
+			r.n = work(x)
+		}(x, &results[i])
+	}
+	wg.Wait()
+}
+
+// 115d: the loop grows the slice whose item's address it hands on: no
+// fix.
+func wgItemAddrGrown(xs []string, results []result) []result {
+	var wg sync.WaitGroup
+	for i, x := range xs { // want "fan-out: a goroutine per item with a sync.WaitGroup; .*no fix: the loop does more than start the goroutines \\(`results = append\\(results, result{}\\)`\\)"
+		results = append(results, result{})
+		wg.Add(1)
+		go func(x string, r *result) {
+			defer wg.Done()
+			r.n = work(x)
+		}(x, &results[i])
+	}
+	wg.Wait()
+	return results
+}

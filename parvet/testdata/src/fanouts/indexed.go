@@ -104,3 +104,41 @@ func ixDropped(ctx context.Context, disks []string) {
 	}
 	g.Wait()
 }
+
+// 105g: the group is assigned afresh for a second fan-out after the first
+// one's Wait (minio's HealBucket): the first gets its fix and keeps the
+// group's name declared for the second, which uses the group before its
+// loop, and gets none.
+func ixReused(ctx context.Context, peers []string) error {
+	g := errgroup.WithNErrs(len(peers))
+	for index := range peers { // want `fan-out: a goroutine per item on minio's errgroup`
+		g.Go(func() error { return check(ctx, peers[index]) }, index)
+	}
+	errs := g.Wait()
+	if err := reduceErrs(errs, len(peers)/2); err != nil {
+		return err
+	}
+	g = errgroup.WithNErrs(len(peers))
+	for index := range peers { // want `fan-out: a goroutine per item on minio's errgroup.*no fix: the group is used before the loop`
+		g.Go(func() error { return check(ctx, peers[index]+"/heal") }, index)
+	}
+	errs = g.Wait()
+	return reduceErrs(errs, len(peers)/2)
+}
+
+// 105h: 105g after its fix: the group, declared without a value, is
+// assigned just before its loop, and its errors go to a variable declared
+// earlier: both lines go, and the errors are a slice assigned there.
+func ixReusedFixed(ctx context.Context, peers []string) error {
+	var g *errgroup.Group
+	errs := make([]error, len(peers))
+	if err := reduceErrs(errs, len(peers)/2); err != nil {
+		return err
+	}
+	g = errgroup.WithNErrs(len(peers))
+	for index := range peers { // want `fan-out: a goroutine per item on minio's errgroup`
+		g.Go(func() error { return check(ctx, peers[index]+"/heal") }, index)
+	}
+	errs = g.Wait()
+	return reduceErrs(errs, len(peers)/2)
+}
