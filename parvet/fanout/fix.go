@@ -506,6 +506,32 @@ func (p *pass) safeRead(e ast.Expr, f *fan, maps bool) bool {
 	return safe
 }
 
+// leadingComments returns the comments on the lines between st, a
+// statement of body, and the statement before it (or the body's brace),
+// each ending in a newline: what the rewrite moves st with.
+func (p *pass) leadingComments(st ast.Stmt, body *ast.BlockStmt) string {
+	k := slices.Index(body.List, st)
+	if k < 0 {
+		return ""
+	}
+	from := body.Lbrace + 1
+	if k > 0 {
+		from = body.List[k-1].End()
+	}
+	// Not a comment on the line of the brace or of the statement before,
+	// which belongs to that line.
+	fromLine := p.Fset.Position(from).Line
+	var text string
+	for _, cg := range p.file.Comments {
+		if cg.Pos() > from && cg.End() <= st.Pos() && p.Fset.Position(cg.Pos()).Line > fromLine {
+			for _, c := range cg.List {
+				text += c.Text + "\n"
+			}
+		}
+	}
+	return text
+}
+
 // keyOf returns a test of whether an object is f's loop's key: key, a
 // copy of it that the loop declares (alias), or the goroutine's parameter
 // that takes it.
@@ -1282,7 +1308,7 @@ func (p *pass) loopRewrite(f *fan) (*rewrite, string) {
 				return !bad
 			})
 		}
-		r.prelude = append(r.prelude, text)
+		r.prelude = append(r.prelude, p.leadingComments(st, loopBody(f.loop))+text)
 	}
 	r.prelude = append(r.prelude, argCopies...)
 	if ix != nil {

@@ -58,6 +58,7 @@ func (z *pools) suspend(i int) {
 func wgSkipReadOnly(z *pools, xs []string, out []int) {
 	var wg sync.WaitGroup
 	for i, x := range xs { // want `fan-out: a goroutine per item with a sync.WaitGroup; gopar replaces it`
+		// Suspended items are skipped; the comment moves with the skip.
 		if z.isSuspended(i) {
 			continue
 		}
