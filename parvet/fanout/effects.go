@@ -16,7 +16,8 @@ type effects struct {
 	readOnly bool
 	reads    map[types.Object]bool
 	writes   map[types.Object]bool
-	busy     bool // being worked out: a call of it is recursive
+	signals  map[types.Object]bool // the channels it sends on or closes (chanSource)
+	busy     bool                  // being worked out: a call of it is recursive
 }
 
 // effectsOf returns fn's effects. A function of the package is read-only
@@ -35,10 +36,11 @@ func (p *pass) effectsOf(fn *types.Func) *effects {
 		return e
 	}
 	fd := p.funcs[fn]
-	e := &effects{readOnly: fd != nil || pureCall(fn), reads: map[types.Object]bool{}, writes: map[types.Object]bool{}, busy: true}
+	e := &effects{readOnly: fd != nil || pureCall(fn), reads: map[types.Object]bool{}, writes: map[types.Object]bool{}, signals: map[types.Object]bool{}, busy: true}
 	p.effects[fn] = e
 	if fd != nil {
 		p.effectsIn(fd.Body, fd, e)
+		p.signalsIn(fd.Body, fd.Body, e)
 	}
 	e.busy = false
 	return e
@@ -119,6 +121,31 @@ func (p *pass) callEffects(call *ast.CallExpr, e *effects) {
 	for o := range sub.writes {
 		e.writes[o] = true
 	}
+	for o := range sub.signals {
+		e.signals[o] = true
+	}
+}
+
+// signalsIn adds to e the channels that body, part of scope, sends on or
+// closes (close(ch), a closer, ch <- v), where chanSource names them.
+func (p *pass) signalsIn(body ast.Node, scope *ast.BlockStmt, e *effects) {
+	ast.Inspect(body, func(n ast.Node) bool {
+		var ch ast.Expr
+		switch n := n.(type) {
+		case *ast.SendStmt:
+			ch = n.Chan
+		case *ast.CallExpr:
+			if b, ok := p.TypesInfo.Uses[identOf(n.Fun)].(*types.Builtin); ok && b.Name() == "close" && len(n.Args) == 1 || p.closer(n) {
+				ch = n.Args[0]
+			}
+		}
+		if ch != nil {
+			if src := p.chanSource(ch, scope); src != nil {
+				e.signals[src] = true
+			}
+		}
+		return true
+	})
 }
 
 // isInterfaceMethod reports whether fn is an interface's method.
@@ -216,7 +243,7 @@ func (p *pass) written(lhs ast.Expr) types.Object {
 // of the package that n calls (n is a loop, its goroutines included) may
 // write.
 func (p *pass) loopWrites(n ast.Node) map[types.Object]bool {
-	e := &effects{readOnly: true, reads: map[types.Object]bool{}, writes: map[types.Object]bool{}}
+	e := &effects{readOnly: true, reads: map[types.Object]bool{}, writes: map[types.Object]bool{}, signals: map[types.Object]bool{}}
 	ast.Inspect(n, func(n ast.Node) bool {
 		if call, ok := n.(*ast.CallExpr); ok {
 			p.callEffects(call, e)

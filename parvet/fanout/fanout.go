@@ -77,8 +77,8 @@
 // Serve, an endless loop), themselves or in a function of the package that
 // they call, may wait on each other or run until stopped: they may need to
 // run all at once, which a pool or a limit would prevent, so they get a
-// report without a fix. A sleep on a timer, which a context may cut short,
-// is not such a wait, and neither is what a goroutine that the task starts
+// report without a fix. A sleep on a timer, which a context or a channel
+// that no task signals may cut short, is not such a wait, and neither is what a goroutine that the task starts
 // on its own waits for, nor a join of the task's own (a WaitGroup, an
 // errgroup or a channel that the task declares and keeps to itself,
 // closing it with close or with a function whose name ends in Close and
@@ -1356,7 +1356,7 @@ func (p *pass) waits(body, scope *ast.BlockStmt, f *fan, seen map[*types.Func]bo
 				found = quote(n)
 			}
 		case *ast.SelectStmt:
-			if !p.timedSelect(n, scope) {
+			if !p.timedSelect(n, scope, f) {
 				found = "a select"
 				break
 			}
@@ -1593,11 +1593,18 @@ func (p *pass) ctxDone(ch ast.Expr) bool {
 // that drops what a full channel cannot take), or it has a case on a
 // channel of the task's own (a send to the task's own goroutine that a
 // context may cancel). A receive from any other channel may wait for
-// another task, or poll for a stop: such a select waits.
-func (p *pass) timedSelect(sel *ast.SelectStmt, scope *ast.BlockStmt) bool {
+// another task, or poll for a stop: such a select waits, unless a timer
+// case returns and the channel is a field or a package variable (or a
+// copy of one) that no task of f sends on or closes, itself or in a
+// function of the package it calls (taskSignals): a sleep that the
+// program may cut short, which ends without the other tasks.
+func (p *pass) timedSelect(sel *ast.SelectStmt, scope *ast.BlockStmt, f *fan) bool {
 	ends, own, foreignSend := false, false, false
+	var unsignalled []ast.Expr // receives from channels the tasks never signal
+	returns := false           // a timer case returns
 	for _, c := range sel.Body.List {
-		switch st := c.(*ast.CommClause).Comm.(type) {
+		cc := c.(*ast.CommClause)
+		switch st := cc.Comm.(type) {
 		case nil:
 			ends = true // the default
 		case *ast.SendStmt:
@@ -1613,15 +1620,83 @@ func (p *pass) timedSelect(sel *ast.SelectStmt, scope *ast.BlockStmt) bool {
 				return false
 			case p.timerChan(ch):
 				ends = true
+				if len(cc.Body) > 0 {
+					_, r := cc.Body[len(cc.Body)-1].(*ast.ReturnStmt)
+					returns = returns || r
+				}
 			case p.ctxDone(ch):
 			case p.ownLocal(ch, scope):
 				own = true
 			default:
-				return false
+				unsignalled = append(unsignalled, ch)
 			}
 		}
 	}
+	if len(unsignalled) > 0 {
+		// A sleep that a channel of the program's may cut short (minio's
+		// dynamicSleeper: a timer, and a cycle channel closed when the
+		// settings change): the timer ends it by returning, and no task
+		// sends on or closes that channel, so it waits on no other task.
+		signals := p.taskSignals(f)
+		for _, ch := range unsignalled {
+			src := p.chanSource(ch, scope)
+			if src == nil || signals[src] {
+				return false
+			}
+		}
+		return returns && !foreignSend
+	}
 	return ends || own && !foreignSend
+}
+
+// chanSource returns the field or package variable that ch, a channel,
+// is: x.f, pkg.V, or a variable of scope declared from one (c := x.f);
+// nil otherwise.
+func (p *pass) chanSource(ch ast.Expr, scope *ast.BlockStmt) types.Object {
+	if src := p.written(ch); src != nil {
+		if v := src.(*types.Var); v.IsField() || v.Parent() == v.Pkg().Scope() {
+			return v
+		}
+	}
+	id := identOf(ch)
+	if id == nil {
+		return nil
+	}
+	v, ok := p.TypesInfo.Uses[id].(*types.Var)
+	if !ok {
+		return nil
+	}
+	var src types.Object
+	ast.Inspect(scope, func(n ast.Node) bool {
+		if as, ok := n.(*ast.AssignStmt); ok && as.Tok == token.DEFINE && len(as.Lhs) == len(as.Rhs) {
+			for k, l := range as.Lhs {
+				if p.TypesInfo.Defs[identOf(l)] == v {
+					if sel, ok := ast.Unparen(as.Rhs[k]).(*ast.SelectorExpr); ok {
+						src = p.chanSource(sel, scope)
+					}
+				}
+			}
+		}
+		return src == nil
+	})
+	return src
+}
+
+// taskSignals returns the channels, fields and package variables, that f's
+// goroutines send on or close, themselves or in the functions of the
+// package they call (effectsOf).
+func (p *pass) taskSignals(f *fan) map[types.Object]bool {
+	e := &effects{readOnly: true, reads: map[types.Object]bool{}, writes: map[types.Object]bool{}, signals: map[types.Object]bool{}}
+	if f.body != nil {
+		p.signalsIn(f.body, f.body, e)
+		ast.Inspect(f.body, func(n ast.Node) bool {
+			if call, ok := n.(*ast.CallExpr); ok {
+				p.callEffects(call, e)
+			}
+			return true
+		})
+	}
+	return e.signals
 }
 
 // commRecv returns the channel that comm, a select case, receives from

@@ -3,6 +3,7 @@ package fanouts
 import (
 	"context"
 	"sync"
+	"time"
 
 	"golang.org/x/sync/errgroup"
 )
@@ -155,3 +156,87 @@ func egDispatcher(parent context.Context, insts []*instance) error {
 	}
 	return g.Wait()
 }
+
+// cycSleeper sleeps between calls; update cuts its sleeps short.
+type cycSleeper struct {
+	mu    sync.Mutex
+	cycle chan struct{}
+	wait  time.Duration
+}
+
+// sleep waits s.wait, or less where the settings change meanwhile.
+func (s *cycSleeper) sleep(ctx context.Context) {
+	s.mu.Lock()
+	cycle, wait := s.cycle, s.wait
+	s.mu.Unlock()
+	t := time.NewTimer(wait)
+	defer t.Stop()
+	select {
+	case <-ctx.Done():
+	case <-t.C:
+		return
+	case <-cycle:
+	}
+}
+
+// update changes the settings, and wakes its sleepers.
+func (s *cycSleeper) update(wait time.Duration) {
+	s.mu.Lock()
+	close(s.cycle)
+	s.cycle, s.wait = make(chan struct{}), wait
+	s.mu.Unlock()
+}
+
+// 120: each task sleeps between items on a cycSleeper that the settings may
+// wake (minio's dynamicSleeper): the timer ends the sleep, and no task
+// closes the cycle channel, so it is not a wait on the other tasks.
+func wgSleeper(ctx context.Context, s *cycSleeper, xs []string, out []int) {
+	var wg sync.WaitGroup
+	for i, x := range xs { // want `fan-out: a goroutine per item with a sync.WaitGroup; gopar replaces it`
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			out[i] = work(x)
+			s.sleep(ctx)
+		}()
+	}
+	wg.Wait()
+}
+
+// 120b: the tasks themselves change the settings, which wakes the others:
+// they wait on each other, and there is no fix.
+func wgSleeperWoken(ctx context.Context, s *cycSleeper, xs []string) {
+	var wg sync.WaitGroup
+	for _, x := range xs { // want "fan-out: a goroutine per item with a sync.WaitGroup whose goroutines wait \\(a select in sleep\\)"
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			s.sleep(ctx)
+			s.update(time.Duration(work(x)))
+		}()
+	}
+	wg.Wait()
+}
+
+// 120c: a poll on a timer until a stop closes (the timer case goes round
+// the loop again): the tasks run until stopped, and there is no fix.
+func wgPollTimer(xs []string, p *poller) {
+	var wg sync.WaitGroup
+	for _, x := range xs { // want "fan-out: a goroutine per item with a sync.WaitGroup whose goroutines wait \\(a select\\)"
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			for {
+				select {
+				case <-p.stop:
+					return
+				case <-time.After(time.Millisecond):
+					work(x)
+				}
+			}
+		}()
+	}
+	wg.Wait()
+}
+
+type poller struct{ stop chan struct{} }
