@@ -167,7 +167,7 @@ func (p *pass) readOnlyCall(call *ast.CallExpr, f *fan) bool {
 	if !e.readOnly {
 		return false
 	}
-	written := p.loopWrites(f.loop)
+	written := p.calledEffects(f.loop).writes
 	ast.Inspect(f.loop, func(n ast.Node) bool {
 		var lhs []ast.Expr
 		switch n := n.(type) {
@@ -239,10 +239,9 @@ func (p *pass) written(lhs ast.Expr) types.Object {
 	return nil
 }
 
-// loopWrites returns the fields and package variables that the functions
-// of the package that n calls (n is a loop, its goroutines included) may
-// write.
-func (p *pass) loopWrites(n ast.Node) map[types.Object]bool {
+// calledEffects returns what the functions of the package that n calls
+// (n is a loop, its goroutines included) may read, write and signal.
+func (p *pass) calledEffects(n ast.Node) *effects {
 	e := &effects{readOnly: true, reads: map[types.Object]bool{}, writes: map[types.Object]bool{}, signals: map[types.Object]bool{}}
 	ast.Inspect(n, func(n ast.Node) bool {
 		if call, ok := n.(*ast.CallExpr); ok {
@@ -250,12 +249,13 @@ func (p *pass) loopWrites(n ast.Node) map[types.Object]bool {
 		}
 		return true
 	})
-	return e.writes
+	return e
 }
 
 // pureCall reports whether fn, of another package, only reads what it is
 // given: a function of strings, strconv, bytes, unicode, unicode/utf8,
-// math, math/bits, path, or filepath's path functions (none that takes a function), errors.Is, errors.New,
+// math, math/bits, path, or filepath's path functions (none that takes a
+// function), errors.Is, errors.New,
 // fmt's Sprint family and Errorf, time.Now, Since and Until, a value
 // method of time.Time or time.Duration, a mutex's Lock and Unlock (and
 // RLock and RUnlock) around reads, an atomic Load, or a String or Error

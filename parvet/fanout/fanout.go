@@ -1686,16 +1686,11 @@ func (p *pass) chanSource(ch ast.Expr, scope *ast.BlockStmt) types.Object {
 // goroutines send on or close, themselves or in the functions of the
 // package they call (effectsOf).
 func (p *pass) taskSignals(f *fan) map[types.Object]bool {
-	e := &effects{readOnly: true, reads: map[types.Object]bool{}, writes: map[types.Object]bool{}, signals: map[types.Object]bool{}}
-	if f.body != nil {
-		p.signalsIn(f.body, f.body, e)
-		ast.Inspect(f.body, func(n ast.Node) bool {
-			if call, ok := n.(*ast.CallExpr); ok {
-				p.callEffects(call, e)
-			}
-			return true
-		})
+	if f.body == nil {
+		return nil
 	}
+	e := p.calledEffects(f.body)
+	p.signalsIn(f.body, f.body, e)
 	return e.signals
 }
 

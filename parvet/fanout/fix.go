@@ -563,8 +563,9 @@ func (p *pass) keyOf(f *fan, key types.Object, alias map[types.Object]types.Obje
 // ownSlot reports whether st, a statement of f's loop body, writes only
 // the item's own slots (errs[i] = v, with i the loop's key, isKey): items
 // of slices or arrays that the loop, its goroutines included, names only
-// at the item's key, so that no other item's callback reads or writes
-// them. The values are safe reads (safeRead). In the callback the write
+// at the item's key, and that no function of the package it calls reads
+// (a field's or a package variable's), so that no other item's callback
+// reads or writes them. The values are safe reads (safeRead). In the callback the write
 // runs before the goroutine's body, as in the loop.
 func (p *pass) ownSlot(st *ast.AssignStmt, f *fan, isKey func(types.Object) bool) bool {
 	if st.Tok != token.ASSIGN || len(st.Lhs) != len(st.Rhs) {
@@ -579,6 +580,13 @@ func (p *pass) ownSlot(st *ast.AssignStmt, f *fan, isKey func(types.Object) bool
 		case *types.Slice, *types.Array:
 		default:
 			return false
+		}
+		// A field or a package variable that a function the loop calls
+		// reads: that function may read any item.
+		if src := p.written(ix.X); src != nil {
+			if v := src.(*types.Var); (v.IsField() || v.Parent() == v.Pkg().Scope()) && p.calledEffects(f.loop).reads[v] {
+				return false
+			}
 		}
 		text := p.src(ix.X)
 		atKey := true

@@ -453,3 +453,30 @@ func wgItemAddrGrown(xs []string, results []result) []result {
 	wg.Wait()
 	return results
 }
+
+// tallyBoard keeps a size per item.
+type tallyBoard struct{ sizes []int }
+
+// total reads every item's size.
+func (b *tallyBoard) total() int {
+	n := 0
+	for _, s := range b.sizes {
+		n += s
+	}
+	return n
+}
+
+// 118e: the loop writes the item's slot of a field, and the goroutines
+// call a method that reads every slot: no fix.
+func wgSlotReadByCallee(b *tallyBoard, xs []string, out []int) {
+	var wg sync.WaitGroup
+	for i, x := range xs { // want "fan-out: a goroutine per item with a sync.WaitGroup; .*no fix: the loop does more than start the goroutines \\(`b.sizes\\[i\\] = len\\(x\\)`\\)"
+		b.sizes[i] = len(x)
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			out[i] = b.total()
+		}()
+	}
+	wg.Wait()
+}
