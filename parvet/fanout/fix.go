@@ -314,9 +314,10 @@ func nonEmpty(s string) []string {
 // (constants, arithmetic other than division and shifts by a variable,
 // comparisons, field reads, dereferences, type assertions, composite
 // literals, items of slices, arrays and maps and their addresses, len,
-// cap, min and max, calls of functions that only read: readOnlyCall) over the loop's variables and variables,
-// fields and items that nothing in the loop, the goroutine included,
-// assigns or takes the address of (safeRead). A nil pointer, an index out
+// cap, min and max, calls of functions that only read: readOnlyCall) over
+// the loop's variables and variables, fields and items that nothing in the
+// loop, the goroutine included, nor a function of the package that they
+// call, assigns or takes the address of (safeRead). A nil pointer, an index out
 // of range or a failed assertion that such a read panics on panics in the
 // callback, and gopar passes the panic on to the caller (as a *par.Panic).
 func (p *pass) movable(st *ast.AssignStmt, f *fan) bool {
@@ -378,12 +379,26 @@ func (p *pass) safeExpr(e ast.Expr, f *fan) bool {
 	return p.safeRead(e, f, false)
 }
 
-// safeRead is safeExpr, where maps also allows reads of a map, a variable
-// or a field path, that f's loop, its goroutines included, does not write
-// (a read of a map cannot panic, and gives the same value on any goroutine
-// while nothing writes it).
+// safeRead is safeExpr, where maps also allows reads of items of maps,
+// slices and arrays, variables or field paths that f's loop, its
+// goroutines included, does not write, and calls of functions that only
+// read (readOnlyCall). A variable or a field that a function of the
+// package that the loop calls may assign (calledEffects) is not safe to
+// read either.
 func (p *pass) safeRead(e ast.Expr, f *fan, maps bool) bool {
 	safe := true
+	// changed reports whether the loop, its goroutines or a function of
+	// the package they call may change v.
+	var called *effects
+	changed := func(v *types.Var) bool {
+		if p.changedIn(v, f.loop) {
+			return true
+		}
+		if called == nil {
+			called = p.calledEffects(f.loop)
+		}
+		return called.writes[v]
+	}
 	ast.Inspect(e, func(n ast.Node) bool {
 		switch n := n.(type) {
 		case nil:
@@ -395,7 +410,7 @@ func (p *pass) safeRead(e ast.Expr, f *fan, maps bool) bool {
 				// The loop's own variables are the callback's parameters;
 				// any other variable keeps its value through the loop.
 				header := f.loop.Pos() <= obj.Pos() && obj.Pos() < loopBody(f.loop).Pos()
-				if !header && p.changedIn(obj, f.loop) {
+				if !header && changed(obj) {
 					safe = false
 				}
 			default:
@@ -408,7 +423,7 @@ func (p *pass) safeRead(e ast.Expr, f *fan, maps bool) bool {
 		case *ast.SelectorExpr:
 			if sel := p.TypesInfo.Selections[n]; sel != nil {
 				field, ok := sel.Obj().(*types.Var)
-				if sel.Kind() != types.FieldVal || !ok || p.changedIn(field, f.loop) {
+				if sel.Kind() != types.FieldVal || !ok || changed(field) {
 					safe = false // a method value, or a field the loop writes
 				}
 				break
@@ -416,7 +431,7 @@ func (p *pass) safeRead(e ast.Expr, f *fan, maps bool) bool {
 			// pkg.Name: a package's variable or constant, as an identifier.
 			switch p.TypesInfo.Uses[n.Sel].(type) {
 			case *types.Var:
-				if p.changedIn(p.TypesInfo.Uses[n.Sel].(*types.Var), f.loop) {
+				if changed(p.TypesInfo.Uses[n.Sel].(*types.Var)) {
 					safe = false
 				}
 			case *types.Const, *types.TypeName:

@@ -480,3 +480,27 @@ func wgSlotReadByCallee(b *tallyBoard, xs []string, out []int) {
 	}
 	wg.Wait()
 }
+
+// counterBox counts in a field that bump writes.
+type counterBox struct{ n int }
+
+func (c *counterBox) bump() { c.n++ }
+
+// 112c: the loop reads a field that the goroutines change through a
+// method: the read stays in the loop, and there is no fix.
+func wgFieldWrittenByCallee(c *counterBox, xs []string, out []int) {
+	var wg sync.WaitGroup
+	var mu sync.Mutex
+	for i, x := range xs { // want "fan-out: a goroutine per item with a sync.WaitGroup; .*no fix: the loop does more than start the goroutines \\(`seen := c.n`\\)"
+		seen := c.n
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			mu.Lock()
+			c.bump()
+			mu.Unlock()
+			out[i] = work(x) + seen
+		}()
+	}
+	wg.Wait()
+}
