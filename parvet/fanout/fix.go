@@ -409,8 +409,10 @@ func (p *pass) safeRead(e ast.Expr, f *fan, maps bool) bool {
 			case *types.Var:
 				// The loop's own variables are the callback's parameters;
 				// any other variable keeps its value through the loop.
+				// A field's name (x.f's f, a literal's key) is the
+				// selector's, checked there.
 				header := f.loop.Pos() <= obj.Pos() && obj.Pos() < loopBody(f.loop).Pos()
-				if !header && changed(obj) {
+				if !header && !obj.IsField() && changed(obj) {
 					safe = false
 				}
 			default:
@@ -423,7 +425,10 @@ func (p *pass) safeRead(e ast.Expr, f *fan, maps bool) bool {
 		case *ast.SelectorExpr:
 			if sel := p.TypesInfo.Selections[n]; sel != nil {
 				field, ok := sel.Obj().(*types.Var)
-				if sel.Kind() != types.FieldVal || !ok || changed(field) {
+				// A field of a local struct value (pe.Err, for a range's
+				// pe): only the loop may change it, not a function it calls.
+				local := p.ownPath(n, func(v *types.Var) bool { return !v.IsField() && v.Parent() != v.Pkg().Scope() })
+				if sel.Kind() != types.FieldVal || !ok || local && p.changedIn(field, f.loop) || !local && changed(field) {
 					safe = false // a method value, or a field the loop writes
 				}
 				break

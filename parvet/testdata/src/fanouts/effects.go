@@ -504,3 +504,33 @@ func wgFieldWrittenByCallee(c *counterBox, xs []string, out []int) {
 	}
 	wg.Wait()
 }
+
+type poolErr struct {
+	idx int
+	err error
+}
+
+// ledger records errors in poolErr values of its own.
+type ledger struct{ list []poolErr }
+
+func (l *ledger) record(i int, err error) { l.list[i].err = err }
+
+// 112d: the loop reads a field of its own copy of each item (pe.err), a
+// field that the goroutines' method writes in other values: a copy
+// changes only where the loop assigns it, and the skip moves.
+func wgFieldOfCopy(l *ledger, found []poolErr, mu *sync.Mutex) {
+	var wg sync.WaitGroup
+	for i, pe := range found { // want `fan-out: a goroutine per item with a sync.WaitGroup; gopar replaces it`
+		if pe.err != nil {
+			continue
+		}
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			mu.Lock()
+			l.record(i, check(context.Background(), "x"))
+			mu.Unlock()
+		}()
+	}
+	wg.Wait()
+}
