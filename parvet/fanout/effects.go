@@ -18,6 +18,22 @@ type effects struct {
 	writes   map[types.Object]bool
 	signals  map[types.Object]bool // the channels it sends on or closes (chanSource)
 	busy     bool                  // being worked out: a call of it is recursive
+	// derefs: the types it assigns through a pointer (*p = v), which may
+	// change any field of any value of that type.
+	derefs []types.Type
+}
+
+// derefWrites reports whether e assigns through a pointer to a value of
+// type t.
+func (e *effects) derefWrites(t types.Type) bool {
+	return slices.ContainsFunc(e.derefs, func(d types.Type) bool { return types.Identical(d, t) })
+}
+
+// addDeref records an assignment through a pointer to a value of type t.
+func (e *effects) addDeref(t types.Type) {
+	if t != nil && !e.derefWrites(t) {
+		e.derefs = append(e.derefs, t)
+	}
 }
 
 // effectsOf returns fn's effects. A function of the package is read-only
@@ -52,6 +68,9 @@ func (p *pass) effectsIn(body ast.Node, fd *ast.FuncDecl, e *effects) {
 	write := func(lhs ast.Expr) {
 		if !p.ownPath(lhs, own) {
 			e.readOnly = false
+		}
+		if _, ok := ast.Unparen(lhs).(*ast.StarExpr); ok {
+			e.addDeref(p.TypesInfo.TypeOf(lhs))
 		}
 		if obj := p.written(lhs); obj != nil && (obj.(*types.Var).IsField() || !own(obj.(*types.Var))) {
 			e.writes[obj] = true
@@ -123,6 +142,9 @@ func (p *pass) callEffects(call *ast.CallExpr, e *effects) {
 	}
 	for o := range sub.signals {
 		e.signals[o] = true
+	}
+	for _, t := range sub.derefs {
+		e.addDeref(t)
 	}
 }
 
@@ -240,12 +262,20 @@ func (p *pass) written(lhs ast.Expr) types.Object {
 }
 
 // calledEffects returns what the functions of the package that n calls
-// (n is a loop, its goroutines included) may read, write and signal.
+// (n is a loop, its goroutines included) may read, write and signal, and
+// the types that they or n assign through a pointer.
 func (p *pass) calledEffects(n ast.Node) *effects {
 	e := &effects{readOnly: true, reads: map[types.Object]bool{}, writes: map[types.Object]bool{}, signals: map[types.Object]bool{}}
 	ast.Inspect(n, func(n ast.Node) bool {
-		if call, ok := n.(*ast.CallExpr); ok {
-			p.callEffects(call, e)
+		switch n := n.(type) {
+		case *ast.CallExpr:
+			p.callEffects(n, e)
+		case *ast.AssignStmt:
+			for _, l := range n.Lhs {
+				if _, ok := ast.Unparen(l).(*ast.StarExpr); ok && n.Tok != token.DEFINE {
+					e.addDeref(p.TypesInfo.TypeOf(l)) // *p = v in the loop itself
+				}
+			}
 		}
 		return true
 	})

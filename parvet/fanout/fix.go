@@ -390,15 +390,13 @@ func (p *pass) safeRead(e ast.Expr, f *fan, maps bool) bool {
 	// changed reports whether the loop, its goroutines or a function of
 	// the package they call may change v.
 	var called *effects
-	changed := func(v *types.Var) bool {
-		if p.changedIn(v, f.loop) {
-			return true
-		}
+	calls := func() *effects {
 		if called == nil {
 			called = p.calledEffects(f.loop)
 		}
-		return called.writes[v]
+		return called
 	}
+	changed := func(v *types.Var) bool { return p.changedIn(v, f.loop) || calls().writes[v] }
 	ast.Inspect(e, func(n ast.Node) bool {
 		switch n := n.(type) {
 		case nil:
@@ -418,17 +416,22 @@ func (p *pass) safeRead(e ast.Expr, f *fan, maps bool) bool {
 			default:
 				safe = false
 			}
-		case *ast.BasicLit, *ast.ParenExpr, *ast.StarExpr:
+		case *ast.BasicLit, *ast.ParenExpr:
+		case *ast.StarExpr:
 			// *p panics only on a nil pointer, as a field read through one
 			// does: such a panic moves into the callback, and gopar passes
-			// it on to the caller.
+			// it on to the caller. Where the loop or a function it calls
+			// assigns through a pointer (*q = v), p may be q.
+			if p.derefWritten(n, calls()) {
+				safe = false
+			}
 		case *ast.SelectorExpr:
 			if sel := p.TypesInfo.Selections[n]; sel != nil {
 				field, ok := sel.Obj().(*types.Var)
 				// A field of a local struct value (pe.Err, for a range's
 				// pe): only the loop may change it, not a function it calls.
 				local := p.ownPath(n, func(v *types.Var) bool { return !v.IsField() && v.Parent() != v.Pkg().Scope() })
-				if sel.Kind() != types.FieldVal || !ok || local && p.changedIn(field, f.loop) || !local && changed(field) {
+				if sel.Kind() != types.FieldVal || !ok || local && p.changedIn(field, f.loop) || !local && (changed(field) || p.derefWritten(n.X, calls())) {
 					safe = false // a method value, or a field the loop writes
 				}
 				break
@@ -803,6 +806,32 @@ func (p *pass) mapWritten(m ast.Expr, n ast.Node) bool {
 		return !written
 	})
 	return written
+}
+
+// derefWritten reports whether x, a field path (a.b.c) or *p, holds a
+// value, itself or on its way, of a type that e assigns through a pointer
+// (*q = v): q may point to it.
+func (p *pass) derefWritten(x ast.Expr, e *effects) bool {
+	for x != nil {
+		t := p.TypesInfo.TypeOf(x)
+		if ptr, ok := t.(*types.Pointer); ok {
+			t = ptr.Elem()
+		}
+		if e.derefWrites(t) {
+			return true
+		}
+		switch y := ast.Unparen(x).(type) {
+		case *ast.SelectorExpr:
+			x = y.X
+		case *ast.StarExpr:
+			x = y.X
+		case *ast.IndexExpr:
+			x = y.X
+		default:
+			x = nil
+		}
+	}
+	return false
 }
 
 // itemsWritten reports whether a, an operand of a call that only reads,

@@ -534,3 +534,26 @@ func wgFieldOfCopy(l *ledger, found []poolErr, mu *sync.Mutex) {
 	}
 	wg.Wait()
 }
+
+// reset clears the box it is given, through its pointer.
+func reset(c *counterBox) { *c = counterBox{} }
+
+// 112e: the goroutines clear the box whose field the loop reads, by an
+// assignment through a pointer: the read stays in the loop, and there is
+// no fix.
+func wgFieldClearedByCallee(c *counterBox, xs []string, out []int) {
+	var wg sync.WaitGroup
+	var mu sync.Mutex
+	for i, x := range xs { // want "fan-out: a goroutine per item with a sync.WaitGroup; .*no fix: the loop does more than start the goroutines \\(`seen := c.n`\\)"
+		seen := c.n
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			mu.Lock()
+			reset(c)
+			mu.Unlock()
+			out[i] = work(x) + seen
+		}()
+	}
+	wg.Wait()
+}
