@@ -56,7 +56,7 @@ func (p *pass) effectsOf(fn *types.Func) *effects {
 	p.effects[fn] = e
 	if fd != nil {
 		p.effectsIn(fd.Body, fd, e)
-		p.signalsIn(fd.Body, fd.Body, e)
+		p.signalsIn(fd.Body, fd.Body, e.signals)
 	}
 	e.busy = false
 	return e
@@ -98,7 +98,7 @@ func (p *pass) effectsIn(body ast.Node, fd *ast.FuncDecl, e *effects) {
 				e.readOnly = false
 			}
 		case *ast.Ident:
-			if v, ok := p.TypesInfo.Uses[n].(*types.Var); ok && !v.IsField() && v.Parent() == v.Pkg().Scope() {
+			if v, ok := p.TypesInfo.Uses[n].(*types.Var); ok && !v.IsField() && shared(v) {
 				e.reads[v] = true
 			}
 		case *ast.SelectorExpr:
@@ -148,9 +148,9 @@ func (p *pass) callEffects(call *ast.CallExpr, e *effects) {
 	}
 }
 
-// signalsIn adds to e the channels that body, part of scope, sends on or
-// closes (close(ch), a closer, ch <- v), where chanSource names them.
-func (p *pass) signalsIn(body ast.Node, scope *ast.BlockStmt, e *effects) {
+// signalsIn adds to signals the channels that body, part of scope, sends
+// on or closes (close(ch), a closer, ch <- v), where chanSource names them.
+func (p *pass) signalsIn(body ast.Node, scope *ast.BlockStmt, signals map[types.Object]bool) {
 	ast.Inspect(body, func(n ast.Node) bool {
 		var ch ast.Expr
 		switch n := n.(type) {
@@ -163,11 +163,18 @@ func (p *pass) signalsIn(body ast.Node, scope *ast.BlockStmt, e *effects) {
 		}
 		if ch != nil {
 			if src := p.chanSource(ch, scope); src != nil {
-				e.signals[src] = true
+				signals[src] = true
 			}
 		}
 		return true
 	})
+}
+
+// shared reports whether v outlives any one call: a field or a package
+// variable, which any function may reach, where a local variable is its
+// function's own.
+func shared(v *types.Var) bool {
+	return v.IsField() || v.Parent() == v.Pkg().Scope()
 }
 
 // isInterfaceMethod reports whether fn is an interface's method.
@@ -263,8 +270,12 @@ func (p *pass) written(lhs ast.Expr) types.Object {
 
 // calledEffects returns what the functions of the package that n calls
 // (n is a loop, its goroutines included) may read, write and signal, and
-// the types that they or n assign through a pointer.
+// the types that they or n assign through a pointer. It is worked out once
+// per node; callers do not change it.
 func (p *pass) calledEffects(n ast.Node) *effects {
+	if e, ok := p.called[n]; ok {
+		return e
+	}
 	e := &effects{readOnly: true, reads: map[types.Object]bool{}, writes: map[types.Object]bool{}, signals: map[types.Object]bool{}}
 	ast.Inspect(n, func(n ast.Node) bool {
 		switch n := n.(type) {
@@ -279,6 +290,7 @@ func (p *pass) calledEffects(n ast.Node) *effects {
 		}
 		return true
 	})
+	p.called[n] = e
 	return e
 }
 

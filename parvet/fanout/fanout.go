@@ -78,8 +78,8 @@
 // they call, may wait on each other or run until stopped: they may need to
 // run all at once, which a pool or a limit would prevent, so they get a
 // report without a fix. A sleep on a timer, which a context or a channel
-// that no task signals may cut short, is not such a wait, and neither is what a goroutine that the task starts
-// on its own waits for, nor a join of the task's own (a WaitGroup, an
+// that no task signals may cut short, is not such a wait, and neither is
+// what a goroutine that the task starts on its own waits for, nor a join of the task's own (a WaitGroup, an
 // errgroup or a channel that the task declares and keeps to itself,
 // closing it with close or with a function whose name ends in Close and
 // whose one parameter is a channel, as minio's SafeClose). An
@@ -94,6 +94,7 @@ import (
 	"go/ast"
 	"go/token"
 	"go/types"
+	"maps"
 	"slices"
 	"strings"
 	"unicode"
@@ -125,6 +126,8 @@ type pass struct {
 	// effects holds what the package's functions do (effectsOf), for
 	// all the package's files.
 	effects map[*types.Func]*effects
+	// called holds calledEffects's answers, by node, for this file.
+	called map[ast.Node]*effects
 }
 
 func run(p *analysis.Pass) (any, error) {
@@ -138,9 +141,9 @@ func run(p *analysis.Pass) (any, error) {
 			}
 		}
 	}
-	effects := map[*types.Func]*effects{}
+	known := map[*types.Func]*effects{}
 	for _, f := range p.Files {
-		ps := &pass{p, f, funcs, effects}
+		ps := &pass{Pass: p, file: f, funcs: funcs, effects: known, called: map[ast.Node]*effects{}}
 		ast.Inspect(f, func(n ast.Node) bool {
 			var list []ast.Stmt
 			switch n := n.(type) {
@@ -1654,7 +1657,7 @@ func (p *pass) timedSelect(sel *ast.SelectStmt, scope *ast.BlockStmt, f *fan) bo
 // nil otherwise.
 func (p *pass) chanSource(ch ast.Expr, scope *ast.BlockStmt) types.Object {
 	if src := p.written(ch); src != nil {
-		if v := src.(*types.Var); v.IsField() || v.Parent() == v.Pkg().Scope() {
+		if v := src.(*types.Var); shared(v) {
 			return v
 		}
 	}
@@ -1689,9 +1692,9 @@ func (p *pass) taskSignals(f *fan) map[types.Object]bool {
 	if f.body == nil {
 		return nil
 	}
-	e := p.calledEffects(f.body)
-	p.signalsIn(f.body, f.body, e)
-	return e.signals
+	signals := maps.Clone(p.calledEffects(f.body).signals)
+	p.signalsIn(f.body, f.body, signals)
+	return signals
 }
 
 // commRecv returns the channel that comm, a select case, receives from

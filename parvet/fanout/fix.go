@@ -430,7 +430,7 @@ func (p *pass) safeRead(e ast.Expr, f *fan, maps bool) bool {
 				field, ok := sel.Obj().(*types.Var)
 				// A field of a local struct value (pe.Err, for a range's
 				// pe): only the loop may change it, not a function it calls.
-				local := p.ownPath(n, func(v *types.Var) bool { return !v.IsField() && v.Parent() != v.Pkg().Scope() })
+				local := p.ownPath(n, func(v *types.Var) bool { return !shared(v) })
 				if sel.Kind() != types.FieldVal || !ok || local && p.changedIn(field, f.loop) || !local && (changed(field) || p.derefWritten(n.X, calls())) {
 					safe = false // a method value, or a field the loop writes
 				}
@@ -463,7 +463,7 @@ func (p *pass) safeRead(e ast.Expr, f *fan, maps bool) bool {
 			default:
 				safe = false
 			}
-			if !maps || !pure(n.X) || p.mapWritten(n.X, repeated(f.loop)) {
+			if !maps || !pure(n.X) || p.entriesWritten(n.X, repeated(f.loop)) {
 				safe = false
 			}
 		case *ast.BinaryExpr:
@@ -588,8 +588,8 @@ func (p *pass) keyOf(f *fan, key types.Object, alias map[types.Object]types.Obje
 // of slices or arrays that the loop, its goroutines included, names only
 // at the item's key, and that no function of the package it calls reads
 // (a field's or a package variable's), so that no other item's callback
-// reads or writes them. The values are safe reads (safeRead). In the callback the write
-// runs before the goroutine's body, as in the loop.
+// reads or writes them. The values are safe reads (safeRead). In the
+// callback the write runs before the goroutine's body, as in the loop.
 func (p *pass) ownSlot(st *ast.AssignStmt, f *fan, isKey func(types.Object) bool) bool {
 	if st.Tok != token.ASSIGN || len(st.Lhs) != len(st.Rhs) {
 		return false
@@ -607,7 +607,7 @@ func (p *pass) ownSlot(st *ast.AssignStmt, f *fan, isKey func(types.Object) bool
 		// A field or a package variable that a function the loop calls
 		// reads: that function may read any item.
 		if src := p.written(ix.X); src != nil {
-			if v := src.(*types.Var); (v.IsField() || v.Parent() == v.Pkg().Scope()) && p.calledEffects(f.loop).reads[v] {
+			if v := src.(*types.Var); shared(v) && p.calledEffects(f.loop).reads[v] {
 				return false
 			}
 		}
@@ -674,11 +674,7 @@ func (p *pass) skip(s *ast.IfStmt, f *fan, isKey func(types.Object) bool) bool {
 // skipText returns s, a skip, as the callback runs it: each continue a
 // return (of nil, where the callback returns an error).
 func (p *pass) skipText(s *ast.IfStmt, errs bool) string {
-	text, base := p.src(s), s.Pos()
-	ret := "return"
-	if errs {
-		ret = "return nil"
-	}
+	text, base, ret := p.src(s), s.Pos(), returnOf(errs)
 	var conts []*ast.BranchStmt
 	ast.Inspect(s, func(n ast.Node) bool {
 		if br, ok := n.(*ast.BranchStmt); ok && br.Tok == token.CONTINUE {
@@ -690,6 +686,15 @@ func (p *pass) skipText(s *ast.IfStmt, errs bool) string {
 		text = text[:c.Pos()-base] + ret + text[c.End()-base:]
 	}
 	return text
+}
+
+// returnOf returns the statement that ends the callback at once: return,
+// or return nil where it returns an error.
+func returnOf(errs bool) string {
+	if errs {
+		return "return nil"
+	}
+	return "return"
 }
 
 // rangedItem reports whether e is xs[i], an index within bounds: in f's
@@ -753,11 +758,11 @@ func (p *pass) rangedItem(e *ast.IndexExpr, f *fan) bool {
 	return exact && c <= arr.Len()
 }
 
-// mapWritten reports whether n may write the map, slice or array m, a
+// entriesWritten reports whether n may write the map, slice or array m, a
 // variable or a field path: it assigns m or one of its entries (or a field
 // of one), takes the address of either, deletes from it, clears it, or
 // passes it to a function (which may write it).
-func (p *pass) mapWritten(m ast.Expr, n ast.Node) bool {
+func (p *pass) entriesWritten(m ast.Expr, n ast.Node) bool {
 	text := p.src(m)
 	is := func(e ast.Expr) bool { return e != nil && p.src(ast.Unparen(e)) == text }
 	// entry reports whether e is m, or m[k] or a field path below it.
@@ -836,11 +841,11 @@ func (p *pass) derefWritten(x ast.Expr, e *effects) bool {
 
 // itemsWritten reports whether a, an operand of a call that only reads,
 // is a slice or a map whose items the loop, its goroutines included, may
-// write (mapWritten): the call would read them.
+// write (entriesWritten): the call would read them.
 func (p *pass) itemsWritten(a ast.Expr, f *fan) bool {
 	switch p.TypesInfo.TypeOf(a).Underlying().(type) {
 	case *types.Slice, *types.Map:
-		return !pure(a) || p.mapWritten(a, repeated(f.loop))
+		return !pure(a) || p.entriesWritten(a, repeated(f.loop))
 	}
 	return false
 }
@@ -1200,6 +1205,7 @@ func (p *pass) loopRewrite(f *fan) (*rewrite, string) {
 	alias := map[types.Object]types.Object{}
 	addInLoop := false
 	spawned := false // the loop has started the goroutine
+	isKey := p.keyOf(f, key, alias)
 	stmts := loopBody(f.loop).List
 	if u, ok := f.under.(*ast.IfStmt); ok {
 		// The spawn under an if, the loop body's last statement: the
@@ -1218,7 +1224,7 @@ func (p *pass) loopRewrite(f *fan) (*rewrite, string) {
 					continue
 				}
 			}
-			if !p.movable(st, f) && !p.ownSlot(st, f, p.keyOf(f, key, alias)) {
+			if !p.movable(st, f) && !p.ownSlot(st, f, isKey) {
 				return nil, p.more(st)
 			}
 			moved = append(moved, st)
@@ -1263,7 +1269,7 @@ func (p *pass) loopRewrite(f *fan) (*rewrite, string) {
 			}
 			// if c { continue }: the callback returns at once for the items
 			// the loop skips (skip).
-			if spawned || !p.skip(st, f, p.keyOf(f, key, alias)) {
+			if spawned || !p.skip(st, f, isKey) {
 				return nil, p.more(st)
 			}
 			moved = append(moved, st)
@@ -1347,10 +1353,7 @@ func (p *pass) loopRewrite(f *fan) (*rewrite, string) {
 		if st, ok := st.(*ast.IfStmt); ok {
 			if ast.Stmt(st) == f.under {
 				// if c { go ... }: return where !c
-				exprs, text = []ast.Node{st.Cond}, "if "+p.negate(st.Cond)+" {\nreturn\n}"
-				if r.errs {
-					text = "if " + p.negate(st.Cond) + " {\nreturn nil\n}"
-				}
+				exprs, text = []ast.Node{st.Cond}, "if "+p.negate(st.Cond)+" {\n"+returnOf(r.errs)+"\n}"
 			} else {
 				text = p.skipText(st, r.errs)
 			}
