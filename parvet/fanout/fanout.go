@@ -1035,6 +1035,21 @@ func assignment(st ast.Stmt) (lhs, rhs []ast.Expr) {
 	return nil, nil
 }
 
+// specStmts returns st, or, where st is a var block, each of its lines as
+// a declaration of its own.
+func specStmts(st ast.Stmt) []ast.Stmt {
+	if ds, ok := st.(*ast.DeclStmt); ok {
+		if gd, ok := ds.Decl.(*ast.GenDecl); ok && gd.Tok == token.VAR && len(gd.Specs) > 1 {
+			var sts []ast.Stmt
+			for _, spec := range gd.Specs {
+				sts = append(sts, &ast.DeclStmt{Decl: &ast.GenDecl{TokPos: spec.Pos(), Tok: token.VAR, Specs: []ast.Spec{spec}}})
+			}
+			return sts
+		}
+	}
+	return []ast.Stmt{st}
+}
+
 // errgroupSetup finds the errgroup's SetLimit and WithContext before the
 // loop.
 func (p *pass) errgroupSetup(f *fan) {
@@ -1046,11 +1061,13 @@ func (p *pass) errgroupSetup(f *fan) {
 				}
 			}
 		}
-		lhs, rhs := assignment(st)
-		if len(lhs) == 2 && len(rhs) == 1 && p.objOf(lhs[0]) == f.group {
-			if call, ok := ast.Unparen(rhs[0]).(*ast.CallExpr); ok && len(call.Args) == 1 {
-				if fn := goparapi.Callee(p.TypesInfo, call); fn != nil && fn.Pkg() != nil && fn.Pkg().Path() == "golang.org/x/sync/errgroup" && fn.Name() == "WithContext" {
-					f.gctx, f.pctx = p.objOf(lhs[1]), call.Args[0]
+		for _, st := range specStmts(st) {
+			lhs, rhs := assignment(st)
+			if len(lhs) == 2 && len(rhs) == 1 && p.objOf(lhs[0]) == f.group {
+				if call, ok := ast.Unparen(rhs[0]).(*ast.CallExpr); ok && len(call.Args) == 1 {
+					if fn := goparapi.Callee(p.TypesInfo, call); fn != nil && fn.Pkg() != nil && fn.Pkg().Path() == "golang.org/x/sync/errgroup" && fn.Name() == "WithContext" {
+						f.gctx, f.pctx = p.objOf(lhs[1]), call.Args[0]
+					}
 				}
 			}
 		}
@@ -1348,6 +1365,7 @@ func (p *pass) waits(body, scope *ast.BlockStmt, f *fan, seen map[*types.Func]bo
 		}
 		return "`" + strings.TrimSpace(text) + "`"
 	}
+	spin := p.spinSelects(body)
 	ast.Inspect(body, func(n ast.Node) bool {
 		switch n := n.(type) {
 		case *ast.GoStmt:
@@ -1359,7 +1377,7 @@ func (p *pass) waits(body, scope *ast.BlockStmt, f *fan, seen map[*types.Func]bo
 				found = quote(n)
 			}
 		case *ast.SelectStmt:
-			if !p.timedSelect(n, scope, f) {
+			if !p.timedSelect(n, scope, f) && (!hasDefault(n) || spin[n]) {
 				found = "a select"
 				break
 			}
@@ -1650,6 +1668,86 @@ func (p *pass) timedSelect(sel *ast.SelectStmt, scope *ast.BlockStmt, f *fan) bo
 		return returns && !foreignSend
 	}
 	return ends || own && !foreignSend
+}
+
+// hasDefault reports whether sel has a default case: it never waits.
+func hasDefault(sel *ast.SelectStmt) bool {
+	return slices.ContainsFunc(sel.Body.List, func(c ast.Stmt) bool { return c.(*ast.CommClause).Comm == nil })
+}
+
+// spinSelects returns the selects of body that poll: those whose
+// innermost loop has no condition, or a condition on a variable that a
+// select's case of the loop assigns (for !done { select { case <-stop:
+// done = true; default: } }). A select with a default there goes round
+// until something happens, which waits as a blocking select does; in a
+// loop that ends by itself (a count, an iterator's Next, a range) the same
+// select only checks.
+func (p *pass) spinSelects(body ast.Node) map[*ast.SelectStmt]bool {
+	spin := map[*ast.SelectStmt]bool{}
+	var walk func(n ast.Node, inSpin bool)
+	walk = func(n ast.Node, inSpin bool) {
+		ast.Inspect(n, func(c ast.Node) bool {
+			switch c := c.(type) {
+			case *ast.FuncLit:
+				if c != n {
+					walk(c.Body, false)
+					return false
+				}
+			case *ast.ForStmt:
+				if c != n {
+					walk(c.Body, c.Cond == nil || p.caseAssigned(c.Body, c.Cond))
+					return false
+				}
+			case *ast.RangeStmt:
+				if c != n {
+					walk(c.Body, false)
+					return false
+				}
+			case *ast.SelectStmt:
+				if inSpin {
+					spin[c] = true
+				}
+			}
+			return true
+		})
+	}
+	walk(body, false)
+	return spin
+}
+
+// caseAssigned reports whether a case of a select in body assigns a
+// variable that cond uses.
+func (p *pass) caseAssigned(body *ast.BlockStmt, cond ast.Expr) bool {
+	used := map[types.Object]bool{}
+	ast.Inspect(cond, func(n ast.Node) bool {
+		if id, ok := n.(*ast.Ident); ok && p.TypesInfo.Uses[id] != nil {
+			used[p.TypesInfo.Uses[id]] = true
+		}
+		return true
+	})
+	found := false
+	ast.Inspect(body, func(n ast.Node) bool {
+		sel, ok := n.(*ast.SelectStmt)
+		if !ok {
+			return !found
+		}
+		for _, c := range sel.Body.List {
+			for _, st := range c.(*ast.CommClause).Body {
+				ast.Inspect(st, func(n ast.Node) bool {
+					if as, ok := n.(*ast.AssignStmt); ok {
+						for _, l := range as.Lhs {
+							if o := p.objOf(l); o != nil && used[o] {
+								found = true
+							}
+						}
+					}
+					return !found
+				})
+			}
+		}
+		return !found
+	})
+	return found
 }
 
 // chanSource returns the field or package variable that ch, a channel,

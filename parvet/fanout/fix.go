@@ -1741,7 +1741,7 @@ func (p *pass) workersRewrite(f *fan) (*rewrite, string) {
 			return nil, p.line(st, "the worker does more than drain the channel with one range loop")
 		}
 	}
-	if rng == nil || rng.Value != nil || rng.Tok != token.DEFINE || rng.Key == nil || p.outer(f, p.objOf(rng.X)) != f.ch {
+	if rng == nil || !p.drainsChan(rng, f) {
 		return nil, "the worker's range loop uses its variables in another way"
 	}
 	itemText, ok := p.itemBody(rng.Body)
@@ -1792,7 +1792,7 @@ func (p *pass) workersRewrite(f *fan) (*rewrite, string) {
 		return nil, "the Wait is part of a larger statement"
 	}
 	elem := info.TypeOf(producer.X).Underlying().(*types.Slice).Elem()
-	if !types.Identical(elem, info.TypeOf(rng.Key)) {
+	if rng.Key != nil && !types.Identical(elem, info.TypeOf(rng.Key)) {
 		return nil, "the worker's variable has another type than the items"
 	}
 	t, ok := p.typeString(elem)
@@ -1836,7 +1836,7 @@ func (p *pass) workersRewrite(f *fan) (*rewrite, string) {
 		from:     first.Pos(),
 		to:       es.End(),
 		source:   source,
-		params:   p.src(rng.Key) + " " + t,
+		params:   p.itemName(rng) + " " + t,
 		body:     itemText,
 		limit:    p.src(n),
 		hasLimit: true,
@@ -1916,7 +1916,7 @@ func (p *pass) chanRewrite(f *fan) (*rewrite, string) {
 			return nil, p.line(st, "the worker does more than drain the channel with one range loop")
 		}
 	}
-	if rng == nil || rng.Value != nil || rng.Tok != token.DEFINE || rng.Key == nil || p.outer(f, p.objOf(rng.X)) != f.ch {
+	if rng == nil || !p.drainsChan(rng, f) {
 		return nil, "the worker's range loop uses its variables in another way"
 	}
 	itemText, ok := p.itemBody(rng.Body)
@@ -1970,7 +1970,7 @@ func (p *pass) chanRewrite(f *fan) (*rewrite, string) {
 		from:     f.list[f.at].Pos(),
 		to:       es.End(),
 		source:   "par.FromChan(" + p.src(rng.X) + ")",
-		params:   p.src(rng.Key) + " " + t,
+		params:   p.itemName(rng) + " " + t,
 		body:     itemText,
 		limit:    p.src(n),
 		hasLimit: true,
@@ -2142,8 +2142,8 @@ func (p *pass) blockSpecs(st ast.Stmt, f *fan) []ast.Stmt {
 		return nil
 	}
 	var specs []ast.Stmt
-	for _, spec := range gd.Specs {
-		one := &ast.DeclStmt{Decl: &ast.GenDecl{TokPos: spec.Pos(), Tok: token.VAR, Specs: []ast.Spec{spec}}}
+	for _, one := range specStmts(st) {
+		spec := one.(*ast.DeclStmt).Decl.(*ast.GenDecl).Specs[0]
 		if names := spec.(*ast.ValueSpec).Names; len(names) > 1 && (f.gctx == nil || p.TypesInfo.Defs[names[1]] != f.gctx) {
 			// g, ctx = errgroup.WithContext(...) where the analysis did
 			// not take ctx for the group's: the line stays.
@@ -2284,9 +2284,11 @@ func (p *pass) usedOutside(obj types.Object, removed []ast.Stmt, from, to token.
 func (p *pass) gctxUsedOutside(f *fan, check ast.Stmt) bool {
 	var decl ast.Stmt
 	for _, st := range f.list[:f.at] {
-		lhs, _ := assignment(st)
-		if len(lhs) == 2 && p.objOf(lhs[1]) == f.gctx {
-			decl = st
+		for _, one := range specStmts(st) {
+			lhs, _ := assignment(one)
+			if len(lhs) == 2 && p.objOf(lhs[1]) == f.gctx {
+				decl = st
+			}
 		}
 	}
 	if decl == nil {

@@ -67,7 +67,7 @@ func (p *pass) groupTaskRewrite(f *fan) (*rewrite, string) {
 		return nil, "the worker does more than drain the channel with one range loop and return nil"
 	}
 	rng, ok := list[0].(*ast.RangeStmt)
-	if !ok || rng.Value != nil || rng.Tok != token.DEFINE || rng.Key == nil || p.outer(f, p.objOf(rng.X)) != f.ch {
+	if !ok || !p.drainsChan(rng, f) {
 		return nil, "the worker's range loop uses its variables in another way"
 	}
 	fails, ok := errReturnsOnly(rng.Body)
@@ -121,7 +121,7 @@ func (p *pass) groupTaskRewrite(f *fan) (*rewrite, string) {
 		from:     f.list[f.at].Pos(),
 		to:       f.list[f.at].End(),
 		source:   "par.FromChan(" + p.src(rng.X) + ")",
-		params:   p.src(rng.Key) + " " + t,
+		params:   p.itemName(rng) + " " + t,
 		body:     body,
 		errs:     fails,
 		limit:    limit,
@@ -262,12 +262,28 @@ func (p *pass) doneOf(comm ast.Stmt) types.Object {
 	return p.objOf(sel.X)
 }
 
+// drainsChan reports whether rng, a worker's loop, receives f's channel's
+// items into a variable of its own (for j := range ch) or none (for range
+// ch).
+func (p *pass) drainsChan(rng *ast.RangeStmt, f *fan) bool {
+	return rng.Value == nil && (rng.Key == nil || rng.Tok == token.DEFINE) && p.outer(f, p.objOf(rng.X)) == f.ch
+}
+
+// itemName returns the name of the callback's item parameter for rng, a
+// worker's loop: its variable, or _ where it has none.
+func (p *pass) itemName(rng *ast.RangeStmt) string {
+	if rng.Key == nil {
+		return "_"
+	}
+	return p.src(rng.Key)
+}
+
 // chanItem returns the item type of the channel that rng, a worker's
 // range loop, drains, as the file writes it, or why the rewrite cannot
 // use it.
 func (p *pass) chanItem(rng *ast.RangeStmt) (string, string) {
 	ct, ok := p.TypesInfo.TypeOf(rng.X).Underlying().(*types.Chan)
-	if !ok || !types.Identical(ct.Elem(), p.TypesInfo.TypeOf(rng.Key)) {
+	if !ok || rng.Key != nil && !types.Identical(ct.Elem(), p.TypesInfo.TypeOf(rng.Key)) {
 		return "", "the worker's variable has another type than the channel's items"
 	}
 	t, ok := p.typeString(ct.Elem())

@@ -238,15 +238,15 @@ func egBetween(ctx context.Context, urls []string, prefix string) error {
 }
 
 // 108b: the group and its context declared in a var block beside the
-// limit's variable: the rewrite would remove the context's declaration
-// with the group's, so no fix.
+// limit's variable: the rewrite removes the group's line, whose context
+// becomes the callback's, and keeps the limit's.
 func egVarBlock(urls []string) error {
 	var (
 		g, ctx  = errgroup.WithContext(context.Background())
 		workers = len(urls) / 2
 	)
 	g.SetLimit(workers + 1)
-	for i := 0; i < len(urls); i++ { // want "fan-out: an errgroup loop; .*no fix: the group is used before the loop other than to declare it"
+	for i := 0; i < len(urls); i++ { // want `par.Range\(0, len\(urls\)\).WithContext\(context.Background\(\)\).Blocking\(workers \+ 1\).TryForEachContext`
 		g.Go(func() error { return check(ctx, urls[i]) })
 	}
 	return g.Wait()

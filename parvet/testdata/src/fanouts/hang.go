@@ -240,3 +240,75 @@ func wgPollTimer(xs []string, p *poller) {
 }
 
 type poller struct{ stop chan struct{} }
+
+// 121: each task checks a stop channel between its steps, in a select with
+// a default inside a counted loop: the check never waits, so a fix.
+func wgCheckStop(xs []string, p *poller, out []int) {
+	var wg sync.WaitGroup
+	for i, x := range xs { // want `fan-out: a goroutine per item with a sync.WaitGroup; gopar replaces it`
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			for j := 0; j < len(x); j++ {
+				select {
+				case <-p.stop:
+					return
+				default:
+					out[i] += work(x[j:])
+				}
+			}
+		}()
+	}
+	wg.Wait()
+}
+
+// scan checks stop between the items that next gives, without waiting.
+func scan(stop <-chan struct{}, next func() bool) int {
+	n := 0
+	for next() {
+		select {
+		case <-stop:
+			return n
+		default:
+		}
+		n++
+	}
+	return n
+}
+
+// 121b: the check is in a function the task calls, in a loop over an
+// iterator: a fix.
+func wgCheckStopCalled(stop <-chan struct{}, nexts []func() bool, out []int) {
+	var wg sync.WaitGroup
+	for i, next := range nexts { // want `fan-out: a goroutine per item with a sync.WaitGroup; gopar replaces it`
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			out[i] = scan(stop, next)
+		}()
+	}
+	wg.Wait()
+}
+
+// 121c: a select with a default in a loop whose condition only its case
+// changes polls until the stop closes: the tasks run until stopped, and
+// there is no fix.
+func wgPollFlag(xs []string, p *poller) {
+	var wg sync.WaitGroup
+	for _, x := range xs { // want "fan-out: a goroutine per item with a sync.WaitGroup whose goroutines wait \\(a select\\)"
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			done := false
+			for !done {
+				select {
+				case <-p.stop:
+					done = true
+				default:
+					work(x)
+				}
+			}
+		}()
+	}
+	wg.Wait()
+}

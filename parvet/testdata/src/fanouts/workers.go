@@ -256,3 +256,28 @@ func workersSkipSeen(jobs []string, seen map[string]bool, mu *sync.Mutex) {
 	close(ch)
 	wg.Wait()
 }
+
+// 122: workers drain a channel of tokens that the caller fills and closes
+// first, with no variable (for range ch): a FromChan whose callback takes
+// the token as _.
+func workersTokens(runs int, run func() int, mu *sync.Mutex, total *int) {
+	var wg sync.WaitGroup
+	ch := make(chan struct{}, runs)
+	for range runs {
+		ch <- struct{}{}
+	}
+	close(ch)
+	for range 4 { // want `fan-out: a pool of 4 worker goroutines draining a channel; gopar replaces it with par.FromChan\(ch\).Blocking\(4\).ForEach`
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			for range ch {
+				n := run()
+				mu.Lock()
+				*total += n
+				mu.Unlock()
+			}
+		}()
+	}
+	wg.Wait()
+}
