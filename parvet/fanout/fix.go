@@ -499,6 +499,15 @@ func (p *pass) safeRead(e ast.Expr, f *fan, maps bool) bool {
 		case *ast.CompositeLit, *ast.KeyValueExpr:
 			// T{f: v}: a value made of safe reads.
 		case *ast.CallExpr:
+			if tv, ok := p.TypesInfo.Types[n.Fun]; ok && tv.IsType() {
+				// A conversion, T(x): x's value as a T. One that panics
+				// (a slice to an array shorter than it) panics in the
+				// callback, as a nil pointer does.
+				if len(n.Args) != 1 || !p.safeRead(n.Args[0], f, maps) {
+					safe = false
+				}
+				return false
+			}
 			if b, ok := p.TypesInfo.Uses[identOf(n.Fun)].(*types.Builtin); ok {
 				if b.Name() != "len" && b.Name() != "cap" && b.Name() != "min" && b.Name() != "max" {
 					safe = false

@@ -3,6 +3,8 @@ package fanouts
 import (
 	"context"
 	"sync"
+
+	"golang.org/x/sync/errgroup"
 )
 
 // tallies counts tally's calls.
@@ -553,6 +555,40 @@ func wgFieldClearedByCallee(c *counterBox, xs []string, out []int) {
 			reset(c)
 			mu.Unlock()
 			out[i] = work(x) + seen
+		}()
+	}
+	wg.Wait()
+}
+
+// 123: the loop converts its index and reads a pair of an array's items
+// into variables that the goroutine uses: conversions and items move into
+// the callback.
+func egConverted(ranges [][2]int, out []int) error {
+	var g errgroup.Group
+	for i, r := range ranges { // want `fan-out: an errgroup loop; gopar replaces it with par.Slice\(ranges\).TryForEach \(first error`
+		part := byte(i)
+		lo, hi := r[0], r[1]
+		g.Go(func() error {
+			out[part] = hi - lo
+			return nil
+		})
+	}
+	return g.Wait()
+}
+
+// 123b: a conversion of a field that the goroutines clear: no fix.
+func wgConvertedChanged(c *counterBox, xs []string, out []int) {
+	var wg sync.WaitGroup
+	var mu sync.Mutex
+	for i, x := range xs { // want "no fix: the loop does more than start the goroutines \\(`k := int64\\(c.n\\)`\\)"
+		k := int64(c.n)
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			mu.Lock()
+			reset(c)
+			mu.Unlock()
+			out[i] = work(x) + int(k)
 		}()
 	}
 	wg.Wait()
