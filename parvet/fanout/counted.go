@@ -101,7 +101,7 @@ func (p *pass) countedRewrite(f *fan) (*rewrite, string) {
 		to:       consumer.End(),
 		source:   "par.Slice(" + p.src(producer.X) + ")",
 		params:   p.src(rng.Key) + " " + t,
-		limit:    p.src(n),
+		limit:    p.workerLimit(n),
 		hasLimit: true,
 		ioish:    p.ioish(rng.Body),
 		remove:   remove,

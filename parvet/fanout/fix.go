@@ -43,6 +43,16 @@ type rewrite struct {
 	task         string        // the group that runs the par call as a task of its own, where the group stays (groupTaskRewrite)
 	indexed      *indexing     // minio's errgroup: the errors kept by index in a slice of the rewrite's
 	keepsBetween bool          // declarations between the loop and the Wait stay: the edit ends at the loop's end
+	// background names the channel that a goroutine running the par call
+	// closes when it returns: the call takes the loop's place in that
+	// goroutine, and a receive from the channel takes the Wait's
+	// (waitCall), so that what the caller does in between runs beside the
+	// work as before.
+	background string
+	// spawned: the par call runs in a goroutine of its own in the loop's
+	// place, the goroutines' bodies, sends included, as its callback; the
+	// receives after it stay (countedSpawned).
+	spawned bool
 	// redeclare holds declarations of remove that become another text: a
 	// group that a later fan-out assigns afresh keeps its name (var g T).
 	redeclare map[ast.Stmt]string
@@ -73,7 +83,7 @@ func (p *pass) fixes(f *fan) ([]analysis.SuggestedFix, string) {
 		return nil, "the Wait runs inside " + f.waitIn + ", a closure, which the rewrite would have to change"
 	case f.sel:
 		return nil, "the workers select on other channels besides " + f.ch.Name() + " (a context's Done, a stop), which a par callback does not watch"
-	case f.between != nil:
+	case f.between != nil && !p.backgroundable(f):
 		return nil, p.line(f.between, "the caller works between the loop and the Wait with variables the goroutines use")
 	case f.waitGo:
 		return nil, "the Wait runs in a goroutine of its own, beside the caller"
@@ -205,6 +215,9 @@ func (p *pass) fixesOf(f *fan, r *rewrite) ([]analysis.SuggestedFix, string) {
 		if r.mapped != nil {
 			call = r.mapped.text(p, parName, expr, params, strings.TrimSpace(body))
 		}
+		if r.spawned {
+			call = "go func() {\n" + call + "\n}()"
+		}
 		if r.task != "" {
 			if r.errs {
 				call = r.task + ".Go(func() error {\nreturn " + call + "\n})"
@@ -229,6 +242,11 @@ func (p *pass) fixesOf(f *fan, r *rewrite) ([]analysis.SuggestedFix, string) {
 				edits = append(edits, analysis.TextEdit{Pos: r.waitCall.Pos(), End: r.waitCall.End(), NewText: []byte(ix.name)})
 			}
 			edits = append(edits, analysis.TextEdit{Pos: r.from, End: r.to, NewText: []byte(text)})
+		} else if r.background != "" {
+			done := r.background
+			edits = append(edits,
+				analysis.TextEdit{Pos: r.from, End: r.to, NewText: []byte(done + " := make(chan struct{})\ngo func() {\n" + call + "\nclose(" + done + ")\n}()")},
+				analysis.TextEdit{Pos: r.waitCall.Pos(), End: r.waitCall.End(), NewText: []byte("<-" + done)})
 		} else if r.keepFirst {
 			edits = append(edits, p.keepFirstEdits(r, expr, syncName, body)...)
 		} else if r.waitCall != nil {
@@ -253,6 +271,11 @@ func (p *pass) fixesOf(f *fan, r *rewrite) ([]analysis.SuggestedFix, string) {
 		return analysis.SuggestedFix{Message: msg, TextEdits: edits}
 	}
 	blocking, pool := build(true), build(false)
+	if r.spawned {
+		// The callbacks block on their sends until the caller receives:
+		// on goroutines of the operation's own, not the pool's workers.
+		return p.compiling(blocking)
+	}
 	if r.limit == "" {
 		return p.compiling(pool)
 	}
@@ -1419,6 +1442,12 @@ func (p *pass) loopRewrite(f *fan) (*rewrite, string) {
 			return nil, "the semaphore is not released once, deferred or last, in the goroutine"
 		}
 	} else if f.shape == "waitgroup" || f.shape == "semaphore" {
+		// wg.Done(); return, in a branch: the callback's return says the
+		// same, where every return of the goroutine has its Done.
+		early, everyReturn := p.doneReturns(f.lit.Body, f.group)
+		if f.sem == nil && everyReturn {
+			strip = append(strip, early...)
+		}
 		if len(strip) == 0 || p.mentionsOutside(f.lit.Body, f.group, strip) || (f.sem != nil && p.mentionsOutside(f.lit.Body, f.sem, strip)) {
 			return nil, "the goroutine uses the WaitGroup or the semaphore other than in its Done and release"
 		}
@@ -1426,9 +1455,9 @@ func (p *pass) loopRewrite(f *fan) (*rewrite, string) {
 			return nil, "the semaphore is not taken once before the go statement and released once in the goroutine"
 		}
 		// A Done that is not deferred must be the last statement, with no
-		// return before it.
+		// return before it but one that has its own Done.
 		for _, st := range strip {
-			if !isDefer(st) && (st != list[len(list)-1] || hasReturn(f.lit.Body)) {
+			if !isDefer(st) && !slices.Contains(early, st) && (st != list[len(list)-1] || hasReturn(f.lit.Body) && (f.sem != nil || !everyReturn)) {
 				return nil, "the goroutine calls Done other than in a defer or as its last statement"
 			}
 		}
@@ -1453,9 +1482,13 @@ func (p *pass) loopRewrite(f *fan) (*rewrite, string) {
 	// loop changes stay where they are: they run before the work or after
 	// it, with the same values.
 	between := f.list[f.at+1 : f.wait]
+	aside := false // counted: the par call runs in a goroutine in the loop's place
 	for _, st := range between {
 		if !p.inert(st, f) || f.shape == "refill" {
-			return nil, p.between(f)
+			if !counted {
+				return nil, p.between(f)
+			}
+			aside = true
 		}
 	}
 	if ix != nil {
@@ -1472,8 +1505,20 @@ func (p *pass) loopRewrite(f *fan) (*rewrite, string) {
 			r.remove = append(r.remove, f.list[next])
 		}
 	} else if counted {
-		if why := p.receivesJoin(f, r, sent, over); why != "" {
-			return nil, why
+		why := ""
+		if !aside {
+			why = p.receivesJoin(f, r, sent, over)
+		}
+		if aside || why != "" {
+			// The caller works before its receives, or its receives stop
+			// early or are not one per item: the goroutines' work keeps
+			// its sends and runs in a goroutine of its own.
+			if whyS := p.countedSpawned(f, r, moved, over); whyS != "" {
+				if why == "" {
+					why = whyS
+				}
+				return nil, why
+			}
 		}
 	} else if !r.errs {
 		es, ok := f.list[f.wait].(*ast.ExprStmt)
@@ -1526,11 +1571,17 @@ func (p *pass) loopRewrite(f *fan) (*rewrite, string) {
 	if (f.shape == "waitgroup" || f.shape == "semaphore") && addInLoop == addBefore {
 		return nil, "the WaitGroup's Add is neither 1 per item in the loop nor the number of items before it"
 	}
-	if f.group != nil && !p.declaredIn(f.group, r.remove) || (f.sem != nil && !p.declaredIn(f.sem, r.remove)) {
+	joins := []types.Object{f.group, f.sem}
+	if r.spawned {
+		// The results' channel stays, with its receives.
+		joins = joins[:1]
+		r.remove = slices.DeleteFunc(r.remove, func(st ast.Stmt) bool { return p.declares(st, f.sem) })
+	}
+	if f.group != nil && !p.declaredIn(f.group, r.remove) || (f.sem != nil && !r.spawned && !p.declaredIn(f.sem, r.remove)) {
 		return nil, "the group is not declared just for this loop (a parameter, a field or a variable declared elsewhere)"
 	}
 	// Nothing else uses the group, the semaphore or errgroup's context.
-	for _, o := range []types.Object{f.group, f.sem} {
+	for _, o := range joins {
 		if o != nil && p.usedElsewhere(o, f, r.remove) {
 			if text := p.reused(o, f, r.remove); text != "" {
 				r.redeclare = map[ast.Stmt]string{p.declOf(o, r.remove): text}
@@ -1651,7 +1702,7 @@ func (p *pass) loopRewrite(f *fan) (*rewrite, string) {
 	if ix != nil {
 		r.body = p.indexedBody(f, ix, keyName)
 	}
-	if counted {
+	if counted && !r.spawned {
 		// The goroutine's statements, its result returned where it sent it.
 		body := p.bodyWithout(f.lit.Body, []ast.Stmt{sent})
 		r.body = strings.TrimRight(body[:len(body)-1], " \t\n") + "\nreturn " + p.src(sent.Value) + "\n}"
@@ -1664,6 +1715,42 @@ func (p *pass) loopRewrite(f *fan) (*rewrite, string) {
 	}
 	r.ioish = p.ioish(f.lit.Body)
 	return r, ""
+}
+
+// countedSpawned sets r, the rewrite of f, a goroutine per item joined by
+// counted receives, to run the par call in a goroutine of its own in the
+// loop's place, every item at once as before, with the goroutine's body,
+// its send included, as the callback: the caller's statements after the
+// loop and its receives stay as they are. The callbacks read the items
+// while the caller goes on, so the loop must move no statement into the
+// callback, and the caller must not change the items, nor what the loop
+// counts to, after the loop.
+func (p *pass) countedSpawned(f *fan, r *rewrite, moved []ast.Stmt, over ast.Expr) string {
+	if len(moved) > 0 || r.ctxCheck != nil || r.limit == "" || r.hasLimit {
+		return "the loop does more than start the goroutines, and the caller works before its receives"
+	}
+	src := over
+	if src == nil {
+		src = p.count(f.loop)
+	}
+	if src == nil || !pure(src) {
+		return "the items are not a variable"
+	}
+	rest := &ast.BlockStmt{List: f.list[f.at+1:]}
+	var changed bool
+	ast.Inspect(src, func(n ast.Node) bool {
+		if id, ok := n.(*ast.Ident); ok {
+			if v, ok := p.TypesInfo.Uses[id].(*types.Var); ok && p.changedIn(v, rest) {
+				changed = true
+			}
+		}
+		return true
+	})
+	if changed || p.entriesWritten(src, rest) {
+		return "the caller changes the items after the loop, while the goroutines may still read them"
+	}
+	r.from, r.to, r.spawned = f.loop.Pos(), f.loop.End(), true
+	return ""
 }
 
 // refills reports whether st is a loop that fills f's semaphore to its
@@ -1847,7 +1934,7 @@ func (p *pass) workersRewrite(f *fan) (*rewrite, string) {
 		source:   source,
 		params:   p.itemName(rng) + " " + t,
 		body:     itemText,
-		limit:    p.src(n),
+		limit:    p.workerLimit(n),
 		hasLimit: true,
 		ioish:    p.ioish(rng.Body),
 		remove:   remove,
@@ -1938,9 +2025,10 @@ func (p *pass) chanRewrite(f *fan) (*rewrite, string) {
 	if why := p.spawnsOnly(f); why != "" {
 		return nil, why
 	}
+	background := false
 	for _, st := range f.list[f.at+1 : f.wait] {
 		if _, ok := st.(*ast.GoStmt); !ok {
-			return nil, p.between(f)
+			background = true
 		}
 	}
 	es, ok := f.list[f.wait].(*ast.ExprStmt)
@@ -1955,11 +2043,16 @@ func (p *pass) chanRewrite(f *fan) (*rewrite, string) {
 	var remove []ast.Stmt
 	declared := false
 	for _, st := range f.list[:f.at] {
+		specs := p.blockSpecs(st, f)
 		switch {
 		case st == f.closDecl:
 			remove = append(remove, st)
 		case p.declares(st, f.group):
 			remove, declared = append(remove, st), true
+		case len(specs) > 0:
+			remove, declared = append(remove, specs...), true
+		case p.addsWorkers(st, f.group, n) && !p.addsInLoop(f):
+			remove = append(remove, st)
 		case p.mentions(st, f.group):
 			return nil, "the group is used before the workers other than to declare it"
 		}
@@ -1981,17 +2074,81 @@ func (p *pass) chanRewrite(f *fan) (*rewrite, string) {
 		source:   "par.FromChan(" + p.src(rng.X) + ")",
 		params:   p.itemName(rng) + " " + t,
 		body:     itemText,
-		limit:    p.src(n),
+		limit:    p.workerLimit(n),
 		hasLimit: true,
 		ioish:    p.ioish(rng.Body),
 		remove:   remove,
 	}
-	if f.wait > f.at+1 {
+	switch {
+	case background:
+		// The caller works between the workers and the Wait (a producer
+		// loop): the par call runs in a goroutine in the loop's place,
+		// and the Wait becomes a receive from the channel it closes.
+		done := p.freeName("done", f.loop.Pos(), p.enclosing(f))
+		if done == "" {
+			return nil, "no name is free for the channel that says the work is done"
+		}
+		r.to, r.waitCall, r.background = f.loop.End(), f.call, done
+	case f.wait > f.at+1:
 		// The producers stay where they are; the loop goes and the par
 		// call takes the Wait's place.
 		r.to, r.waitCall = f.list[f.at+1].Pos(), f.call
 	}
 	return r, ""
+}
+
+// addsWorkers reports whether st is wg.Add(n), n the text of the worker
+// count: the Add for every worker at once, whose Done each worker calls.
+func (p *pass) addsWorkers(st ast.Stmt, wg types.Object, n ast.Expr) bool {
+	es, ok := st.(*ast.ExprStmt)
+	if !ok {
+		return false
+	}
+	call, ok := ast.Unparen(es.X).(*ast.CallExpr)
+	return ok && len(call.Args) == 1 && p.isCall(call, wg, "Add") && p.src(call.Args[0]) == p.src(n)
+}
+
+// addsInLoop reports whether f's loop body adds to its WaitGroup.
+func (p *pass) addsInLoop(f *fan) bool {
+	found := false
+	ast.Inspect(loopBody(f.loop), func(n ast.Node) bool {
+		if call, ok := n.(*ast.CallExpr); ok && p.isCall(call, f.group, "Add") {
+			found = true
+		}
+		return !found
+	})
+	return found
+}
+
+// backgroundable reports whether f's rewrite may run the par call in a
+// goroutine of its own, beside what the caller does between the loop and
+// the Wait: a pool of workers on a WaitGroup draining a channel
+// (chanRewrite), or a goroutine per item joined by counted receives
+// (countedSpawned).
+func (p *pass) backgroundable(f *fan) bool {
+	if f.sel || f.under != nil || f.deferred || f.waitIn != "" || f.waitGo {
+		return false
+	}
+	return f.shape == "workers" && f.group != nil && !p.isGroup(f.group) || f.shape == "counted" && f.ch == nil
+}
+
+// enclosing returns the body of the function that f's loop is in.
+func (p *pass) enclosing(f *fan) ast.Node {
+	var body ast.Node = p.file
+	ast.Inspect(p.file, func(n ast.Node) bool {
+		var b *ast.BlockStmt
+		switch n := n.(type) {
+		case *ast.FuncDecl:
+			b = n.Body
+		case *ast.FuncLit:
+			b = n.Body
+		}
+		if b != nil && b.Pos() <= f.loop.Pos() && f.loop.End() <= b.End() {
+			body = b
+		}
+		return true
+	})
+	return body
 }
 
 // pure reports whether e is a variable or a field path, which the rewrite
@@ -2062,6 +2219,40 @@ func hasReturn(body *ast.BlockStmt) bool {
 		return !found
 	})
 	return found
+}
+
+// doneReturns returns the statements wg.Done() of body that come right
+// before a return, in the same block, and whether every return of body
+// (outside function literals) has one.
+func (p *pass) doneReturns(body *ast.BlockStmt, wg types.Object) ([]ast.Stmt, bool) {
+	var dones []ast.Stmt
+	every := true
+	check := func(list []ast.Stmt) {
+		for k, st := range list {
+			if _, ok := st.(*ast.ReturnStmt); !ok {
+				continue
+			}
+			if k > 0 && !isDefer(list[k-1]) && p.isDone(list[k-1], wg) {
+				dones = append(dones, list[k-1])
+			} else {
+				every = false
+			}
+		}
+	}
+	ast.Inspect(body, func(n ast.Node) bool {
+		switch n := n.(type) {
+		case *ast.FuncLit:
+			return false
+		case *ast.BlockStmt:
+			check(n.List)
+		case *ast.CaseClause:
+			check(n.Body)
+		case *ast.CommClause:
+			check(n.Body)
+		}
+		return true
+	})
+	return dones, every
 }
 
 // hasBranch reports whether body has a return, break, continue or goto

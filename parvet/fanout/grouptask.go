@@ -109,10 +109,7 @@ func (p *pass) groupTaskRewrite(f *fan) (*rewrite, string) {
 	if f.closDecl != nil {
 		remove = append(remove, f.closDecl)
 	}
-	limit := "max(" + count + ", 1)"
-	if tv := info.Types[n]; tv.Value != nil && constant.Sign(tv.Value) > 0 {
-		limit = p.src(n)
-	}
+	limit := p.workerLimit(n)
 	body := p.src(rng.Body)
 	if fails {
 		body = body[:len(body)-1] + "return nil\n}"
@@ -260,6 +257,16 @@ func (p *pass) doneOf(comm ast.Stmt) types.Object {
 		return nil
 	}
 	return p.objOf(sel.X)
+}
+
+// workerLimit returns the Blocking limit for n workers: n where it is a
+// constant above 0, else max(n, 1), as a count of no workers (a pool sized
+// by its items, none of them) would make Blocking panic.
+func (p *pass) workerLimit(n ast.Expr) string {
+	if tv := p.TypesInfo.Types[n]; tv.Value != nil && constant.Sign(tv.Value) > 0 {
+		return p.src(n)
+	}
+	return "max(" + p.src(n) + ", 1)"
 }
 
 // drainsChan reports whether rng, a worker's loop, receives f's channel's

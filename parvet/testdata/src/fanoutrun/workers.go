@@ -245,4 +245,34 @@ func runWorkers() {
 	fmt.Println("letters by a function:", lettersByFunc(jobs))
 	fmt.Println("letters by a counter:", lettersByCounter(jobs))
 	fmt.Println("letters of the new jobs:", lettersOfNew(jobs, map[string]bool{"one": true, "six": true}))
+	sent, letters := lettersBesideProducer(jobs)
+	fmt.Println("sent beside the workers:", sent, "letters:", letters)
+}
+
+// lettersBesideProducer feeds the workers from the caller, which numbers
+// and counts what it sends as it goes: the caller's work between the
+// workers and the Wait stays beside them.
+func lettersBesideProducer(jobs []string) (int, int64) {
+	var letters atomic.Int64
+	ch := make(chan string)
+	var wg sync.WaitGroup
+	for range 3 { // want `fan-out: a pool of 3 worker goroutines draining a channel`
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			for j := range ch {
+				letters.Add(int64(len(j)))
+			}
+		}()
+	}
+	sent := 0
+	for i, j := range jobs {
+		if i%2 == 0 {
+			sent++
+			ch <- fmt.Sprint(sent, j)
+		}
+	}
+	close(ch)
+	wg.Wait()
+	return sent, letters.Load()
 }

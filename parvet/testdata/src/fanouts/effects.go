@@ -2,6 +2,7 @@ package fanouts
 
 import (
 	"context"
+	"strconv"
 	"sync"
 
 	"golang.org/x/sync/errgroup"
@@ -592,4 +593,64 @@ func wgConvertedChanged(c *counterBox, xs []string, out []int) {
 		}()
 	}
 	wg.Wait()
+}
+
+// 125: a goroutine per entry of a map sends its result on an unbuffered
+// channel, and the caller works (a call that writes) before it receives
+// one per entry: the par call runs in a goroutine of its own in the loop's
+// place, and the rest stays.
+func countedMapBeside(secrets map[string]string) (int, error) {
+	results := make(chan error)
+	for key, value := range secrets { // want `fan-out: a goroutine per item joined by counting receives from results; gopar replaces it`
+		k := key
+		v := value
+		go func() {
+			results <- check(context.Background(), k+v)
+		}()
+	}
+	n := tally("header")
+	for i := 0; i < len(secrets); i++ {
+		if err := <-results; err != nil {
+			return n, err
+		}
+	}
+	return n, nil
+}
+
+// 125b: the same, but the caller changes the map after the loop, while
+// the callbacks would still read it: no fix.
+func countedMapChanged(secrets map[string]string) error {
+	results := make(chan error, len(secrets))
+	for key, value := range secrets { // want "fan-out: a goroutine per item joined by counting receives from results; .*no fix: the caller changes the items after the loop"
+		go func() {
+			results <- check(context.Background(), key+value)
+		}()
+	}
+	secrets["header"] = "x"
+	for range secrets {
+		if err := <-results; err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// 125c: the loop reads what it passes on before each start, and the caller
+// works before the receives: the read would move into the callback, beside
+// the caller's work, so no fix.
+func countedMovedBeside(xs []string, box *counterBox) (int, error) {
+	results := make(chan error)
+	for _, x := range xs { // want "fan-out: a goroutine per item joined by counting receives from results; .*no fix: the loop does more than start the goroutines, and the caller works before its receives"
+		n := box.n
+		go func() {
+			results <- check(context.Background(), x+strconv.Itoa(n))
+		}()
+	}
+	box.n = tally("header")
+	for range xs {
+		if err := <-results; err != nil {
+			return 0, err
+		}
+	}
+	return box.n, nil
 }

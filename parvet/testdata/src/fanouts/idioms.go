@@ -84,11 +84,13 @@ func wgUnderIfCall(words []string, out []int) {
 }
 
 // 56: joined by counting receives, with no group, the first error
-// returned before the last receive: no fix (the rest of the work would
-// stop with it).
+// returned before the last receive: a range over Map's values would stop
+// the rest of the work with it, so the par call runs in a goroutine of its
+// own in the loop's place, every item at once as before, and the receives
+// stay.
 func countedErrors(ctx context.Context, urls []string) error {
 	errc := make(chan error, len(urls))
-	for _, u := range urls { // want `fan-out: a goroutine per item joined by counting receives from errc; .*; no fix: the receives are not one per item in a loop over the items that runs to its end`
+	for _, u := range urls { // want `fan-out: a goroutine per item joined by counting receives from errc; gopar replaces it`
 		go func() {
 			errc <- check(ctx, u)
 		}()

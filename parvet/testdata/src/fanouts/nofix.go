@@ -80,7 +80,8 @@ func wgArgExpr(n int, out []int) {
 	wg.Wait()
 }
 
-// 33: a Done in a branch.
+// 33: a Done in a branch, right before its return: the callback's return
+// says the same, so a fix.
 func wgDoneInBranch(words []string) {
 	var wg sync.WaitGroup
 	for _, w := range words { // want `fan-out: a goroutine per item`
@@ -88,6 +89,27 @@ func wgDoneInBranch(words []string) {
 		go func() {
 			if w == "" {
 				wg.Done()
+				return
+			}
+			work(w)
+			wg.Done()
+		}()
+	}
+	wg.Wait()
+}
+
+// 33b: a branch that calls Done before its return, and another that
+// returns without one (a Done missed, and Wait never returns): no fix.
+func wgDoneNotBeforeReturn(words []string) {
+	var wg sync.WaitGroup
+	for _, w := range words { // want "fan-out: a goroutine per item.*no fix: the goroutine uses the WaitGroup or the semaphore other than in its Done and release"
+		wg.Add(1)
+		go func() {
+			if w == "" {
+				wg.Done()
+				return
+			}
+			if w == "x" {
 				return
 			}
 			work(w)

@@ -211,11 +211,13 @@ func workersSkipDone(jobs []string, done map[string]bool, out *sync.Map) {
 }
 
 // 101b: the producer's condition calls a function that writes, whose
-// result may depend on the order of the calls: no fix.
+// result may depend on the order of the calls: no Filter, which would call
+// it on other goroutines, but the producer stays on the caller, beside the
+// par call, which runs in a goroutine of its own in the loop's place.
 func workersSkipCall(jobs []string, out *sync.Map) {
 	ch := make(chan string, len(jobs))
 	var wg sync.WaitGroup
-	for range 4 { // want `fan-out: a pool of 4 worker goroutines draining a channel.*no fix: the producer skips items by a condition that calls something`
+	for range 4 { // want `fan-out: a pool of 4 worker goroutines draining a channel; gopar replaces it with par.FromChan\(ch\).Blocking\(4\).ForEach`
 		wg.Go(func() {
 			for j := range ch {
 				out.Store(j, work(j))
@@ -233,12 +235,12 @@ func workersSkipCall(jobs []string, out *sync.Map) {
 }
 
 // 101c: the workers write the map that the producer's condition reads:
-// the condition's value depends on when it is read, so no fix (the
-// producer works with what the goroutines use).
+// the condition's value depends on when it is read, so no Filter; the
+// producer stays beside the par call, as in 101b.
 func workersSkipSeen(jobs []string, seen map[string]bool, mu *sync.Mutex) {
 	ch := make(chan string, len(jobs))
 	var wg sync.WaitGroup
-	for range 4 { // want `fan-out: a pool of 4 worker goroutines draining a channel.*no fix: the caller works between the loop and the Wait with variables the goroutines use`
+	for range 4 { // want `fan-out: a pool of 4 worker goroutines draining a channel; gopar replaces it with par.FromChan\(ch\).Blocking\(4\).ForEach`
 		wg.Go(func() {
 			for j := range ch {
 				mu.Lock()
@@ -279,5 +281,113 @@ func workersTokens(runs int, run func() int, mu *sync.Mutex, total *int) {
 			}
 		}()
 	}
+	wg.Wait()
+}
+
+// 124: the producer on the caller counts what it sends, and the workers
+// report to a channel named done: the par call runs in a goroutine of its
+// own, and the channel that says it has returned takes another name.
+func workersProducerDone(jobs []string, done chan<- int) int {
+	ch := make(chan string)
+	var wg sync.WaitGroup
+	for range 2 { // want `fan-out: a pool of 2 worker goroutines draining a channel; gopar replaces it with par.FromChan\(ch\).Blocking\(2\).ForEach`
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			for j := range ch {
+				done <- work(j)
+			}
+		}()
+	}
+	sent := 0
+	for _, x := range jobs {
+		if tally(x) > 0 {
+			ch <- x
+			sent++
+		}
+	}
+	close(ch)
+	wg.Wait()
+	return sent
+}
+
+// 124b: the producer adds to the WaitGroup for goroutines of its own: the
+// Wait joins them too, and there is no fix.
+func workersProducerAdds(jobs []string, out *sync.Map) {
+	ch := make(chan string)
+	var wg sync.WaitGroup
+	for range 2 { // want "fan-out: a pool of 2 worker goroutines draining a channel; .*no fix: "
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			for j := range ch {
+				out.Store(j, work(j))
+			}
+		}()
+	}
+	for _, x := range jobs { // want "fan-out: a goroutine per item with a sync.WaitGroup; .*no fix: the loop does more than start the goroutines"
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			out.Store(x, 0)
+		}()
+		ch <- x
+	}
+	close(ch)
+	wg.Wait()
+}
+
+// 124c: the WaitGroup counts every worker with one Add before the loop,
+// and the caller batches what it sends: a fix beside the caller's work.
+func workersAddBefore(jobs []string, concurrency int, out *sync.Map) {
+	workc := make(chan []string)
+	var wg sync.WaitGroup
+	wg.Add(concurrency)
+	for i := 0; i < concurrency; i++ { // want `fan-out: a pool of concurrency worker goroutines draining a channel; gopar replaces it with par.FromChan\(workc\).Blocking\(concurrency\).ForEach`
+		go func() {
+			for batch := range workc {
+				for _, j := range batch {
+					out.Store(j, work(j))
+				}
+			}
+			wg.Done()
+		}()
+	}
+	var batch []string
+	for _, j := range jobs {
+		batch = append(batch, j)
+		if len(batch) == 2 {
+			workc <- batch
+			batch = nil
+		}
+	}
+	if len(batch) > 0 {
+		workc <- batch
+	}
+	close(workc)
+	wg.Wait()
+}
+
+// 124d: the same Add before the loop, and an Add(1) per worker in it: the
+// Wait waits for twice as many Dones, and there is no fix.
+func workersAddTwice(jobs []string, out *sync.Map) {
+	workc := make(chan string)
+	var wg sync.WaitGroup
+	wg.Add(2)
+	for i := 0; i < 2; i++ { // want "fan-out: a pool of 2 worker goroutines draining a channel; .*no fix: the group is used before the workers other than to declare it"
+		wg.Add(1)
+		go func() {
+			for j := range workc {
+				out.Store(j, work(j))
+			}
+			wg.Done()
+		}()
+	}
+	for _, j := range jobs {
+		if tally(j) > 0 {
+			workc <- j
+		}
+	}
+	close(workc)
 	wg.Wait()
 }
