@@ -4,6 +4,7 @@ import (
 	"go/ast"
 	"go/token"
 	"go/types"
+	"strings"
 )
 
 // mapping is what the rewrite of a worker pool joined by counted receives
@@ -33,7 +34,7 @@ func (p *pass) countedRewrite(f *fan) (*rewrite, string) {
 	if f.lit == nil || f.ch == nil {
 		return nil, "the workers are not one function literal draining a channel"
 	}
-	n := p.count(f.loop)
+	n := p.workerCount(f.loop)
 	if n == nil {
 		return nil, "the workers are not started by a counted loop"
 	}
@@ -57,7 +58,7 @@ func (p *pass) countedRewrite(f *fan) (*rewrite, string) {
 			return nil, p.line(st, "the caller uses the channels or the items between the producer and the receives")
 		}
 	}
-	consumer, recv := p.countedLoop(l[f.wait], f.sem, producer.X)
+	consumer, consumerBody, recv := p.countedLoop(l[f.wait], f.sem, producer.X)
 	if consumer == nil {
 		return nil, p.line(l[f.wait], "the receives are not one per item in a loop over the items that runs to its end")
 	}
@@ -92,7 +93,7 @@ func (p *pass) countedRewrite(f *fan) (*rewrite, string) {
 			return nil, "a channel is used outside the pool"
 		}
 	}
-	name := p.freeName("r", consumer.Pos(), consumer.Body)
+	name := p.freeName("r", consumer.Pos(), consumerBody)
 	if name == "" {
 		return nil, "no name is free for the received value"
 	}
@@ -105,23 +106,35 @@ func (p *pass) countedRewrite(f *fan) (*rewrite, string) {
 		hasLimit: true,
 		ioish:    p.ioish(rng.Body),
 		remove:   remove,
-		mapped:   &mapping{result: res, value: p.src(send.Value), loop: consumer, body: consumer.Body, recv: recv, name: name},
+		body:     p.returning(rng.Body, send),
+		mapped:   &mapping{result: res, value: p.src(send.Value), loop: consumer, body: consumerBody, recv: recv, name: name},
 	}, ""
 }
 
-// sendPerItem returns the worker's loop over f's channel and its one
-// statement, a send on f.sem that uses no other channel of the pool, or
-// nil.
+// returning returns body, whose last statement is send, as a callback's
+// body that returns the sent value instead; "" where send is all of it.
+func (p *pass) returning(body *ast.BlockStmt, send *ast.SendStmt) string {
+	if len(body.List) == 1 {
+		return ""
+	}
+	text := p.bodyWithout(body, []ast.Stmt{send})
+	return strings.TrimRight(text[:len(text)-1], " \t\n") + "\nreturn " + p.src(send.Value) + "\n}"
+}
+
+// sendPerItem returns the worker's loop over f's channel and its last
+// statement, a send on f.sem, where the loop body does not branch out and
+// uses no other channel of the pool; or nil.
 func (p *pass) sendPerItem(f *fan) (*ast.RangeStmt, *ast.SendStmt) {
 	if len(f.lit.Body.List) != 1 {
 		return nil, nil
 	}
 	rng, ok := f.lit.Body.List[0].(*ast.RangeStmt)
-	if !ok || rng.Value != nil || rng.Tok != token.DEFINE || rng.Key == nil || p.objOf(rng.X) != f.ch || len(rng.Body.List) != 1 {
+	if !ok || rng.Value != nil || rng.Tok != token.DEFINE || rng.Key == nil || p.objOf(rng.X) != f.ch || len(rng.Body.List) == 0 || hasBranch(rng.Body) {
 		return nil, nil
 	}
-	send, ok := rng.Body.List[0].(*ast.SendStmt)
-	if !ok || p.objOf(send.Chan) != f.sem || p.mentions(send.Value, f.sem) || p.mentions(send.Value, f.ch) {
+	last := len(rng.Body.List) - 1
+	send, ok := rng.Body.List[last].(*ast.SendStmt)
+	if !ok || p.objOf(send.Chan) != f.sem || p.mentionsBut(rng.Body, f.sem, send.Chan) || p.mentions(rng.Body, f.ch) {
 		return nil, nil
 	}
 	return rng, send
@@ -187,28 +200,43 @@ func (p *pass) closes(st ast.Stmt, ch types.Object) bool {
 }
 
 // countedLoop returns st if it is a loop of one iteration per item of xs
-// (for range xs, or for range len(xs)) whose body receives from results
-// once, outside any function literal, and cannot leave early, with the
-// receive; else nil.
-func (p *pass) countedLoop(st ast.Stmt, results types.Object, xs ast.Expr) (*ast.RangeStmt, *ast.UnaryExpr) {
-	loop, ok := st.(*ast.RangeStmt)
-	if !ok || loop.Key != nil || loop.Value != nil || hasBranch(loop.Body) {
-		return nil, nil
+// (for range xs, for range len(xs), or for i := 0; i < len(xs); i++ with i
+// unused) whose body receives from results once, outside any function
+// literal, and cannot leave early, with its body and the receive; else
+// nil.
+func (p *pass) countedLoop(st ast.Stmt, results types.Object, xs ast.Expr) (ast.Stmt, *ast.BlockStmt, *ast.UnaryExpr) {
+	var over ast.Expr
+	switch loop := st.(type) {
+	case *ast.RangeStmt:
+		if loop.Key != nil || loop.Value != nil {
+			return nil, nil, nil
+		}
+		over = ast.Unparen(loop.X)
+	case *ast.ForStmt:
+		over = p.count(loop)
+		if over == nil || p.mentions(loop.Body, p.counter(loop)) {
+			return nil, nil, nil
+		}
+	default:
+		return nil, nil, nil
 	}
-	over := ast.Unparen(loop.X)
-	if call, ok := over.(*ast.CallExpr); ok && len(call.Args) == 1 {
+	body := loopBody(st)
+	if hasBranch(body) {
+		return nil, nil, nil
+	}
+	if call, ok := ast.Unparen(over).(*ast.CallExpr); ok && len(call.Args) == 1 {
 		if id, ok := ast.Unparen(call.Fun).(*ast.Ident); ok && id.Name == "len" {
 			over = ast.Unparen(call.Args[0])
 		}
 	}
 	if p.objOf(over) == nil || p.objOf(over) != p.objOf(xs) {
-		return nil, nil
+		return nil, nil, nil
 	}
-	recv := p.oneReceive(loop.Body, results)
+	recv := p.oneReceive(body, results)
 	if recv == nil {
-		return nil, nil
+		return nil, nil, nil
 	}
-	return loop, recv
+	return st, body, recv
 }
 
 // receiveLoop returns st, the caller's loop of receives after a goroutine
@@ -222,11 +250,7 @@ func (p *pass) receiveLoop(st ast.Stmt, results types.Object, xs ast.Expr, count
 		return nil, nil, nil
 	}
 	if xs != nil {
-		loop, recv := p.countedLoop(st, results, xs)
-		if loop == nil {
-			return nil, nil, nil
-		}
-		return loop, loop.Body, recv
+		return p.countedLoop(st, results, xs)
 	}
 	n := p.count(st)
 	if n == nil || p.src(n) != count {

@@ -1258,6 +1258,36 @@ func (p *pass) count(loop ast.Stmt) ast.Expr {
 	return nil
 }
 
+// workerCount returns how many rounds loop, which starts workers, makes:
+// count's, or hi for a count from 1 (for w := 1; w <= hi; w++). Only for
+// workers that do not use the counter (spawnsOnly).
+func (p *pass) workerCount(loop ast.Stmt) ast.Expr {
+	if n := p.count(loop); n != nil {
+		return n
+	}
+	l, ok := loop.(*ast.ForStmt)
+	if !ok {
+		return nil
+	}
+	as, ok := l.Init.(*ast.AssignStmt)
+	if !ok || len(as.Lhs) != 1 || len(as.Rhs) != 1 || as.Tok != token.DEFINE {
+		return nil
+	}
+	if lit, ok := ast.Unparen(as.Rhs[0]).(*ast.BasicLit); !ok || lit.Value != "1" {
+		return nil
+	}
+	cond, ok := l.Cond.(*ast.BinaryExpr)
+	inc, ok2 := l.Post.(*ast.IncDecStmt)
+	if !ok || !ok2 || cond.Op != token.LEQ || inc.Tok != token.INC {
+		return nil
+	}
+	v := p.TypesInfo.ObjectOf(as.Lhs[0].(*ast.Ident))
+	if p.objOf(cond.X) != v || p.objOf(inc.X) != v {
+		return nil
+	}
+	return cond.Y
+}
+
 // sourceText returns the par source that stands for the loop's items, as
 // code for the message.
 func (p *pass) sourceText(f *fan) string {

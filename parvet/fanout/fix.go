@@ -1816,7 +1816,7 @@ func operand(e ast.Expr, text string) string {
 // channel that a loop over a slice fills, or nil.
 func (p *pass) workersRewrite(f *fan) (*rewrite, string) {
 	info := p.TypesInfo
-	n := p.count(f.loop)
+	n := p.workerCount(f.loop)
 	if n == nil {
 		return nil, "the workers are not started by a counted loop"
 	}
@@ -1990,7 +1990,7 @@ func (p *pass) negate(c ast.Expr) string {
 // the workers' start after it changes nothing.
 func (p *pass) chanRewrite(f *fan) (*rewrite, string) {
 	info := p.TypesInfo
-	n := p.count(f.loop)
+	n := p.workerCount(f.loop)
 	if n == nil || f.lit == nil {
 		return nil, ""
 	}

@@ -47,7 +47,7 @@ import (
 // TryForEach stops pulling, so such a pool gets no fix.
 func (p *pass) groupTaskRewrite(f *fan) (*rewrite, string) {
 	info := p.TypesInfo
-	n := p.count(f.loop)
+	n := p.workerCount(f.loop)
 	if n == nil || f.lit == nil || !p.isGroup(f.group) || f.shape != "workers" {
 		return nil, ""
 	}

@@ -1,6 +1,9 @@
 package fanouts
 
-import "sync"
+import (
+	"context"
+	"sync"
+)
 
 // 23: workers started first, then fed.
 func workersAfter(jobs []string, out []int) {
@@ -390,4 +393,55 @@ func workersAddTwice(jobs []string, out *sync.Map) {
 	}
 	close(workc)
 	wg.Wait()
+}
+
+// 126: workers started by a count from 1 (for w := 1; w <= n; w++) that
+// does not reach the worker, joined by counted receives.
+func workersFromOne(jobs []string, n int) error {
+	ch := make(chan string, len(jobs))
+	results := make(chan error, len(jobs))
+	for w := 1; w <= n; w++ { // want `fan-out: a pool of n worker goroutines draining ch, joined by counting receives from results; gopar replaces it`
+		go func() {
+			for j := range ch {
+				results <- check(context.Background(), j)
+			}
+		}()
+	}
+	for _, j := range jobs {
+		ch <- j
+	}
+	close(ch)
+	var failed error
+	for i := 0; i < len(jobs); i++ {
+		if err := <-results; err != nil {
+			failed = err
+		}
+	}
+	return failed
+}
+
+// 126b: the same workers report each item before they send its result:
+// the report moves into Map's callback.
+func workersFromOneReport(jobs []string, n int, log func(string)) error {
+	ch := make(chan string, len(jobs))
+	results := make(chan error, len(jobs))
+	for w := 1; w <= n; w++ { // want `fan-out: a pool of n worker goroutines draining ch, joined by counting receives from results; gopar replaces it`
+		go func() {
+			for j := range ch {
+				log("checking " + j)
+				results <- check(context.Background(), j)
+			}
+		}()
+	}
+	for _, j := range jobs {
+		ch <- j
+	}
+	close(ch)
+	var failed error
+	for range jobs {
+		if err := <-results; err != nil {
+			failed = err
+		}
+	}
+	return failed
 }
