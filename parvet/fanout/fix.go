@@ -53,6 +53,10 @@ type rewrite struct {
 	// place, the goroutines' bodies, sends included, as its callback; the
 	// receives after it stay (countedSpawned).
 	spawned bool
+	// blockingOnly: the callbacks wait on the caller (they send what it
+	// receives), so only the Blocking form is offered, whose goroutines
+	// are the operation's own, not the pool's workers.
+	blockingOnly bool
 	// redeclare holds declarations of remove that become another text: a
 	// group that a later fan-out assigns afresh keeps its name (var g T).
 	redeclare map[ast.Stmt]string
@@ -85,7 +89,7 @@ func (p *pass) fixes(f *fan) ([]analysis.SuggestedFix, string) {
 		return nil, "the workers select on other channels besides " + f.ch.Name() + " (a context's Done, a stop), which a par callback does not watch"
 	case f.between != nil && !p.backgroundable(f):
 		return nil, p.line(f.between, "the caller works between the loop and the Wait with variables the goroutines use")
-	case f.waitGo:
+	case f.waitGo && (f.shape != "waitgroup" || f.sel || f.under != nil || f.deferred || f.waitIn != "" || f.between != nil):
 		return nil, "the Wait runs in a goroutine of its own, beside the caller"
 	case f.under != nil && (f.shape == "workers" || f.shape == "counted"):
 		return nil, p.line(f.under, "the goroutine starts only under an if")
@@ -271,7 +275,7 @@ func (p *pass) fixesOf(f *fan, r *rewrite) ([]analysis.SuggestedFix, string) {
 		return analysis.SuggestedFix{Message: msg, TextEdits: edits}
 	}
 	blocking, pool := build(true), build(false)
-	if r.spawned {
+	if r.spawned || r.blockingOnly {
 		// The callbacks block on their sends until the caller receives:
 		// on goroutines of the operation's own, not the pool's workers.
 		return p.compiling(blocking)
@@ -1520,6 +1524,10 @@ func (p *pass) loopRewrite(f *fan) (*rewrite, string) {
 				return nil, why
 			}
 		}
+	} else if !r.errs && f.waitGo {
+		if why := p.waiterRewrite(f, r, moved, over); why != "" {
+			return nil, why
+		}
 	} else if !r.errs {
 		es, ok := f.list[f.wait].(*ast.ExprStmt)
 		if !ok || ast.Unparen(es.X) != f.call {
@@ -1729,6 +1737,17 @@ func (p *pass) countedSpawned(f *fan, r *rewrite, moved []ast.Stmt, over ast.Exp
 	if len(moved) > 0 || r.ctxCheck != nil || r.limit == "" || r.hasLimit {
 		return "the loop does more than start the goroutines, and the caller works before its receives"
 	}
+	if why := p.itemsKept(f, over); why != "" {
+		return why
+	}
+	r.from, r.to, r.spawned = f.loop.Pos(), f.loop.End(), true
+	return ""
+}
+
+// itemsKept says why the caller's statements after f's loop may change
+// the items that a par call reads while they run (over, or the loop's
+// count where over is nil), or "" where they do not.
+func (p *pass) itemsKept(f *fan, over ast.Expr) string {
 	src := over
 	if src == nil {
 		src = p.count(f.loop)
@@ -1749,8 +1768,49 @@ func (p *pass) countedSpawned(f *fan, r *rewrite, moved []ast.Stmt, over ast.Exp
 	if changed || p.entriesWritten(src, rest) {
 		return "the caller changes the items after the loop, while the goroutines may still read them"
 	}
-	r.from, r.to, r.spawned = f.loop.Pos(), f.loop.End(), true
 	return ""
+}
+
+// waiterRewrite sets r, the rewrite of f, whose Wait runs in a goroutine
+// of its own (go func() { wg.Wait(); close(results) }()), to put the par
+// call in the Wait's place there: the loop goes, and the work runs on that
+// goroutine's behalf, beside the caller, as before. The callbacks read the
+// items while the caller goes on, so the loop must move no statement into
+// the callback, and the caller must not change the items after the loop.
+func (p *pass) waiterRewrite(f *fan, r *rewrite, moved []ast.Stmt, over ast.Expr) string {
+	if len(moved) > 0 || r.ctxCheck != nil {
+		return "the loop does more than start the goroutines, and the Wait runs in a goroutine of its own"
+	}
+	if why := p.itemsKept(f, over); why != "" {
+		return why
+	}
+	lit := waiterLit(f.list[f.wait])
+	if lit == nil || !slices.ContainsFunc(lit.Body.List, func(st ast.Stmt) bool {
+		es, ok := st.(*ast.ExprStmt)
+		return ok && ast.Unparen(es.X) == f.call
+	}) {
+		return "the Wait is part of a larger statement"
+	}
+	r.from, r.to, r.waitCall, r.blockingOnly = f.loop.Pos(), f.loop.End(), f.call, true
+	return ""
+}
+
+// waiterLit returns the function literal that st, a go statement or a
+// group's Go, runs; nil otherwise.
+func waiterLit(st ast.Stmt) *ast.FuncLit {
+	var call *ast.CallExpr
+	switch st := st.(type) {
+	case *ast.GoStmt:
+		lit, _ := ast.Unparen(st.Call.Fun).(*ast.FuncLit)
+		return lit
+	case *ast.ExprStmt:
+		call, _ = ast.Unparen(st.X).(*ast.CallExpr)
+	}
+	if call == nil || len(call.Args) != 1 {
+		return nil
+	}
+	lit, _ := ast.Unparen(call.Args[0]).(*ast.FuncLit)
+	return lit
 }
 
 // refills reports whether st is a loop that fills f's semaphore to its

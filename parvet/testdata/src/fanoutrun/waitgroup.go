@@ -112,4 +112,28 @@ func runWaitGroup() {
 	fmt.Println("upper:", len(up), up["quick"], up["dog"], letters)
 	c := cubes(50)
 	fmt.Println("cubes:", len(c), c[0], c[1], c[49])
+	fmt.Println("sum of squares, by a closer:", sumByCloser(xs))
+}
+
+// sumByCloser sends each square on a channel that a goroutine of its own
+// closes once the senders are done, while the caller sums what comes.
+func sumByCloser(xs []int) int {
+	results := make(chan int)
+	var wg sync.WaitGroup
+	for _, x := range xs { // want `fan-out: a goroutine per item with a sync.WaitGroup`
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			results <- square(x)
+		}()
+	}
+	go func() {
+		wg.Wait()
+		close(results)
+	}()
+	sum := 0
+	for r := range results {
+		sum += r
+	}
+	return sum
 }

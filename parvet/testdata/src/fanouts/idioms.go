@@ -10,11 +10,12 @@ import (
 )
 
 // 53: the Wait in a goroutine of its own, which closes the results when all
-// are done.
+// are done: the par call takes the Wait's place there, every item at once
+// as before, and the loop goes.
 func wgCloseResults(words []string) int {
 	results := make(chan int)
 	var wg sync.WaitGroup
-	for _, w := range words { // want `fan-out: a goroutine per item with a sync.WaitGroup; .*; no fix: the Wait runs in a goroutine of its own`
+	for _, w := range words { // want `fan-out: a goroutine per item with a sync.WaitGroup; gopar replaces it`
 		wg.Add(1)
 		go func() {
 			defer wg.Done()
@@ -25,6 +26,30 @@ func wgCloseResults(words []string) int {
 		wg.Wait()
 		close(results)
 	}()
+	total := 0
+	for r := range results {
+		total += r
+	}
+	return total
+}
+
+// 53b: the same, but the caller clears the words while the callbacks would
+// still read them: no fix.
+func wgCloseResultsCleared(words []string) int {
+	results := make(chan int)
+	var wg sync.WaitGroup
+	for _, w := range words { // want `fan-out: a goroutine per item with a sync.WaitGroup; .*; no fix: the caller changes the items after the loop`
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			results <- work(w)
+		}()
+	}
+	go func() {
+		wg.Wait()
+		close(results)
+	}()
+	clear(words)
 	total := 0
 	for r := range results {
 		total += r
