@@ -53,6 +53,9 @@ type rewrite struct {
 	// place, the goroutines' bodies, sends included, as its callback; the
 	// receives after it stay (countedSpawned).
 	spawned bool
+	// before: statements that stay in a loop of their own, which runs
+	// before the call (prepLoop).
+	before string
 	// blockingOnly: the callbacks wait on the caller (they send what it
 	// receives), so only the Blocking form is offered, whose goroutines
 	// are the operation's own, not the pool's workers.
@@ -254,11 +257,14 @@ func (p *pass) fixesOf(f *fan, r *rewrite) ([]analysis.SuggestedFix, string) {
 		} else if r.keepFirst {
 			edits = append(edits, p.keepFirstEdits(r, expr, syncName, body)...)
 		} else if r.waitCall != nil {
-			edits = append(edits,
-				p.deleteLine(span{r.from, r.to}),
+			loop := p.deleteLine(span{r.from, r.to})
+			if r.before != "" {
+				loop = analysis.TextEdit{Pos: r.from, End: r.to, NewText: []byte(strings.TrimSuffix(r.before, "\n"))}
+			}
+			edits = append(edits, loop,
 				analysis.TextEdit{Pos: r.waitCall.Pos(), End: r.waitCall.End(), NewText: []byte(call)})
 		} else {
-			edits = append(edits, analysis.TextEdit{Pos: r.from, End: r.to, NewText: []byte(call)})
+			edits = append(edits, analysis.TextEdit{Pos: r.from, End: r.to, NewText: []byte(r.before + call)})
 		}
 		for _, st := range r.remove {
 			if text, ok := r.redeclare[st]; ok {
@@ -1237,6 +1243,7 @@ func (p *pass) loopRewrite(f *fan) (*rewrite, string) {
 	// The loop body: copies, Add(1), the semaphore's send, the spawn, and
 	// declarations that the rewrite moves into the callback (movable).
 	var moved []ast.Stmt
+	var prep []ast.Stmt                // statements that stay in a loop of their own before the call (prepares)
 	names := map[types.Object]string{} // loop variable -> the name the goroutine uses
 	alias := map[types.Object]types.Object{}
 	addInLoop := false
@@ -1261,9 +1268,18 @@ func (p *pass) loopRewrite(f *fan) (*rewrite, string) {
 				}
 			}
 			if !p.movable(st, f) && !p.ownSlot(st, f, isKey) {
-				return nil, p.more(st)
+				if spawned || len(moved) > 0 || !p.prepares(st, f, key, val) {
+					return nil, p.more(st)
+				}
+				prep = append(prep, st)
+				continue
 			}
 			moved = append(moved, st)
+		case *ast.IncDecStmt:
+			if spawned || len(moved) > 0 || !p.prepares(st, f, key, val) {
+				return nil, p.more(st)
+			}
+			prep = append(prep, st)
 		case *ast.SendStmt:
 			if f.sem == nil || p.objOf(st.Chan) != f.sem {
 				return nil, p.more(st)
@@ -1722,7 +1738,189 @@ func (p *pass) loopRewrite(f *fan) (*rewrite, string) {
 		r.body = "{\n" + r.body + "\n}"
 	}
 	r.ioish = p.ioish(f.lit.Body)
+	if len(prep) > 0 {
+		if r.from != f.loop.Pos() || r.mapped != nil || r.indexed != nil || r.keepFirst || r.background != "" || r.spawned || r.task != "" {
+			return nil, p.more(prep[0])
+		}
+		text, ok := p.prepLoop(f, prep)
+		if !ok {
+			return nil, p.more(prep[0])
+		}
+		r.before = text
+	}
 	return r, ""
+}
+
+// prepares reports whether st, a statement of f's loop body before its go
+// statement, may stay in a loop of its own that runs before the par call:
+// an assignment (not a declaration) or an increment of a local variable
+// of the function, or of an item or field of one (total += n,
+// index[x] = i), that the goroutine and every other statement of the loop
+// leave alone, from values that read only the loop's variables (key, val)
+// and what the loop and its goroutines do not change (safeRead). Each
+// goroutine started before the original statement ran beside it without
+// seeing it (a race otherwise), so running every such statement first, in
+// the same order, is one schedule of the original program's.
+func (p *pass) prepares(st ast.Stmt, f *fan, key, val types.Object) bool {
+	var lhs, rhs []ast.Expr
+	switch st := st.(type) {
+	case *ast.AssignStmt:
+		if st.Tok == token.DEFINE {
+			return false
+		}
+		lhs, rhs = st.Lhs, st.Rhs
+	case *ast.IncDecStmt:
+		lhs = []ast.Expr{st.X}
+	default:
+		return false
+	}
+	fn, ok := p.enclosing(f).(*ast.BlockStmt)
+	if !ok {
+		return false
+	}
+	for _, l := range lhs {
+		root := rootVar(l)
+		if root == nil {
+			return false
+		}
+		// A variable declared in the function's body, before the loop.
+		v, ok := p.TypesInfo.Uses[root].(*types.Var)
+		if !ok || v.IsField() || !(fn.Pos() <= v.Pos() && v.Pos() < f.loop.Pos()) {
+			return false
+		}
+		// Nothing else of the loop uses it, the goroutine included, nor
+		// any function literal of the function, which the goroutine may
+		// call.
+		used := false
+		ast.Inspect(fn, func(n ast.Node) bool {
+			if n == st {
+				return false
+			}
+			if id, ok := n.(*ast.Ident); ok && p.TypesInfo.Uses[id] == v && !used {
+				_, lit := p.litAt(fn, id.Pos())
+				used = lit || f.loop.Pos() <= id.Pos() && id.Pos() < f.loop.End()
+			}
+			return !used
+		})
+		if used {
+			return false
+		}
+		// The indexes and keys it writes at are safe reads too.
+		for x := ast.Unparen(l); ; {
+			if ix, ok := x.(*ast.IndexExpr); ok {
+				if !p.safeRead(ix.Index, f, true) {
+					return false
+				}
+				x = ast.Unparen(ix.X)
+				continue
+			}
+			if sel, ok := x.(*ast.SelectorExpr); ok {
+				x = ast.Unparen(sel.X)
+				continue
+			}
+			break
+		}
+	}
+	for _, e := range rhs {
+		if !p.safeRead(e, f, true) {
+			return false
+		}
+	}
+	// It reads no variable declared in the loop but the loop's own.
+	inLoop := false
+	ast.Inspect(st, func(n ast.Node) bool {
+		if id, ok := n.(*ast.Ident); ok {
+			if v, ok := p.TypesInfo.Uses[id].(*types.Var); ok && v != key && v != val && loopBody(f.loop).Pos() <= v.Pos() && v.Pos() < loopBody(f.loop).End() {
+				inLoop = true
+			}
+		}
+		return !inLoop
+	})
+	return !inLoop && !hasBranch(&ast.BlockStmt{List: []ast.Stmt{st}})
+}
+
+// litAt returns the innermost function literal of body at pos, and
+// whether there is one.
+func (p *pass) litAt(body ast.Node, pos token.Pos) (*ast.FuncLit, bool) {
+	var in *ast.FuncLit
+	ast.Inspect(body, func(n ast.Node) bool {
+		if n == nil || pos < n.Pos() || n.End() <= pos {
+			return false
+		}
+		if lit, ok := n.(*ast.FuncLit); ok {
+			in = lit
+		}
+		return true
+	})
+	return in, in != nil
+}
+
+// rootVar returns the variable at the root of a path (x, x.f, x[i],
+// x[i].f), or nil where it goes through a pointer's dereference or a call.
+func rootVar(e ast.Expr) *ast.Ident {
+	for {
+		switch x := ast.Unparen(e).(type) {
+		case *ast.Ident:
+			return x
+		case *ast.SelectorExpr:
+			e = x.X
+		case *ast.IndexExpr:
+			e = x.X
+		default:
+			return nil
+		}
+	}
+}
+
+// prepLoop returns the loop that runs the statements of prep, as f's loop
+// ran them, with the loop's header, where the loop ranges with its own
+// variables (:=) or counts; the variables that prep does not use become _.
+func (p *pass) prepLoop(f *fan, prep []ast.Stmt) (string, bool) {
+	uses := func(o types.Object) bool {
+		found := false
+		for _, st := range prep {
+			ast.Inspect(st, func(n ast.Node) bool {
+				if id, ok := n.(*ast.Ident); ok && o != nil && p.TypesInfo.Uses[id] == o {
+					found = true
+				}
+				return !found
+			})
+		}
+		return found
+	}
+	var header string
+	switch l := f.loop.(type) {
+	case *ast.RangeStmt:
+		if l.Key != nil && l.Tok != token.DEFINE {
+			return "", false
+		}
+		k, v := "_", "_"
+		if l.Key != nil && uses(p.objOf(l.Key)) {
+			k = p.src(l.Key)
+		}
+		if l.Value != nil && uses(p.objOf(l.Value)) {
+			v = p.src(l.Value)
+		}
+		switch {
+		case v != "_":
+			header = "for " + k + ", " + v + " := range " + p.src(l.X)
+		case k != "_":
+			header = "for " + k + " := range " + p.src(l.X)
+		default:
+			header = "for range " + p.src(l.X)
+		}
+	case *ast.ForStmt:
+		header = strings.TrimSpace(p.src(span{l.Pos(), l.Body.Lbrace}))
+	default:
+		return "", false
+	}
+	var b strings.Builder
+	b.WriteString(header + " {\n")
+	for _, st := range prep {
+		b.WriteString(p.leadingComments(st, loopBody(f.loop)) + p.src(st) + "\n")
+	}
+	b.WriteString("}\n")
+	return b.String(), true
 }
 
 // countedSpawned sets r, the rewrite of f, a goroutine per item joined by

@@ -654,3 +654,55 @@ func countedMovedBeside(xs []string, box *counterBox) (int, error) {
 	}
 	return box.n, nil
 }
+
+// 127: the loop numbers each item in a slice of the caller's before it
+// starts the goroutine, which does not read it: the numbering stays in a
+// loop of its own before the call.
+func wgNumbered(xs []int, out []string, names []string) []int {
+	order := make([]int, len(out))
+	var wg sync.WaitGroup
+	for i, x := range xs { // want `fan-out: a goroutine per item with a sync.WaitGroup; gopar replaces it`
+		// The item's place in the output.
+		order[x] = i
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			out[x] = names[x] + "!"
+		}()
+	}
+	wg.Wait()
+	return order
+}
+
+// 127b: the goroutine reads the slice that the loop writes: the loop's
+// write stays where it is, and there is no fix.
+func wgNumberedRead(xs []int, out []int) {
+	order := make([]int, len(out))
+	var wg sync.WaitGroup
+	for i, x := range xs { // want "no fix: the loop does more than start the goroutines \\(`order\\[x\\] = i`\\)"
+		order[x] = i
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			out[x] = order[x]
+		}()
+	}
+	wg.Wait()
+}
+
+// 127c: the loop counts into a variable that a closure the goroutine calls
+// reads: no fix.
+func wgCountedSeen(xs []string, out []int) {
+	n := 0
+	seen := func() int { return n }
+	var wg sync.WaitGroup
+	for i, x := range xs { // want "no fix: the loop does more than start the goroutines \\(`n\\+\\+`\\)"
+		n++
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			out[i] = work(x) + seen()
+		}()
+	}
+	wg.Wait()
+}
