@@ -61,6 +61,22 @@
 // slots (errs[i] = err, a slot that only item i names). A read that
 // panics (a nil pointer, an index out of range, a failed assertion)
 // panics in the callback, and gopar passes the panic on to the caller.
+// Writes of the loop into a local variable of the function that nothing
+// else in the loop nor any closure reads (total += n, order[x] = i) stay
+// in a loop of their own before the call: each goroutine ran beside them
+// without seeing them.
+//
+// Where the caller works beside the goroutines, the par call runs in a
+// goroutine of its own and the caller's code stays as it is: workers fed
+// by the caller between the loop and the Wait (the Wait becomes a receive
+// from a channel that the goroutine closes when the call returns), a
+// goroutine per item whose results the caller receives by count while it
+// works or stops early (the goroutine's send stays in the callback), and a
+// Wait in a goroutine of its own (the call takes its place there). The
+// callbacks then read the items while the caller goes on, so the caller
+// must not change them after the loop, and the loop must move nothing into
+// the callback; only the Blocking form is offered where the callbacks send
+// to the caller.
 // The two fixes: one in Blocking mode, which keeps the goroutines and the
 // limit (one goroutine per item where the loop had no limit), and one on the
 // pool, for CPU-bound work. The analyzer cannot know whether the work
@@ -78,7 +94,9 @@
 // they call, may wait on each other or run until stopped: they may need to
 // run all at once, which a pool or a limit would prevent, so they get a
 // report without a fix. A sleep on a timer, which a context or a channel
-// that no task signals may cut short, is not such a wait, and neither is
+// that no task signals may cut short, is not such a wait, nor is a select
+// with a default outside a polling loop (a loop with no condition, or one
+// that only the select's cases change), and neither is
 // what a goroutine that the task starts on its own waits for, nor a join of the task's own (a WaitGroup, an
 // errgroup or a channel that the task declares and keeps to itself,
 // closing it with close or with a function whose name ends in Close and

@@ -259,14 +259,18 @@ func (p *pass) doneOf(comm ast.Stmt) types.Object {
 	return p.objOf(sel.X)
 }
 
-// workerLimit returns the Blocking limit for n workers: n where it is a
-// constant above 0, else max(n, 1), as a count of no workers (a pool sized
-// by its items, none of them) would make Blocking panic.
+// workerLimit returns the Blocking limit for n workers, as an int: n
+// where it is a constant above 0, else max(n, 1), as a count of no workers
+// (a pool sized by its items, none of them) would make Blocking panic.
 func (p *pass) workerLimit(n ast.Expr) string {
-	if tv := p.TypesInfo.Types[n]; tv.Value != nil && constant.Sign(tv.Value) > 0 {
-		return p.src(n)
+	text := p.src(n)
+	if t := p.TypesInfo.TypeOf(n); t != nil && !types.Identical(types.Default(t), types.Typ[types.Int]) {
+		text = "int(" + text + ")" // a count of another integer type (uint)
 	}
-	return "max(" + p.src(n) + ", 1)"
+	if tv := p.TypesInfo.Types[n]; tv.Value != nil && constant.Sign(tv.Value) > 0 {
+		return text
+	}
+	return "max(" + text + ", 1)"
 }
 
 // drainsChan reports whether rng, a worker's loop, receives f's channel's

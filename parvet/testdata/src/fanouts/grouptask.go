@@ -149,3 +149,33 @@ func egWorkersProducerAfter(ctx context.Context, urls []string, n int) error {
 	})
 	return g.Wait()
 }
+
+// 98e: the same with a count of workers of another integer type (uint):
+// the limit converts it to an int.
+func egNamedWorkersUint(ctx context.Context, urls []string, n uint) error {
+	g, ctx := errgroup.WithContext(ctx)
+	jobs := make(chan string)
+	g.Go(func() error {
+		defer close(jobs)
+		for _, u := range urls {
+			select {
+			case jobs <- u:
+			case <-ctx.Done():
+				return ctx.Err()
+			}
+		}
+		return nil
+	})
+	worker := func() error {
+		for u := range jobs {
+			if err := check(ctx, u); err != nil {
+				return err
+			}
+		}
+		return nil
+	}
+	for range n { // want `fan-out: a pool of n errgroup workers draining a channel; gopar replaces it`
+		g.Go(worker)
+	}
+	return g.Wait()
+}
