@@ -802,8 +802,9 @@ func (p *pass) rangedItem(e *ast.IndexExpr, f *fan) bool {
 
 // entriesWritten reports whether n may write the map, slice or array m, a
 // variable or a field path: it assigns m or one of its entries (or a field
-// of one), takes the address of either, deletes from it, clears it, or
-// passes it to a function (which may write it).
+// of one), takes the address of either (&m[k], or a call of a method with a
+// pointer receiver on m[k]), deletes from it, clears it, or passes it to a
+// function (which may write it).
 func (p *pass) entriesWritten(m ast.Expr, n ast.Node) bool {
 	text := p.src(m)
 	is := func(e ast.Expr) bool { return e != nil && p.src(ast.Unparen(e)) == text }
@@ -849,10 +850,27 @@ func (p *pass) entriesWritten(m ast.Expr, n ast.Node) bool {
 					written = true // delete(m, k), clear(m), f(m)
 				}
 			}
+			if sel, ok := ast.Unparen(n.Fun).(*ast.SelectorExpr); ok && entry(sel.X) && p.addressed(sel) {
+				written = true // m[k].Reset(): a method that takes the entry's address
+			}
 		}
 		return !written
 	})
 	return written
+}
+
+// addressed reports whether sel, x.M of a call, is a method with a pointer
+// receiver on x, a value: the call takes x's address, and may write it.
+func (p *pass) addressed(sel *ast.SelectorExpr) bool {
+	s := p.TypesInfo.Selections[sel]
+	if s == nil || s.Kind() != types.MethodVal {
+		return false
+	}
+	if _, ptr := s.Obj().Type().(*types.Signature).Recv().Type().(*types.Pointer); !ptr {
+		return false
+	}
+	_, xptr := p.TypesInfo.TypeOf(sel.X).Underlying().(*types.Pointer)
+	return !xptr
 }
 
 // derefWritten reports whether x, a field path (a.b.c) or *p, holds a

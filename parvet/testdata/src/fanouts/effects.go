@@ -706,3 +706,26 @@ func wgCountedSeen(xs []string, out []int) {
 	}
 	wg.Wait()
 }
+
+// zero clears the box through its pointer receiver.
+func (c *counterBox) zero() { c.n = 0 }
+
+// 112f: the goroutines call a method with a pointer receiver on items of
+// the slice that the loop copies an item of before each start, which may
+// change it: the copy stays in the loop, and there is no fix.
+func wgItemMethod(boxes []counterBox, out []int) {
+	var wg sync.WaitGroup
+	var mu sync.Mutex
+	for i := range boxes { // want "no fix: the loop does more than start the goroutines \\(`b := boxes\\[len\\(boxes\\)-1-i\\]`\\)"
+		b := boxes[len(boxes)-1-i]
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			mu.Lock()
+			boxes[i].zero()
+			mu.Unlock()
+			out[i] = b.n
+		}()
+	}
+	wg.Wait()
+}
