@@ -85,7 +85,7 @@ func DefaultPool() *Pool                                      { return &Pool{} }
 func NewPool(workers int) (*Pool, error)                      { return &Pool{}, nil }
 func (r Ints) Blocks(body func(lo, hi int))                   { body(r.xs[0], r.xs[len(r.xs)-1]+1) }
 func (r Ints) WithContext(ctx context.Context) Ints           { return r }
-func (r Ints) WithPool(p *Pool) Ints                          { return r }
+func (r Ints) WithPool(pool *Pool) Ints                       { return r }
 func (r Ints) WithBlockSize(min, max int) Ints                { return r }
 func (r Ints) WithProgress(report func(done, total int)) Ints { return r }
 func (r Ints) Unordered() Ints                                { return r }
@@ -106,7 +106,7 @@ func (it Iter[T]) Filter(pred func(T) bool) Iter[T] {
 	return out
 }
 func (it Iter[T]) WithContext(ctx context.Context) Iter[T]           { return it }
-func (it Iter[T]) WithPool(p *Pool) Iter[T]                          { return it }
+func (it Iter[T]) WithPool(pool *Pool) Iter[T]                       { return it }
 func (it Iter[T]) WithBlockSize(min, max int) Iter[T]                { return it }
 func (it Iter[T]) WithBuffer(n int) Iter[T]                          { return it }
 func (it Iter[T]) WithProgress(report func(done, total int)) Iter[T] { return it }
@@ -194,7 +194,7 @@ func (it Iter[T]) Values() goiter.Seq[T] { return slices.Values(it.xs) }
 func (it Nums[T]) Map(f func(T) T) Nums[T]                           { return Nums[T]{it.Iter.Map(f)} }
 func (it Nums[T]) Filter(pred func(T) bool) Nums[T]                  { return Nums[T]{it.Iter.Filter(pred)} }
 func (it Nums[T]) WithContext(ctx context.Context) Nums[T]           { return it }
-func (it Nums[T]) WithPool(p *Pool) Nums[T]                          { return it }
+func (it Nums[T]) WithPool(pool *Pool) Nums[T]                       { return it }
 func (it Nums[T]) Blocking(limit int) Nums[T]                        { return it }
 func (it Nums[T]) WithProgress(report func(done, total int)) Nums[T] { return it }
 func (it Nums[T]) Unordered() Nums[T]                                { return it }
