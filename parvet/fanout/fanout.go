@@ -1253,27 +1253,35 @@ func (p *pass) count(loop ast.Stmt) ast.Expr {
 			return l.X
 		}
 	case *ast.ForStmt:
-		as, ok := l.Init.(*ast.AssignStmt)
-		if !ok || len(as.Lhs) != 1 || as.Tok != token.DEFINE {
-			return nil
+		if lo, op, hi := p.counting(l); lo == "0" && op == token.LSS {
+			return hi
 		}
-		if lit, ok := ast.Unparen(as.Rhs[0]).(*ast.BasicLit); !ok || lit.Value != "0" {
-			return nil
-		}
-		cond, ok := l.Cond.(*ast.BinaryExpr)
-		inc, ok2 := l.Post.(*ast.IncDecStmt)
-		if !ok || !ok2 || cond.Op != token.LSS || inc.Tok != token.INC {
-			return nil
-		}
-		if x, ok := ast.Unparen(cond.X).(*ast.Ident); !ok || p.TypesInfo.ObjectOf(x) != p.TypesInfo.ObjectOf(as.Lhs[0].(*ast.Ident)) {
-			return nil
-		}
-		if x, ok := ast.Unparen(inc.X).(*ast.Ident); !ok || p.TypesInfo.ObjectOf(x) != p.TypesInfo.ObjectOf(as.Lhs[0].(*ast.Ident)) {
-			return nil
-		}
-		return cond.Y
 	}
 	return nil
+}
+
+// counting returns, for a loop for i := lo; i OP hi; i++ with lo a
+// literal, lo's text, OP and hi; "" where l is not such a loop.
+func (p *pass) counting(l *ast.ForStmt) (string, token.Token, ast.Expr) {
+	as, ok := l.Init.(*ast.AssignStmt)
+	if !ok || len(as.Lhs) != 1 || len(as.Rhs) != 1 || as.Tok != token.DEFINE {
+		return "", 0, nil
+	}
+	lit, ok := ast.Unparen(as.Rhs[0]).(*ast.BasicLit)
+	cond, ok2 := l.Cond.(*ast.BinaryExpr)
+	inc, ok3 := l.Post.(*ast.IncDecStmt)
+	if !ok || !ok2 || !ok3 || inc.Tok != token.INC {
+		return "", 0, nil
+	}
+	id := identOf(as.Lhs[0])
+	if id == nil {
+		return "", 0, nil
+	}
+	v := p.TypesInfo.ObjectOf(id)
+	if v == nil || p.objOf(cond.X) != v || p.objOf(inc.X) != v {
+		return "", 0, nil
+	}
+	return lit.Value, cond.Op, cond.Y
 }
 
 // workerCount returns how many rounds loop, which starts workers, makes:
@@ -1283,27 +1291,12 @@ func (p *pass) workerCount(loop ast.Stmt) ast.Expr {
 	if n := p.count(loop); n != nil {
 		return n
 	}
-	l, ok := loop.(*ast.ForStmt)
-	if !ok {
-		return nil
+	if l, ok := loop.(*ast.ForStmt); ok {
+		if lo, op, hi := p.counting(l); lo == "1" && op == token.LEQ {
+			return hi
+		}
 	}
-	as, ok := l.Init.(*ast.AssignStmt)
-	if !ok || len(as.Lhs) != 1 || len(as.Rhs) != 1 || as.Tok != token.DEFINE {
-		return nil
-	}
-	if lit, ok := ast.Unparen(as.Rhs[0]).(*ast.BasicLit); !ok || lit.Value != "1" {
-		return nil
-	}
-	cond, ok := l.Cond.(*ast.BinaryExpr)
-	inc, ok2 := l.Post.(*ast.IncDecStmt)
-	if !ok || !ok2 || cond.Op != token.LEQ || inc.Tok != token.INC {
-		return nil
-	}
-	v := p.TypesInfo.ObjectOf(as.Lhs[0].(*ast.Ident))
-	if p.objOf(cond.X) != v || p.objOf(inc.X) != v {
-		return nil
-	}
-	return cond.Y
+	return nil
 }
 
 // sourceText returns the par source that stands for the loop's items, as

@@ -1792,8 +1792,8 @@ func (p *pass) prepares(st ast.Stmt, f *fan, key, val types.Object) bool {
 	default:
 		return false
 	}
-	fn, ok := p.enclosing(f).(*ast.BlockStmt)
-	if !ok {
+	fn := p.funcAt(f.loop.Pos())
+	if fn == nil {
 		return false
 	}
 	for _, l := range lhs {
@@ -1815,7 +1815,7 @@ func (p *pass) prepares(st ast.Stmt, f *fan, key, val types.Object) bool {
 				return false
 			}
 			if id, ok := n.(*ast.Ident); ok && p.TypesInfo.Uses[id] == v && !used {
-				_, lit := p.litAt(fn, id.Pos())
+				lit := p.funcAt(id.Pos()) != fn // in a function literal of fn's
 				used = lit || f.loop.Pos() <= id.Pos() && id.Pos() < f.loop.End()
 			}
 			return !used
@@ -1855,22 +1855,6 @@ func (p *pass) prepares(st ast.Stmt, f *fan, key, val types.Object) bool {
 		return !inLoop
 	})
 	return !inLoop && !hasBranch(&ast.BlockStmt{List: []ast.Stmt{st}})
-}
-
-// litAt returns the innermost function literal of body at pos, and
-// whether there is one.
-func (p *pass) litAt(body ast.Node, pos token.Pos) (*ast.FuncLit, bool) {
-	var in *ast.FuncLit
-	ast.Inspect(body, func(n ast.Node) bool {
-		if n == nil || pos < n.Pos() || n.End() <= pos {
-			return false
-		}
-		if lit, ok := n.(*ast.FuncLit); ok {
-			in = lit
-		}
-		return true
-	})
-	return in, in != nil
 }
 
 // rootVar returns the variable at the root of a path (x, x.f, x[i],
@@ -2360,7 +2344,7 @@ func (p *pass) chanRewrite(f *fan) (*rewrite, string) {
 		// The caller works between the workers and the Wait (a producer
 		// loop): the par call runs in a goroutine in the loop's place,
 		// and the Wait becomes a receive from the channel it closes.
-		done := p.freeName("done", f.loop.Pos(), p.enclosing(f))
+		done := p.freeName("done", f.loop.Pos(), p.funcAt(f.loop.Pos()))
 		if done == "" {
 			return nil, "no name is free for the channel that says the work is done"
 		}
@@ -2408,23 +2392,19 @@ func (p *pass) backgroundable(f *fan) bool {
 	return f.shape == "workers" && f.group != nil && !p.isGroup(f.group) || f.shape == "counted" && f.ch == nil
 }
 
-// enclosing returns the body of the function that f's loop is in.
-func (p *pass) enclosing(f *fan) ast.Node {
-	var body ast.Node = p.file
-	ast.Inspect(p.file, func(n ast.Node) bool {
-		var b *ast.BlockStmt
+// funcAt returns the body of the innermost function, declared or a
+// literal, of f's file at pos.
+func (p *pass) funcAt(pos token.Pos) *ast.BlockStmt {
+	path, _ := astutil.PathEnclosingInterval(p.file, pos, pos)
+	for _, n := range path {
 		switch n := n.(type) {
-		case *ast.FuncDecl:
-			b = n.Body
 		case *ast.FuncLit:
-			b = n.Body
+			return n.Body
+		case *ast.FuncDecl:
+			return n.Body
 		}
-		if b != nil && b.Pos() <= f.loop.Pos() && f.loop.End() <= b.End() {
-			body = b
-		}
-		return true
-	})
-	return body
+	}
+	return nil
 }
 
 // pure reports whether e is a variable or a field path, which the rewrite

@@ -200,7 +200,6 @@ func applyEdits(src []byte, base int, edits []analysis.TextEdit) ([]byte, error)
 type fixImporter struct {
 	mu      sync.Mutex
 	loaded  map[string]*types.Package
-	more    bool                      // loaded holds the packages that the loaded ones' declarations refer to
 	checked map[string]*types.Package // the stub and standard packages, as checked here
 }
 
@@ -213,10 +212,13 @@ func importerFor(pkg *types.Package) *fixImporter {
 	if imp, ok := importers.Load(pkg); ok {
 		return imp.(*fixImporter)
 	}
+	// A package loaded from export data lists among its imports only
+	// those its declarations need (Imports): the rest of what the analysis
+	// loaded is found through the types that they declare (referenced).
 	imp := &fixImporter{loaded: map[string]*types.Package{}, checked: map[string]*types.Package{}}
 	var add func(p *types.Package)
 	add = func(p *types.Package) {
-		for _, q := range p.Imports() {
+		for _, q := range slices.Concat(p.Imports(), referenced(p)) {
 			if _, seen := imp.loaded[q.Path()]; !seen {
 				imp.loaded[q.Path()] = q
 				add(q)
@@ -231,28 +233,13 @@ func importerFor(pkg *types.Package) *fixImporter {
 // Import returns the package of path: one the analysis loaded, the stub of
 // par, or a standard package's declarations.
 func (imp *fixImporter) Import(path string) (*types.Package, error) {
-	imp.mu.Lock()
-	if imp.loaded[path] == nil && !imp.more {
-		// A package loaded from export data lists among its imports only
-		// those its declarations need (Imports): the rest of what the
-		// analysis loaded is found through the types that they declare.
-		imp.more = true
-		for _, p := range slices.Collect(maps.Values(imp.loaded)) {
-			for _, q := range referenced(p) {
-				if imp.loaded[q.Path()] == nil {
-					imp.loaded[q.Path()] = q
-				}
-			}
-		}
-	}
 	if p := imp.loaded[path]; p != nil && p.Complete() {
-		imp.mu.Unlock()
 		return p, nil
 	}
 	if path == "unsafe" {
-		imp.mu.Unlock()
 		return types.Unsafe, nil
 	}
+	imp.mu.Lock()
 	p, done := imp.checked[path]
 	imp.mu.Unlock()
 	if done {
@@ -266,10 +253,7 @@ func (imp *fixImporter) Import(path string) (*types.Package, error) {
 		p = imp.check(path, []string{"par.go"}, [][]byte{stubSource})
 	case isStd(path) && path != "C":
 		p = imp.checkStd(path)
-		imp.mu.Lock()
-		partial := imp.loaded[path]
-		imp.mu.Unlock()
-		if partial != nil {
+		if partial := imp.loaded[path]; partial != nil {
 			// Export data holds what the loaded packages use of path,
 			// as a package that is not complete, which go/types does
 			// not import: its objects, which the loaded code's types
