@@ -108,27 +108,26 @@ func runGroup(s runtime.Scope, fn func(g *Group)) {
 // through which it may start more tasks. Go returns at once. A nil task
 // panics; so does a Go after the scope has ended (see Group).
 //
-// A task costs one allocation of gopar's (its record and its *Group)
-// beside the closure's, and two atomic operations on the scope's count:
-// tens of nanoseconds on one core, more while workers contend for the
-// count. A task should do at least some microseconds of work
-// (docs/which.md, "Fork-join and recursion").
+// A task allocates nothing of gopar's beyond its closure: the tasks that
+// one worker runs in a scope receive the same *Group. It costs two atomic
+// operations on the scope's count: tens of nanoseconds on one core, more
+// while workers contend for the count. A task should do at least some
+// microseconds of work (docs/which.md, "Fork-join and recursion").
 func (g *Group) Go(task func(g *Group)) {
 	if task == nil {
 		panic("gopar: Group.Go was given a nil function")
 	}
-	plumb.SpawnTask(g.s, &groupTask{task: task})
+	plumb.SpawnTask(g.s, groupTask(task))
 }
 
-// groupTask is a task started with Group.Go, and the Group it receives,
-// in one allocation.
-type groupTask struct {
-	g    Group
-	task func(g *Group)
+// groupTask is a task started with Group.Go. A func is one pointer, so
+// its conversion to the runtime's task interface allocates nothing.
+type groupTask func(g *Group)
+
+// Run calls the task with the Group of the worker that runs it.
+func (t groupTask) Run(s runtime.Scope) {
+	t(plumb.Bound(s, newGroup).(*Group))
 }
 
-// Run binds the task's Group to the worker that runs it, and calls the task.
-func (t *groupTask) Run(s runtime.Scope) {
-	t.g.s = s
-	t.task(&t.g)
-}
+// newGroup is the Group bound to s's worker in s's scope.
+func newGroup(s runtime.Scope) any { return &Group{s: s} }

@@ -267,3 +267,68 @@ func TestGroupGoFromAnyGoroutine(t *testing.T) {
 		}
 	}
 }
+
+// chainLeft counts the tasks that chainTask still has to start.
+var chainLeft atomic.Int64
+
+// chainTask starts the next task of a chain until chainLeft runs out. It
+// is a plain function, not a closure, so that Go allocates nothing for it.
+func chainTask(g *par.Group) {
+	if chainLeft.Add(-1) > 0 {
+		g.Go(chainTask)
+	}
+}
+
+// TestGroupGoAllocatesNothing: a task whose function is not a closure
+// allocates nothing of gopar's: the tasks a worker runs in a scope share
+// one *Group, and the task's record is reused. A Group allocated per task
+// makes a chain of n tasks cost n allocations.
+func TestGroupGoAllocatesNothing(t *testing.T) {
+	if race.Enabled {
+		t.Skip("the race detector allocates")
+	}
+	if !identityKnown {
+		t.Skip("without goroutine identity every Go hands its task over, which allocates")
+	}
+	const n = 1000
+	allocs := testing.AllocsPerRun(20, func() {
+		chainLeft.Store(n)
+		par.Scope(func(g *par.Group) { g.Go(chainTask) })
+		if left := chainLeft.Load(); left != 0 {
+			t.Fatalf("the chain stopped with %d tasks left", left)
+		}
+	})
+	if allocs > n/10 {
+		t.Errorf("a chain of %d tasks allocated %.0f objects per run, want at most %d", n, allocs, n/10)
+	}
+}
+
+// TestGroupOfANestedScope: a task of an inner Scope receives the inner
+// scope's Group, even on a worker whose last tasks ran in the outer scope
+// (they share a Group there): the inner tasks' own tasks are the inner
+// scope's, so the inner Scope returns only after them. A Group kept per
+// worker without its scope would start them in the outer scope, which does
+// not wait for them in the inner Scope's place.
+func TestGroupOfANestedScope(t *testing.T) {
+	const outer, inner = 32, 16
+	rounds := 20 / race.Scale
+	for range rounds {
+		par.Scope(func(g *par.Group) {
+			for range outer {
+				g.Go(func(*par.Group) {
+					var ran atomic.Int32
+					par.Scope(func(g *par.Group) {
+						for range inner {
+							g.Go(func(g *par.Group) {
+								g.Go(func(*par.Group) { ran.Add(1) })
+							})
+						}
+					})
+					if n := ran.Load(); n != inner {
+						t.Errorf("the inner Scope returned with %d of its %d tasks' tasks run", n, inner)
+					}
+				})
+			}
+		})
+	}
+}

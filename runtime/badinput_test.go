@@ -144,6 +144,7 @@ func badInput(t *testing.T) map[string][]func() {
 		"Scope.Spawn":    {func() { Scope{}.Spawn(func(Scope) {}) }, func() { p.Scope(func(s Scope) { s.Spawn(nil) }) }},
 		"SpawnTask":      {func() { spawnTask(Scope{}, funcTask(func(Scope) {})) }, func() { p.Scope(func(s Scope) { spawnTask(s, nil) }) }},
 		"Scope.Worker":   nil, // the zero Scope's is nil
+		"Bound":          {func() { bound(Scope{}, nil) }, func() { p.Scope(func(s Scope) { bound(s, nil) }) }},
 		"NewPanic":       nil, // any value
 		"Panic.Error":    {func() { _ = (*Panic)(nil).Error() }},
 		"Panic.Unwrap":   {func() { _ = (*Panic)(nil).Unwrap() }},

@@ -138,6 +138,7 @@ func (p *Pool) lease(owner uintptr) *Worker {
 // to it, and the next guest gets a new one.
 func (p *Pool) release(g *Worker) {
 	g.at = nil
+	g.bound = scopeBinding{}
 	if g.leaseShared {
 		g.lease = &frame{region: true}
 		g.leaseShared = false

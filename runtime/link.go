@@ -21,6 +21,7 @@ func init() {
 	link.Abandon = abandonRegion
 	link.Wait = waitLatch
 	link.SpawnTask = spawnTask
+	link.Bound = bound
 
 	link.Promote = promoteSlot
 	link.Reclaim = reclaimSlot

@@ -3,6 +3,7 @@ package runtime
 import (
 	"sync/atomic"
 
+	"github.com/gopar-dev/gopar/internal/invariant"
 	"github.com/gopar-dev/gopar/internal/labels"
 	"github.com/gopar-dev/gopar/internal/latch"
 )
@@ -280,6 +281,43 @@ func (st *scopeState) spawnForeign(p *Pool, run func(*Worker)) {
 	p.injector.Push(j)
 	p.notify()
 	st.wake.Set()
+}
+
+// scopeBinding is a value that the layer above bound to a worker in one
+// scope (bound).
+type scopeBinding struct {
+	st *scopeState
+	v  any
+}
+
+// bound returns the value mk made for s: made at the first call on s's
+// worker in s's scope, and returned again while that worker's calls stay
+// in that scope. par's *Group is such a value, so that a task allocates
+// none: the tasks a worker runs in one scope share one. mk's value must
+// depend only on s, since it is handed to every later call on the same
+// worker and scope; a caller may keep it for as long as it likes. Only the
+// goroutine acting as s's worker calls bound; a nil Worker gets a new value
+// at every call. The worker holds the last value (and its scope's record)
+// until it binds another, parks, or is released (a guest slot).
+func bound(s Scope, mk func(Scope) any) any {
+	if mk == nil {
+		refuse("Bound", nilFunc)
+	}
+	w := s.w
+	if w == nil {
+		return mk(s)
+	}
+	// (Where the pool cannot tell which goroutine acts as a worker, isSelf
+	// is false for all: the check is for where it can.)
+	if invariant.Enabled && useCurG.Load() && !w.pool.inline && !w.isSelf() {
+		invariant.Failf("bound called for worker %d by a goroutine that does not act as it", w.index)
+	}
+	if b := &w.bound; b.st == s.st {
+		return b.v
+	}
+	v := mk(s)
+	w.bound = scopeBinding{s.st, v}
+	return v
 }
 
 // Worker returns the worker the scope value is bound to.

@@ -180,6 +180,7 @@ func (w *Worker) setIdle(s *spinner, idle bool) {
 // a token comes.
 func (w *Worker) park() (retire bool) {
 	p := w.pool
+	w.bound = scopeBinding{} // let the last scope's record go
 	w.sleep.Store(sleepy)
 	p.idle.announce()
 	// Last look, now that publishers can see the announcement.

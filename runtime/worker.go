@@ -67,6 +67,9 @@ type Worker struct {
 	// floors holds the JoinFunc stacks' floors saved by seal, one group
 	// per region w has entered and not left.
 	floors []int
+	// bound is the value the layer above bound to w in the scope whose
+	// tasks w ran last (bound, scope.go).
+	bound scopeBinding
 
 	// idle is a pool worker's retire timer (sleep.go, block), made by its
 	// first goroutine.

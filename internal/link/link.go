@@ -15,7 +15,7 @@ package link
 // The plumbing, one variable per function of runtime (runtime/link.go lists
 // their types).
 var (
-	Block, Hungry, Inject, Offer, Wait, SpawnTask any
+	Block, Hungry, Inject, Offer, Wait, SpawnTask, Bound any
 
 	Enter, Leave, Open, Close, Abandon any
 

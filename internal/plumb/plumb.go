@@ -33,6 +33,9 @@ var (
 	Wait = link.Wait.(func(w *runtime.Worker, l *latch.Latch))
 	// SpawnTask is Scope.Spawn of a task that carries its own state.
 	SpawnTask = link.SpawnTask.(func(s runtime.Scope, t interface{ Run(runtime.Scope) }))
+	// Bound returns the value mk made for s's worker in s's scope, made
+	// once while the worker's tasks stay in that scope.
+	Bound = link.Bound.(func(s runtime.Scope, mk func(runtime.Scope) any) any)
 )
 
 // A parallel loop's caller: it enters the pool, opens a region with help
