@@ -36,8 +36,9 @@ const (
 // in a map of values past it (reduced.go).
 const reducedKeys = 1 << 16
 
-// spillMin: a goroutine of CountBySorted writes its counts to disk once
-// they pass its share of the memory budget and not before they hold this
-// many keys, so that a tiny budget makes runs of some size, not a file per
-// block of items.
-const spillMin = 1 << 10
+// spillMin: a goroutine of an operation that spills (CountBySorted,
+// GroupBySorted, ...) writes its map to disk once the map passes its share
+// of the memory budget and not before it holds this many bytes, so that a
+// tiny budget makes runs of some size, not a file per block of items. In
+// bytes, not keys: a map of a thousand large groups is not small.
+const spillMin = 64 << 10

@@ -17,4 +17,4 @@ const (
 
 const reducedKeys = 4
 
-const spillMin = 64
+const spillMin = 4 << 10

@@ -53,7 +53,7 @@ func noFiles(t *testing.T, what, dir string) {
 // that force a run every few keys and more runs than one merge takes,
 // CountBySorted gives CountBy's counts in key order, and leaves no file.
 func TestCountBySortedMatchesCountBy(t *testing.T) {
-	n := 20_000 // not scaled under -race: a goroutine spills past spillMin keys
+	n := 20_000 // not scaled under -race: a goroutine spills past spillMin bytes
 	xs, key := keyedItems(n, 1<<40, uint64(n/3))
 	want := countModel(xs, key)
 	dir := t.TempDir()
@@ -125,7 +125,7 @@ func TestCountBySortedKeys(t *testing.T) {
 // context's cause, an error naming the cap.
 func TestCountBySortedLeavesNoFiles(t *testing.T) {
 	dir := t.TempDir()
-	n := 20_000 // not scaled under -race: a goroutine spills past spillMin keys
+	n := 20_000 // not scaled under -race: a goroutine spills past spillMin bytes
 	items := func() par.Ints { return par.Range(0, n).WithMemory(1).WithTempDir(dir, 0) }
 	id := func(i int) int { return i }
 	// late says whether this is the call of key that three quarters of the
@@ -279,7 +279,7 @@ type total struct{ N, Sum int }
 // order, for a basic value (its own codec) and a struct (gob); a struct
 // that gob cannot write ends it with an error, and no file.
 func TestReduceByKeySortedMatchesReduceByKey(t *testing.T) {
-	n := 20_000 // not scaled under -race: a goroutine spills past spillMin keys
+	n := 20_000 // not scaled under -race: a goroutine spills past spillMin bytes
 	xs, key := keyedItems(n, 1<<40, uint64(n/3))
 	dir := t.TempDir()
 	sum := func(a, b int) int { return a + b }
@@ -329,7 +329,7 @@ func TestReduceByKeySortedMatchesReduceByKey(t *testing.T) {
 // with one that forces many runs, GroupBySorted gives GroupBy's groups in
 // key order, each group's items in some order, and leaves no file.
 func TestGroupBySortedMatchesGroupBy(t *testing.T) {
-	n := 20_000 // not scaled under -race: a goroutine spills past spillMin keys
+	n := 20_000 // not scaled under -race: a goroutine spills past spillMin bytes
 	xs, key := keyedItems(n, 1<<40, uint64(n/3))
 	skey := func(x int) string { return strconv.Itoa(key(x)) }
 	want := par.GroupBy(par.Slice(xs), skey)

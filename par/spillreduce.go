@@ -137,10 +137,11 @@ func (set *spillSet[K, V]) newMap() *spillMap[K, V] {
 }
 
 // full reports whether the map is to spill: it holds at least spillMin
-// keys and more than its share of the budget.
+// bytes and more than its share of the budget.
 func (a *spillMap[K, V]) full() bool {
 	set := a.set
-	return set.budget > 0 && len(a.m) >= spillMin && int64(len(a.m))*set.perEntry+a.extra > set.share()
+	held := int64(len(a.m))*set.perEntry + a.extra
+	return set.budget > 0 && held >= spillMin && held > set.share()
 }
 
 // sortedMaps returns the entries of the goroutines' maps, each map's in
