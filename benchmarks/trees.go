@@ -85,6 +85,7 @@ func treeWorkload(id, name, what string, tree func() *node) *Workload {
 			{"gopar-scope", func() uint64 { return uint64(countScope(tree())) }},
 			{"closures", func() uint64 { return uint64(countClosures(tree())) }},
 			{"tasks", func() uint64 { return uint64(countTasks(tree())) }},
+			{"tasks-lifo", func() uint64 { return uint64(countTasksLIFO(tree())) }},
 		},
 		Targets: []Target{
 			{Impl: "gopar-joinfunc", Against: "goroutine", Limit: 1.1},
@@ -92,6 +93,7 @@ func treeWorkload(id, name, what string, tree func() *node) *Workload {
 			{Impl: "gopar-join", Against: "closures", Limit: 1},
 			{Impl: "gopar-scope", Against: "seq", Limit: 3},
 			{Impl: "gopar-scope", Against: "tasks", Limit: 2},
+			{Impl: "gopar-scope", Against: "tasks-lifo", Limit: 1},
 		},
 	}
 }
@@ -201,6 +203,36 @@ func countTasks(t *node) int {
 		n += k
 	}
 	walk(t)
+	return int(n)
+}
+
+// countTasksLIFO is countScope run on one goroutine in the order a Scope's
+// worker runs its own tasks: each closure is pushed on a stack as it is
+// started, and once a task returns the newest one runs next. Its right
+// spine is walked before any left subtree, as gopar-scope walks it, where
+// countTasks walks each left subtree as it meets it. It is the floor for
+// gopar-scope on one core with the Scope's order.
+func countTasksLIFO(t *node) int {
+	var n int64
+	var stack []func()
+	var walk func(t *node)
+	walk = func(t *node) {
+		k := int64(0)
+		for ; t != nil; t = t.r {
+			k++
+			if l := t.l; l != nil {
+				stack = append(stack, func() { walk(l) })
+			}
+		}
+		n += k
+	}
+	walk(t)
+	for len(stack) > 0 {
+		f := stack[len(stack)-1]
+		stack[len(stack)-1] = nil
+		stack = stack[:len(stack)-1]
+		f()
+	}
 	return int(n)
 }
 
