@@ -55,7 +55,8 @@
 //	spare.go    a worker that parks in a wait lends its slot to a spare
 //	wait.go     Wait, a wait for a latch (internal/latch: the one-shot
 //	            signal every wait waits on)
-//	scope.go    Scope: spawn any number of tasks, wait for all
+//	scope.go    Scope: spawn any number of tasks, wait for all; the value
+//	            (par's *Group) bound to a worker in a scope
 //	panic.go, goexit.go   how a panic or Goexit crosses from the goroutine
 //	            that ran a task to the one that waits for it
 //	bubble.go   testing/synctest; curg*.go  goroutine identity (below)
